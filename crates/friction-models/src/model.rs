@@ -1,0 +1,144 @@
+//! The one interface every friction model implements.
+
+use crate::params::ParamSpec;
+
+/// How a model behaves, which decides how a simulator must treat it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// `F = f(v)`: a static map of the sliding velocity, smooth or regularised,
+    /// no internal state, no set-valued stick.
+    StaticMap,
+    /// A static sliding curve plus set-valued stick at rest: while stuck the
+    /// force is whatever the rest of the system needs, up to the maximum
+    /// static force ([`FrictionModel::max_static`]).
+    SetValued,
+    /// Continuous internal state: `dz/dt = g(z, v, x)`, `F = h(z, v, x)`.
+    ContinuousState,
+    /// Rate-independent hysteresis operator with discrete memory, updated
+    /// only on accepted steps ([`FrictionModel::accept`]).
+    Hysteresis,
+    /// A wrapper that modifies another model.
+    Wrapper,
+}
+
+impl Family {
+    /// Short lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::StaticMap => "static map",
+            Family::SetValued => "set-valued stick",
+            Family::ContinuousState => "continuous state",
+            Family::Hysteresis => "hysteresis operator",
+            Family::Wrapper => "wrapper",
+        }
+    }
+}
+
+/// The static description of a model: its public contract.
+#[derive(Debug)]
+pub struct ModelInfo {
+    /// The model id used in scenario files (`lugre`, `maxwell_slip`, ...).
+    pub id: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// Behavioural family.
+    pub family: Family,
+    /// The equations, as plain text (the same block stands in the model's doc comment).
+    pub equations: &'static str,
+    /// Parameter table.
+    pub params: &'static [ParamSpec],
+    /// What the internal states are (continuous `z` and discrete memory).
+    pub states: &'static str,
+    /// Seeds and original papers.
+    pub sources: &'static str,
+}
+
+/// The kinematic inputs to a contact at one instant.
+///
+/// `x` and `v` are the displacement and velocity of the contact's first member
+/// relative to its second; the model returns the friction force that the
+/// contact exerts *against* that relative motion, i.e. a positive `F` when
+/// `v > 0` in sliding. The force acting on the first member is `-F`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Input {
+    /// Time [s].
+    pub t: f64,
+    /// Relative displacement [m] (or [rad]).
+    pub x: f64,
+    /// Relative velocity [m/s] (or [rad/s]).
+    pub v: f64,
+}
+
+impl Input {
+    /// An input at time `t`, displacement `x`, velocity `v`.
+    pub fn new(t: f64, x: f64, v: f64) -> Self {
+        Input { t, x, v }
+    }
+}
+
+/// The interface of every friction model.
+///
+/// A model is immutable validated parameters; everything it remembers lives in
+/// two slices the caller owns and a solver sees:
+/// - `z`, the continuous states, integrated by the solver from [`FrictionModel::rates`];
+/// - `mem`, discrete memory (slider positions, modes), changed only in
+///   [`FrictionModel::accept`], which the caller invokes once per *accepted*
+///   step, never for trial stages or rejected steps.
+///
+/// [`FrictionModel::force`] and [`FrictionModel::rates`] are pure functions of
+/// their arguments, so calling them any number of times has no effect.
+pub trait FrictionModel {
+    /// The model's static description.
+    fn info(&self) -> &'static ModelInfo;
+
+    /// Number of continuous states `z`.
+    fn n_states(&self) -> usize {
+        0
+    }
+
+    /// Number of discrete memory values `mem`.
+    fn n_memory(&self) -> usize {
+        0
+    }
+
+    /// Initial values of `z` and `mem` for a contact starting at `inp`.
+    fn init(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
+        let _ = (inp, z, mem);
+    }
+
+    /// Friction force `F` (opposing the relative motion, see [`Input`]).
+    ///
+    /// Set-valued models return the sliding force for `v != 0` and `0` at
+    /// `v == 0`, where the force is set by the system ([`FrictionModel::max_static`]).
+    fn force(&self, inp: &Input, z: &[f64], mem: &[f64]) -> f64;
+
+    /// Time derivatives of the continuous states, `dz/dt = g(z, v, x)`.
+    fn rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) {
+        let _ = (inp, z, mem, dz);
+    }
+
+    /// Update discrete memory after an accepted step ending at `inp` (and
+    /// project `z` if the model needs it). Called once per accepted step.
+    fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
+        let _ = (inp, z, mem);
+    }
+
+    /// For set-valued models: the maximum static force magnitude `Fs` that the
+    /// contact can transmit while stuck. `None` for models that are single-valued.
+    fn max_static(&self, z: &[f64], mem: &[f64]) -> Option<f64> {
+        let _ = (z, mem);
+        None
+    }
+
+    /// Half-width of the velocity band in which a set-valued model counts as
+    /// stuck (Karnopp's `DV`); `0` means exactly at rest.
+    fn stick_band(&self) -> f64 {
+        0.0
+    }
+
+    /// Whether the model makes the equations stiff (stiff bristles, steep
+    /// regularisation), so that `method = "auto"` picks an implicit solver.
+    fn is_stiff(&self) -> bool {
+        self.n_states() > 0
+    }
+}

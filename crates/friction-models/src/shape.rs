@@ -1,0 +1,132 @@
+//! Stribeck curve parameterisations shared by the Stribeck-type models.
+//!
+//! ```text
+//! g(v) = Fc + (Fs - Fc) φ(v)          (magnitude of the steady sliding force, without viscous part)
+//! exponential:      φ = exp(-|v/vs|^i)            (i = `exponent`; Tustin i = 1, Bo-Pavelescu 0.5..1)
+//! tustin:           φ = exp(-|v/vs|)
+//! gaussian:         φ = exp(-(v/vs)^2)             (Armstrong-Hélouvry 1991)
+//! lorentzian:       φ = 1 / (1 + (v/vs)^2)         (Hess-Soom)
+//! two_exponential:  φ = w exp(-|v/vs|) + (1 - w) exp(-|v/vs2|)   (Armstrong-Hélouvry 1991)
+//! ```
+//! Source: seed 002 (Olsson) eq. 2.7 and the parameterisations after it.
+
+use crate::error::ModelError;
+use crate::params::{ParamKind, ParamReader, ParamSpec, Range};
+
+/// A Stribeck curve shape φ(v), with φ(0) = 1 and φ(∞) = 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StribeckShape {
+    /// `exp(-|v/vs|^i)`.
+    Exponential {
+        /// Exponent `i`.
+        exponent: f64,
+    },
+    /// `1 / (1 + (v/vs)^2)`.
+    Lorentzian,
+    /// `w exp(-|v/vs|) + (1 - w) exp(-|v/vs2|)`.
+    TwoExponential {
+        /// Second Stribeck velocity `vs2` [m/s].
+        vs2: f64,
+        /// Weight `w` of the first exponential.
+        weight: f64,
+    },
+}
+
+impl StribeckShape {
+    /// φ(v) for Stribeck velocity `vs`.
+    #[inline]
+    pub fn phi(&self, v: f64, vs: f64) -> f64 {
+        let r = (v / vs).abs();
+        match *self {
+            StribeckShape::Exponential { exponent } => {
+                if exponent == 2.0 {
+                    (-r * r).exp()
+                } else if exponent == 1.0 {
+                    (-r).exp()
+                } else {
+                    (-r.powf(exponent)).exp()
+                }
+            }
+            StribeckShape::Lorentzian => 1.0 / (1.0 + r * r),
+            StribeckShape::TwoExponential { vs2, weight } => {
+                weight * (-r).exp() + (1.0 - weight) * (-(v / vs2).abs()).exp()
+            }
+        }
+    }
+
+    /// Read `shape`, `exponent`, `vs2` and `shape_weight` (declare [`SHAPE`],
+    /// [`EXPONENT`], [`VS2`] and [`WEIGHT`] in the model's table).
+    pub fn read(r: &ParamReader<'_>) -> Result<Self, ModelError> {
+        let shape = r.choice("shape")?;
+        let exponent = r.real("exponent")?;
+        let vs2 = r.real("vs2")?;
+        let weight = r.real("shape_weight")?;
+        Ok(match shape {
+            "exponential" => StribeckShape::Exponential { exponent },
+            "tustin" => StribeckShape::Exponential { exponent: 1.0 },
+            "gaussian" => StribeckShape::Exponential { exponent: 2.0 },
+            "lorentzian" => StribeckShape::Lorentzian,
+            _ => StribeckShape::TwoExponential { vs2, weight },
+        })
+    }
+}
+
+/// Spec of the `shape` parameter.
+pub const SHAPE: ParamSpec = ParamSpec {
+    name: "shape",
+    symbol: "φ",
+    unit: "-",
+    kind: ParamKind::Choice {
+        default: "exponential",
+        options: &["exponential", "tustin", "gaussian", "lorentzian", "two_exponential"],
+    },
+    doc: "Stribeck curve shape (see friction_models::shape)",
+};
+/// Spec of the Stribeck `exponent` parameter (default 2, Gaussian).
+pub const EXPONENT: ParamSpec =
+    ParamSpec::real("exponent", "i", "-", 2.0, Range::POSITIVE, "Stribeck exponent of the exponential shape");
+/// Spec of `vs2`, the second Stribeck velocity of the two-exponential shape.
+pub const VS2: ParamSpec = ParamSpec::real(
+    "vs2",
+    "vs2",
+    "m/s",
+    0.01,
+    Range::POSITIVE,
+    "second Stribeck velocity (two_exponential shape)",
+);
+/// Spec of `shape_weight`, the weight of the first exponential.
+pub const WEIGHT: ParamSpec = ParamSpec::real(
+    "shape_weight",
+    "w",
+    "-",
+    0.5,
+    Range::UNIT,
+    "weight of the first exponential (two_exponential shape)",
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_is_one_at_rest_and_decays_monotonically() {
+        let shapes = [
+            StribeckShape::Exponential { exponent: 0.5 },
+            StribeckShape::Exponential { exponent: 2.0 },
+            StribeckShape::Lorentzian,
+            StribeckShape::TwoExponential { vs2: 0.1, weight: 0.3 },
+        ];
+        for s in shapes {
+            assert_eq!(s.phi(0.0, 1e-3), 1.0);
+            let mut last = 1.0;
+            for k in 1..200 {
+                let v = 1e-5 * 1.1f64.powi(k);
+                let p = s.phi(v, 1e-3);
+                assert!(p <= last && p >= 0.0, "{s:?} at {v}");
+                assert_eq!(p, s.phi(-v, 1e-3));
+                last = p;
+            }
+            assert!(last < 1e-3, "{s:?} does not decay: {last}");
+        }
+    }
+}
