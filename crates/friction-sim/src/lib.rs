@@ -1,14 +1,21 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! # friction-sim
+//!
+//! Scenario files, the simulation engine (true stick and slip, events,
+//! diffsol's stiff and non-stiff solvers) and result output for the
+//! `friction` toolkit.
+#![warn(missing_docs)]
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+pub mod engine;
+pub mod error;
+pub mod scenario;
+pub mod schedule;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
+pub use engine::{simulate, Event, Mode, Outcome};
+pub use error::SimError;
+pub use scenario::System;
+
+/// Sign with `sign(0) = 0`.
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    friction_models::sign(x)
 }

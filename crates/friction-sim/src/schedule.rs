@@ -1,0 +1,456 @@
+//! Prescribed signals of time: driver motions, external forces, normal loads.
+//!
+//! One type serves all three, so every motion can also be a force and back.
+//!
+//! ```text
+//! constant       {value}                                 s = value
+//! step           {amplitude, at, offset = 0}             s = offset + amplitude H(t - at)
+//! ramp           {rate, offset = 0, start = 0}           s = offset + rate max(t - start, 0)
+//! sine           {amplitude, frequency, phase = 0, offset = 0}
+//!                                                        s = offset + amplitude sin(2π f t + phase)
+//! chirp          {amplitude, f0, f1, duration, offset = 0}
+//!                s = offset + A sin(2π (f0 t + (f1 - f0) t² / (2 T))) for t <= T, then at f1
+//! points         {points, speed}                         piecewise linear through the turning
+//!                                                        points at constant speed, then held
+//! velocity_sine  {bias, amplitude, frequency, offset = 0}
+//!                ds/dt = bias + amplitude sin(2π f t), s(0) = offset
+//! pulse          {value, from, to, base = 0}             s = value on [from, to), base elsewhere
+//! haversine      {amplitude, duration, start = 0}        s = A sin²(π (t - start)/duration) on the pulse
+//! table          {file}                                  CSV with columns t, value; linear
+//!                                                        interpolation, held after the last row
+//! ```
+
+use std::f64::consts::PI;
+use std::path::Path;
+
+
+/// A prescribed signal s(t) with its first two derivatives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Schedule {
+    /// Constant value.
+    Constant {
+        /// Value.
+        value: f64,
+    },
+    /// Step of `amplitude` at time `at`.
+    Step {
+        /// Height of the step.
+        amplitude: f64,
+        /// Time of the step [s].
+        at: f64,
+        /// Value before the step.
+        offset: f64,
+    },
+    /// Linear ramp.
+    Ramp {
+        /// Slope [unit/s].
+        rate: f64,
+        /// Value before `start`.
+        offset: f64,
+        /// Start time [s].
+        start: f64,
+    },
+    /// Sinusoid.
+    Sine {
+        /// Amplitude.
+        amplitude: f64,
+        /// Frequency [Hz].
+        frequency: f64,
+        /// Phase [rad].
+        phase: f64,
+        /// Mean value.
+        offset: f64,
+    },
+    /// Linear chirp from `f0` to `f1` over `duration`, then at `f1`.
+    Chirp {
+        /// Amplitude.
+        amplitude: f64,
+        /// Start frequency [Hz].
+        f0: f64,
+        /// End frequency [Hz].
+        f1: f64,
+        /// Sweep duration [s].
+        duration: f64,
+        /// Mean value.
+        offset: f64,
+    },
+    /// Piecewise linear through turning points at constant speed.
+    Points {
+        /// Turning points.
+        points: Vec<f64>,
+        /// Speed [unit/s].
+        speed: f64,
+    },
+    /// Prescribed rate `bias + amplitude sin(2π f t)`, value its integral.
+    VelocitySine {
+        /// Mean rate.
+        bias: f64,
+        /// Rate amplitude.
+        amplitude: f64,
+        /// Frequency [Hz].
+        frequency: f64,
+        /// Value at t = 0.
+        offset: f64,
+    },
+    /// Rectangular pulse.
+    Pulse {
+        /// Value inside the pulse.
+        value: f64,
+        /// Start [s].
+        from: f64,
+        /// End [s].
+        to: f64,
+        /// Value outside the pulse.
+        base: f64,
+    },
+    /// Haversine pulse `A sin²(π (t - start)/duration)`.
+    Haversine {
+        /// Peak value.
+        amplitude: f64,
+        /// Pulse duration [s].
+        duration: f64,
+        /// Start [s].
+        start: f64,
+    },
+    /// Linearly interpolated table.
+    Table {
+        /// Sample times, strictly increasing.
+        t: Vec<f64>,
+        /// Values.
+        v: Vec<f64>,
+    },
+}
+
+impl Schedule {
+    /// Value, first and second derivative at `t` (right-sided at corners).
+    pub fn eval(&self, t: f64) -> (f64, f64, f64) {
+        match self {
+            Schedule::Constant { value } => (*value, 0.0, 0.0),
+            Schedule::Step { amplitude, at, offset } => {
+                (if t >= *at { offset + amplitude } else { *offset }, 0.0, 0.0)
+            }
+            Schedule::Ramp { rate, offset, start } => {
+                if t >= *start {
+                    (offset + rate * (t - start), *rate, 0.0)
+                } else {
+                    (*offset, 0.0, 0.0)
+                }
+            }
+            Schedule::Sine { amplitude, frequency, phase, offset } => {
+                let w = 2.0 * PI * frequency;
+                let a = w * t + phase;
+                (offset + amplitude * a.sin(), amplitude * w * a.cos(), -amplitude * w * w * a.sin())
+            }
+            Schedule::Chirp { amplitude, f0, f1, duration, offset } => {
+                let (phi, f, df) = if t <= *duration {
+                    let k = (f1 - f0) / duration;
+                    (2.0 * PI * (f0 * t + 0.5 * k * t * t), f0 + k * t, k)
+                } else {
+                    let phi_end = 2.0 * PI * (f0 * duration + 0.5 * (f1 - f0) * duration);
+                    (phi_end + 2.0 * PI * f1 * (t - duration), *f1, 0.0)
+                };
+                let w = 2.0 * PI * f;
+                let dw = 2.0 * PI * df;
+                (
+                    offset + amplitude * phi.sin(),
+                    amplitude * w * phi.cos(),
+                    amplitude * (dw * phi.cos() - w * w * phi.sin()),
+                )
+            }
+            Schedule::Points { points, speed } => {
+                let mut t0 = 0.0;
+                for w in points.windows(2) {
+                    let dur = (w[1] - w[0]).abs() / speed;
+                    if t < t0 + dur {
+                        let dir = crate::sign(w[1] - w[0]);
+                        return (w[0] + dir * speed * (t - t0), dir * speed, 0.0);
+                    }
+                    t0 += dur;
+                }
+                (*points.last().unwrap_or(&0.0), 0.0, 0.0)
+            }
+            Schedule::VelocitySine { bias, amplitude, frequency, offset } => {
+                let w = 2.0 * PI * frequency;
+                (
+                    offset + bias * t + amplitude / w * (1.0 - (w * t).cos()),
+                    bias + amplitude * (w * t).sin(),
+                    amplitude * w * (w * t).cos(),
+                )
+            }
+            Schedule::Pulse { value, from, to, base } => {
+                (if t >= *from && t < *to { *value } else { *base }, 0.0, 0.0)
+            }
+            Schedule::Haversine { amplitude, duration, start } => {
+                if t >= *start && t <= start + duration {
+                    let a = PI * (t - start) / duration;
+                    let w = PI / duration;
+                    (
+                        amplitude * a.sin().powi(2),
+                        amplitude * w * (2.0 * a).sin(),
+                        amplitude * 2.0 * w * w * (2.0 * a).cos(),
+                    )
+                } else {
+                    (0.0, 0.0, 0.0)
+                }
+            }
+            Schedule::Table { t: ts, v } => {
+                if t <= ts[0] {
+                    return (v[0], 0.0, 0.0);
+                }
+                let n = ts.len();
+                if t >= ts[n - 1] {
+                    return (v[n - 1], 0.0, 0.0);
+                }
+                let i = ts.partition_point(|&x| x <= t) - 1;
+                let slope = (v[i + 1] - v[i]) / (ts[i + 1] - ts[i]);
+                (v[i] + slope * (t - ts[i]), slope, 0.0)
+            }
+        }
+    }
+
+    /// Value at `t`.
+    pub fn value(&self, t: f64) -> f64 {
+        self.eval(t).0
+    }
+
+    /// Times in `(0, t_end)` where the signal or its derivative jumps; a
+    /// simulation stops exactly there and restarts its integrator.
+    pub fn breakpoints(&self, t_end: f64) -> Vec<f64> {
+        let mut b = match self {
+            Schedule::Step { at, .. } => vec![*at],
+            Schedule::Ramp { start, .. } => vec![*start],
+            Schedule::Chirp { duration, .. } => vec![*duration],
+            Schedule::Points { points, speed } => {
+                let mut t = 0.0;
+                points
+                    .windows(2)
+                    .map(|w| {
+                        t += (w[1] - w[0]).abs() / speed;
+                        t
+                    })
+                    .collect()
+            }
+            Schedule::Pulse { from, to, .. } => vec![*from, *to],
+            Schedule::Haversine { duration, start, .. } => vec![*start, start + duration],
+            Schedule::Table { t, .. } => t.clone(),
+            _ => vec![],
+        };
+        b.retain(|&x| x > 0.0 && x < t_end);
+        b
+    }
+
+    /// Parse from a TOML table; `what` names the table in error messages.
+    pub fn from_toml(tab: &toml::Table, what: &str, base_dir: &Path) -> Result<Schedule, String> {
+        let ty = match tab.get("type") {
+            Some(toml::Value::String(s)) => s.as_str(),
+            Some(v) => return Err(format!("{what}: `type` must be a string, found {v}")),
+            None => return Err(format!("{what}: missing key `type` (one of {})", TYPES.join(", "))),
+        };
+        let allowed: &[&str] = match ty {
+            "constant" => &["value"],
+            "step" => &["amplitude", "at", "offset"],
+            "ramp" => &["rate", "offset", "start"],
+            "sine" => &["amplitude", "frequency", "phase", "offset"],
+            "chirp" => &["amplitude", "f0", "f1", "duration", "offset"],
+            "points" => &["points", "speed"],
+            "velocity_sine" => &["bias", "amplitude", "frequency", "offset"],
+            "pulse" => &["value", "from", "to", "base"],
+            "haversine" => &["amplitude", "duration", "start"],
+            "table" => &["file"],
+            other => return Err(format!("{what}: unknown type \"{other}\"; valid types: {}", TYPES.join(", "))),
+        };
+        for k in tab.keys() {
+            if k != "type" && !allowed.contains(&k.as_str()) {
+                return Err(format!(
+                    "{what}: unknown key `{k}` for type \"{ty}\"; valid keys: type, {}",
+                    allowed.join(", ")
+                ));
+            }
+        }
+        let num = |k: &str, default: Option<f64>, lo: f64, lo_open: bool| -> Result<f64, String> {
+            let x = match tab.get(k) {
+                Some(toml::Value::Float(x)) => *x,
+                Some(toml::Value::Integer(i)) => *i as f64,
+                Some(v) => return Err(format!("{what}: `{k}` must be a number, found {v}")),
+                None => match default {
+                    Some(d) => d,
+                    None => return Err(format!("{what}: missing key `{k}` (type \"{ty}\")")),
+                },
+            };
+            let ok = x.is_finite() && if lo_open { x > lo } else { x >= lo };
+            if !ok {
+                let l = if lo_open { "(" } else { "[" };
+                let lo_s = if lo == f64::NEG_INFINITY { "-inf".to_string() } else { lo.to_string() };
+                return Err(format!("{what}: `{k}` = {x} is out of range; valid range {l}{lo_s}, inf)"));
+            }
+            Ok(x)
+        };
+        let any = f64::NEG_INFINITY;
+        Ok(match ty {
+            "constant" => Schedule::Constant { value: num("value", None, any, true)? },
+            "step" => Schedule::Step {
+                amplitude: num("amplitude", None, any, true)?,
+                at: num("at", Some(0.0), 0.0, false)?,
+                offset: num("offset", Some(0.0), any, true)?,
+            },
+            "ramp" => Schedule::Ramp {
+                rate: num("rate", None, any, true)?,
+                offset: num("offset", Some(0.0), any, true)?,
+                start: num("start", Some(0.0), 0.0, false)?,
+            },
+            "sine" => Schedule::Sine {
+                amplitude: num("amplitude", None, any, true)?,
+                frequency: num("frequency", None, 0.0, true)?,
+                phase: num("phase", Some(0.0), any, true)?,
+                offset: num("offset", Some(0.0), any, true)?,
+            },
+            "chirp" => Schedule::Chirp {
+                amplitude: num("amplitude", None, any, true)?,
+                f0: num("f0", None, 0.0, false)?,
+                f1: num("f1", None, 0.0, false)?,
+                duration: num("duration", None, 0.0, true)?,
+                offset: num("offset", Some(0.0), any, true)?,
+            },
+            "points" => {
+                let pts = match tab.get("points") {
+                    Some(toml::Value::Array(a)) => a
+                        .iter()
+                        .map(|v| match v {
+                            toml::Value::Float(x) if x.is_finite() => Ok(*x),
+                            toml::Value::Integer(i) => Ok(*i as f64),
+                            other => Err(format!("{what}: `points` entries must be finite numbers, found {other}")),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                    Some(v) => return Err(format!("{what}: `points` must be an array of numbers, found {v}")),
+                    None => return Err(format!("{what}: missing key `points` (type \"points\")")),
+                };
+                if pts.len() < 2 {
+                    return Err(format!("{what}: `points` needs at least 2 entries, found {}", pts.len()));
+                }
+                Schedule::Points { points: pts, speed: num("speed", None, 0.0, true)? }
+            }
+            "velocity_sine" => Schedule::VelocitySine {
+                bias: num("bias", Some(0.0), any, true)?,
+                amplitude: num("amplitude", None, any, true)?,
+                frequency: num("frequency", None, 0.0, true)?,
+                offset: num("offset", Some(0.0), any, true)?,
+            },
+            "pulse" => {
+                let from = num("from", None, 0.0, false)?;
+                let to = num("to", None, 0.0, false)?;
+                if to <= from {
+                    return Err(format!("{what}: `to` = {to} must be greater than `from` = {from}"));
+                }
+                Schedule::Pulse { value: num("value", None, any, true)?, from, to, base: num("base", Some(0.0), any, true)? }
+            }
+            "haversine" => Schedule::Haversine {
+                amplitude: num("amplitude", None, any, true)?,
+                duration: num("duration", None, 0.0, true)?,
+                start: num("start", Some(0.0), 0.0, false)?,
+            },
+            _ => {
+                let file = match tab.get("file") {
+                    Some(toml::Value::String(s)) => s.clone(),
+                    Some(v) => return Err(format!("{what}: `file` must be a string, found {v}")),
+                    None => return Err(format!("{what}: missing key `file` (type \"table\")")),
+                };
+                let path = base_dir.join(&file);
+                let (t, v) = read_table(&path).map_err(|e| format!("{what}: {e}"))?;
+                Schedule::Table { t, v }
+            }
+        })
+    }
+}
+
+/// Valid schedule types.
+pub const TYPES: &[&str] =
+    &["constant", "step", "ramp", "sine", "chirp", "points", "velocity_sine", "pulse", "haversine", "table"];
+
+/// Read a two-column CSV (header row, then `t, value` rows).
+pub fn read_table(path: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .map_err(|e| format!("cannot read table file {}: {e}", path.display()))?;
+    let (mut t, mut v) = (Vec::new(), Vec::new());
+    for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| format!("{}:{line}: {e}", path.display()))?;
+        if rec.len() < 2 {
+            return Err(format!("{}:{line}: expected 2 columns (t, value), found {}", path.display(), rec.len()));
+        }
+        let parse = |s: &str, col: &str| -> Result<f64, String> {
+            let x: f64 = s
+                .parse()
+                .map_err(|_| format!("{}:{line}: column `{col}`: `{s}` is not a number", path.display()))?;
+            if !x.is_finite() {
+                return Err(format!("{}:{line}: column `{col}`: {x} is not finite", path.display()));
+            }
+            Ok(x)
+        };
+        let ti = parse(&rec[0], "t")?;
+        if let Some(&last) = t.last() {
+            if ti <= last {
+                return Err(format!(
+                    "{}:{line}: time {ti} is not greater than the previous {last}; times must increase strictly",
+                    path.display()
+                ));
+            }
+        }
+        t.push(ti);
+        v.push(parse(&rec[1], "value")?);
+    }
+    if t.len() < 2 {
+        return Err(format!("{}: a table needs at least 2 rows, found {}", path.display(), t.len()));
+    }
+    Ok((t, v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derivative returned with each signal matches a central difference of its value.
+    #[test]
+    fn derivatives_match_finite_differences() {
+        let scheds = [
+            Schedule::Sine { amplitude: 2.0, frequency: 3.0, phase: 0.4, offset: 1.0 },
+            Schedule::Chirp { amplitude: 1.0, f0: 1.0, f1: 5.0, duration: 2.0, offset: 0.0 },
+            Schedule::VelocitySine { bias: 0.1, amplitude: 0.5, frequency: 2.0, offset: 0.0 },
+            Schedule::Haversine { amplitude: 3.0, duration: 0.5, start: 0.1 },
+            Schedule::Points { points: vec![0.0, 1.0, -1.0], speed: 2.0 },
+        ];
+        for s in &scheds {
+            for t in [0.13, 0.37, 0.71, 1.33, 2.9] {
+                let h = 1e-6;
+                let fd = (s.value(t + h) - s.value(t - h)) / (2.0 * h);
+                let fd2 = (s.eval(t + h).1 - s.eval(t - h).1) / (2.0 * h);
+                let (_, d, dd) = s.eval(t);
+                assert!((fd - d).abs() < 1e-5 * (1.0 + d.abs()), "{s:?} at {t}: {fd} vs {d}");
+                assert!((fd2 - dd).abs() < 1e-4 * (1.0 + dd.abs()), "{s:?} at {t}: {fd2} vs {dd}");
+            }
+        }
+    }
+
+    #[test]
+    fn points_visit_turning_points_at_the_right_times() {
+        let s = Schedule::Points { points: vec![0.0, 2e-5, -1e-5], speed: 1e-4 };
+        assert_eq!(s.breakpoints(10.0), vec![0.2, 0.5]);
+        assert!((s.value(0.2) - 2e-5).abs() < 1e-18);
+        assert!((s.value(0.5) + 1e-5).abs() < 1e-18);
+        assert_eq!(s.value(0.7), -1e-5);
+    }
+
+    #[test]
+    fn bad_schedules_name_key_value_and_range() {
+        let t: toml::Table = toml::from_str("type = \"points\"\npoints = [0.0, 1.0]\nspeed = -1.0").unwrap();
+        let e = Schedule::from_toml(&t, "driver `d` motion", Path::new(".")).unwrap_err();
+        assert!(e.contains("speed") && e.contains("-1") && e.contains("(0, inf)"), "{e}");
+        let t: toml::Table = toml::from_str("type = \"wobble\"").unwrap();
+        let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
+        assert!(e.contains("wobble") && e.contains("sine"), "{e}");
+        let t: toml::Table = toml::from_str("type = \"sine\"\namplitude = 1\nfrequency = 2\nfreq = 3").unwrap();
+        let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
+        assert!(e.contains("freq"), "{e}");
+    }
+}
