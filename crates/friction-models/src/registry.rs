@@ -82,6 +82,8 @@ registry! {
     Coulomb(coulomb::Coulomb),
     Dahl(dahl::Dahl),
     MaxwellSlip(maxwell_slip::MaxwellSlip),
+    Dankowicz(dankowicz::Dankowicz),
+    LuGre(lugre::LuGre),
 }
 
 /// The description of model `id`, if it exists.

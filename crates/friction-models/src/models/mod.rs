@@ -3,4 +3,6 @@
 
 pub mod coulomb;
 pub mod dahl;
+pub mod dankowicz;
+pub mod lugre;
 pub mod maxwell_slip;
