@@ -84,6 +84,7 @@ registry! {
     MaxwellSlip(maxwell_slip::MaxwellSlip),
     Dankowicz(dankowicz::Dankowicz),
     LuGre(lugre::LuGre),
+    StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz),
 }
 
 /// The description of model `id`, if it exists.

@@ -6,3 +6,4 @@ pub mod dahl;
 pub mod dankowicz;
 pub mod lugre;
 pub mod maxwell_slip;
+pub mod stribeck_dankowicz;
