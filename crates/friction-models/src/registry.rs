@@ -85,6 +85,7 @@ registry! {
     Dankowicz(dankowicz::Dankowicz),
     LuGre(lugre::LuGre),
     StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz),
+    ElastoPlastic(elasto_plastic::ElastoPlastic),
 }
 
 /// The description of model `id`, if it exists.
