@@ -86,6 +86,7 @@ registry! {
     LuGre(lugre::LuGre),
     StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz),
     ElastoPlastic(elasto_plastic::ElastoPlastic),
+    Gms(gms::Gms),
 }
 
 /// The description of model `id`, if it exists.
