@@ -82,6 +82,11 @@ registry! {
     Coulomb(coulomb::Coulomb),
     Dahl(dahl::Dahl),
     MaxwellSlip(maxwell_slip::MaxwellSlip),
+    Dankowicz(dankowicz::Dankowicz),
+    LuGre(lugre::LuGre),
+    StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz),
+    ElastoPlastic(elasto_plastic::ElastoPlastic),
+    Gms(gms::Gms),
 }
 
 /// The description of model `id`, if it exists.

@@ -3,4 +3,9 @@
 
 pub mod coulomb;
 pub mod dahl;
+pub mod dankowicz;
+pub mod elasto_plastic;
+pub mod gms;
+pub mod lugre;
 pub mod maxwell_slip;
+pub mod stribeck_dankowicz;

@@ -1,0 +1,512 @@
+//! `gms`: the Generalized Maxwell-Slip model of Al-Bender, Lampaert and
+//! Swevers: Maxwell-slip elements whose sliders obey a rate-state law, so
+//! that the model has pre-sliding hysteresis with non-local memory, a
+//! Stribeck curve and friction lag.
+//!
+//! # Equations
+//! ```text
+//! element i (i = 1..N): spring k_i, deflection z_i, element force F_i = k_i z_i
+//!   sticking: dz_i/dt = v
+//!     until F_i reaches α_i s(v) in the direction of v; then slipping
+//!   slipping: dF_i/dt = sign(v) C (α_i - F_i/s(v)), i.e. dz_i/dt = (C/k_i) (α_i sign(v) - k_i z_i/g(v))
+//!     until v reverses or stops; then sticking
+//! s(v) = g(v) sign(v),   g(v) = Fc + (Fs - Fc) φ(v),   Σ α_i = 1
+//! F = Σ (k_i z_i + σ1_i dz_i/dt) + σ2 v,   σ1_i = σ1 k_i / Σ k_j
+//! steady state at constant v: F_i = α_i s(v), F = g(v) sign(v) + σ2 v
+//! all elements slipping: d(Σ F_i)/dt = sign(v) C (1 - Σ F_i / s(v))   (friction lag)
+//! ```
+//!
+//! # Parameters
+//! | symbol | field | unit | valid range | default | meaning |
+//! |---|---|---|---|---|---|
+//! | [k_i, α_i] | `elements` | N/m, - | (0, inf) | required | element stiffnesses and fractions α_i of the Stribeck force (Σ α_i = 1), one row per element |
+//! | Fc | `fc` | N | (0, inf) | 1 | Coulomb friction force |
+//! | Fs | `fs` | N | (0, inf) | 1.5 | static (break-away) friction force |
+//! | vs | `vs` | m/s | (0, inf) | 0.001 | Stribeck velocity |
+//! | C | `c` | N/s | (0, inf) | 100 | attraction rate of the slipping element forces towards α_i s(v) |
+//! | σ1 | `sigma1` | N s/m | [0, inf) | 0 | micro-damping, shared over the elements in proportion to k_i |
+//! | σ2 | `sigma2` | N s/m | [0, inf) | 0.4 | viscous friction coefficient |
+//! | φ | `shape` | - | exponential | tustin | gaussian | lorentzian | two_exponential | "exponential" | Stribeck curve shape (see friction_models::shape) |
+//! | i | `exponent` | - | (0, inf) | 2 | Stribeck exponent of the exponential shape |
+//! | vs2 | `vs2` | m/s | (0, inf) | 0.01 | second Stribeck velocity (two_exponential shape) |
+//! | w | `shape_weight` | - | [0, 1] | 0.5 | weight of the first exponential (two_exponential shape) |
+//!
+//! Choices made here (documented because the sources leave them open):
+//! - `elements = [[k, alpha], ...]` follows the `maxwell_slip` layout, with
+//!   the fraction α_i in place of a slip force: element i slips at α_i s(v),
+//!   so at low speed the elements are Maxwell-slip elements with
+//!   fmax_i = α_i Fs. The α_i must sum to 1 (to 1e-6), so that the steady
+//!   state is the Stribeck curve itself; a different sum is refused rather
+//!   than silently rescaled.
+//! - The slip law is written for the element force, dF_i/dt = sign(v) C
+//!   (α_i - F_i/s(v)), as in Al-Bender et al. 2005; so C is in N/s and the
+//!   lag time constant is g(v)/C, the same for every element, and the sum of
+//!   the elements obeys the friction-lag law of seed 001 (Fig. 8).
+//! - One micro-damping coefficient σ1 is shared in proportion to the
+//!   stiffnesses, so that while all elements stick the contact is the spring
+//!   Σ k_i in parallel with the damper σ1 (as LuGre's σ0, σ1). σ1 = 0 by
+//!   default, the model of the 2005 paper.
+//! - C = 100 N/s (lag time constant about 10 ms for Fc = 1 N) is an
+//!   illustrative default, not from a source; the Stribeck numbers are the
+//!   LuGre defaults of Canudas de Wit et al. 1995.
+//!
+//! # States
+//! Continuous `z[i] = z_i`, the element deflections [m], start at 0.
+//! Discrete memory `mem[i]`, the element modes: 0 sticking, +1 slipping
+//! forward, -1 slipping backward; changed only in `accept` (stick -> slip
+//! once |F_i| >= α_i g(v) with F_i in the direction of v; slip -> stick when
+//! sign(v) differs from the mode). `rates` and `force` are pure: a sticking
+//! element that reaches its slip force within a step already follows the
+//! slip law (so its force does not overshoot), and a slipping element whose
+//! velocity has reversed already sticks, before `accept` records the change.
+//!
+//! # Sources
+//! Seed 001 (Al-Bender, "Fundamentals of friction modeling"), Generalized
+//! Maxwell-Slip model and Fig. 13; F. Al-Bender, V. Lampaert, J. Swevers,
+//! "The generalized Maxwell-slip model: a novel model for friction simulation
+//! and compensation", IEEE TAC 50(11), 1883-1887, 2005; V. Lampaert,
+//! F. Al-Bender, J. Swevers, "A generalized Maxwell-slip friction model
+//! appropriate for control purposes", PhysCon 2003.
+
+use crate::error::ModelError;
+use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::models::lugre::check_shape;
+use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
+use crate::shape::{self, StribeckShape};
+use crate::sign;
+
+/// Static description of `gms`.
+pub static INFO: ModelInfo = ModelInfo {
+    id: "gms",
+    summary: "Generalized Maxwell-Slip: Maxwell-slip elements with a rate-state slip law (Stribeck, lag, hysteresis)",
+    family: Family::ContinuousState,
+    equations: "element i (i = 1..N): spring k_i, deflection z_i, element force F_i = k_i z_i
+  sticking: dz_i/dt = v
+    until F_i reaches α_i s(v) in the direction of v; then slipping
+  slipping: dF_i/dt = sign(v) C (α_i - F_i/s(v)), i.e. dz_i/dt = (C/k_i) (α_i sign(v) - k_i z_i/g(v))
+    until v reverses or stops; then sticking
+s(v) = g(v) sign(v),   g(v) = Fc + (Fs - Fc) φ(v),   Σ α_i = 1
+F = Σ (k_i z_i + σ1_i dz_i/dt) + σ2 v,   σ1_i = σ1 k_i / Σ k_j
+steady state at constant v: F_i = α_i s(v), F = g(v) sign(v) + σ2 v
+all elements slipping: d(Σ F_i)/dt = sign(v) C (1 - Σ F_i / s(v))   (friction lag)",
+    params: &[
+        ParamSpec {
+            name: "elements",
+            symbol: "[k_i, α_i]",
+            unit: "N/m, -",
+            kind: ParamKind::Rows { columns: &["k", "alpha"], range: Range::POSITIVE },
+            doc: "element stiffnesses and fractions α_i of the Stribeck force (Σ α_i = 1), one row per element",
+        },
+        ParamSpec::real("fc", "Fc", "N", 1.0, Range::POSITIVE, "Coulomb friction force"),
+        ParamSpec::real("fs", "Fs", "N", 1.5, Range::POSITIVE, "static (break-away) friction force"),
+        ParamSpec::real("vs", "vs", "m/s", 0.001, Range::POSITIVE, "Stribeck velocity"),
+        ParamSpec::real(
+            "c",
+            "C",
+            "N/s",
+            100.0,
+            Range::POSITIVE,
+            "attraction rate of the slipping element forces towards α_i s(v)",
+        ),
+        ParamSpec::real(
+            "sigma1",
+            "σ1",
+            "N s/m",
+            0.0,
+            Range::NON_NEGATIVE,
+            "micro-damping, shared over the elements in proportion to k_i",
+        ),
+        ParamSpec::real("sigma2", "σ2", "N s/m", 0.4, Range::NON_NEGATIVE, "viscous friction coefficient"),
+        shape::SHAPE,
+        shape::EXPONENT,
+        shape::VS2,
+        shape::WEIGHT,
+    ],
+    states: "z[i] = z_i, element deflections [m]; mem[i] = mode of element i (0 stick, ±1 slip)",
+    sources: "seed 001 (GMS); Al-Bender, Lampaert, Swevers 2005; Lampaert et al. 2003",
+};
+
+/// One GMS element.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GmsElement {
+    /// Stiffness `k_i` [N/m].
+    pub k: f64,
+    /// Fraction `α_i` of the Stribeck force carried by this element [-].
+    pub alpha: f64,
+}
+
+/// Parameters of [`Gms`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct GmsParams {
+    /// The elements (at least one; the fractions sum to 1).
+    pub elements: Vec<GmsElement>,
+    /// Coulomb force `Fc` [N].
+    pub fc: f64,
+    /// Static force `Fs` [N].
+    pub fs: f64,
+    /// Stribeck velocity `vs` [m/s].
+    pub vs: f64,
+    /// Attraction rate `C` [N/s].
+    pub c: f64,
+    /// Micro-damping `σ1` [N s/m], shared in proportion to the stiffnesses.
+    pub sigma1: f64,
+    /// Viscous coefficient `σ2` [N s/m].
+    pub sigma2: f64,
+    /// Stribeck shape φ.
+    pub shape: StribeckShape,
+}
+
+impl Default for GmsParams {
+    /// The documented defaults with no elements (`elements` is required).
+    fn default() -> Self {
+        GmsParams {
+            elements: Vec::new(),
+            fc: 1.0,
+            fs: 1.5,
+            vs: 0.001,
+            c: 100.0,
+            sigma1: 0.0,
+            sigma2: 0.4,
+            shape: StribeckShape::Exponential { exponent: 2.0 },
+        }
+    }
+}
+
+impl GmsParams {
+    /// Check every parameter against its range, at least one element, and Σ α_i = 1.
+    pub fn validate(&self) -> Result<(), ModelError> {
+        if self.elements.is_empty() {
+            return Err(ModelError::MissingParam {
+                model: INFO.id,
+                name: "elements",
+                unit: "N/m, -",
+                range: "at least one row [k, alpha] with k, alpha in (0, inf) and Σ alpha = 1".into(),
+            });
+        }
+        for (i, e) in self.elements.iter().enumerate() {
+            for (name, x, unit) in [("k", e.k, "N/m"), ("alpha", e.alpha, "-")] {
+                if !Range::POSITIVE.contains(x) {
+                    return Err(ModelError::OutOfRange {
+                        model: INFO.id,
+                        name: format!("elements[{i}].{name}"),
+                        value: x,
+                        range: Range::POSITIVE.to_string(),
+                        unit,
+                    });
+                }
+            }
+        }
+        let sum: f64 = self.elements.iter().map(|e| e.alpha).sum();
+        if (sum - 1.0).abs() > 1e-6 {
+            return Err(ModelError::Constraint {
+                model: INFO.id,
+                name: "elements",
+                value: sum,
+                message: "the fractions alpha of the elements must sum to 1 (this is their sum)".into(),
+            });
+        }
+        check(&INFO, "fc", self.fc)?;
+        check(&INFO, "fs", self.fs)?;
+        check(&INFO, "vs", self.vs)?;
+        check(&INFO, "c", self.c)?;
+        check(&INFO, "sigma1", self.sigma1)?;
+        check(&INFO, "sigma2", self.sigma2)?;
+        check_shape(&INFO, &self.shape)
+    }
+}
+
+/// The Generalized Maxwell-Slip model (see the module documentation).
+///
+/// ```
+/// use friction_models::{FrictionModel, Input};
+/// use friction_models::models::gms::{Gms, GmsElement, GmsParams};
+/// let m = Gms::new(GmsParams {
+///     elements: vec![GmsElement { k: 1e4, alpha: 0.25 }, GmsElement { k: 2e4, alpha: 0.75 }],
+///     ..Default::default()
+/// })
+/// .unwrap();
+/// // both elements slipping forward at their share of the Stribeck force: steady state
+/// let v = 0.01;
+/// let z = [0.25 * m.g(v) / 1e4, 0.75 * m.g(v) / 2e4];
+/// let mem = [1.0, 1.0];
+/// let mut dz = [0.0; 2];
+/// m.rates(&Input::new(0.0, 0.0, v), &z, &mem, &mut dz);
+/// assert!(dz.iter().all(|d| d.abs() < 1e-12));
+/// let f = m.force(&Input::new(0.0, 0.0, v), &z, &mem);
+/// assert!((f - (m.g(v) + 0.4 * v)).abs() < 1e-12);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gms {
+    p: GmsParams,
+    /// σ1 / Σ k_i, the damping per unit of element stiffness.
+    damping_per_k: f64,
+}
+
+impl Gms {
+    /// A validated model.
+    pub fn new(p: GmsParams) -> Result<Self, ModelError> {
+        p.validate()?;
+        let ktot: f64 = p.elements.iter().map(|e| e.k).sum();
+        Ok(Gms { damping_per_k: p.sigma1 / ktot, p })
+    }
+
+    /// Build from user parameters.
+    pub fn from_params(values: &ParamMap) -> Result<Self, ModelError> {
+        let r = ParamReader::new(INFO.id, INFO.params, values);
+        let rows = r.rows("elements")?.unwrap_or_default();
+        let p = GmsParams {
+            elements: rows.iter().map(|row| GmsElement { k: row[0], alpha: row[1] }).collect(),
+            fc: r.real("fc")?,
+            fs: r.real("fs")?,
+            vs: r.real("vs")?,
+            c: r.real("c")?,
+            sigma1: r.real("sigma1")?,
+            sigma2: r.real("sigma2")?,
+            shape: StribeckShape::read(&r)?,
+        };
+        r.finish()?;
+        Self::new(p)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &GmsParams {
+        &self.p
+    }
+
+    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` [N] (s(v) = g(v) sign(v)).
+    pub fn g(&self, v: f64) -> f64 {
+        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+    }
+
+    /// dz_i/dt of one element with deflection `z` and recorded mode `mode`.
+    #[inline]
+    fn element_rate(&self, e: &GmsElement, v: f64, g: f64, z: f64, mode: f64) -> f64 {
+        let s = sign(v);
+        if s == 0.0 {
+            return 0.0;
+        }
+        // slipping in the direction of motion, or a sticking element at its slip force
+        let slipping = mode == s || (sign(z) == s && e.k * z.abs() >= e.alpha * g);
+        if slipping {
+            self.p.c / e.k * (e.alpha * s - e.k * z / g)
+        } else {
+            v
+        }
+    }
+}
+
+impl FrictionModel for Gms {
+    fn info(&self) -> &'static ModelInfo {
+        &INFO
+    }
+    fn n_states(&self) -> usize {
+        self.p.elements.len()
+    }
+    fn n_memory(&self) -> usize {
+        self.p.elements.len()
+    }
+    fn init(&self, _inp: &Input, z: &mut [f64], mem: &mut [f64]) {
+        z.fill(0.0);
+        mem.fill(0.0);
+    }
+    fn force(&self, inp: &Input, z: &[f64], mem: &[f64]) -> f64 {
+        let g = self.g(inp.v);
+        let mut f = self.p.sigma2 * inp.v;
+        for ((e, &zi), &mode) in self.p.elements.iter().zip(z).zip(mem) {
+            f += e.k * zi;
+            if self.damping_per_k > 0.0 {
+                f += self.damping_per_k * e.k * self.element_rate(e, inp.v, g, zi, mode);
+            }
+        }
+        f
+    }
+    fn rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) {
+        let g = self.g(inp.v);
+        for (((e, &zi), &mode), d) in self.p.elements.iter().zip(z).zip(mem).zip(dz.iter_mut()) {
+            *d = self.element_rate(e, inp.v, g, zi, mode);
+        }
+    }
+    fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
+        let s = sign(inp.v);
+        let g = self.g(inp.v);
+        for ((e, &zi), mode) in self.p.elements.iter().zip(z.iter()).zip(mem.iter_mut()) {
+            if *mode != 0.0 && *mode != s {
+                *mode = 0.0;
+            }
+            if *mode == 0.0 && s != 0.0 && sign(zi) == s && e.k * zi.abs() >= e.alpha * g {
+                *mode = s;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::maxwell_slip::{Element, MaxwellSlip, MaxwellSlipParams};
+    use crate::testing::{drive, work, Path};
+    use rand::{RngExt, SeedableRng};
+
+    fn params() -> GmsParams {
+        let alphas = [0.1, 0.15, 0.2, 0.25, 0.3];
+        let ks = [3e4, 2e4, 1.5e4, 1e4, 0.8e4];
+        GmsParams {
+            elements: alphas.iter().zip(ks).map(|(&alpha, k)| GmsElement { k, alpha }).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The Stribeck curve from its definition (Gaussian), independently of the model.
+    fn stribeck(p: &GmsParams, v: f64) -> f64 {
+        p.fc + (p.fs - p.fc) * (-(v / p.vs).powi(2)).exp()
+    }
+
+    /// Run at piecewise-constant velocity (segments of (v, duration)), RK4
+    /// with `accept` after each step; calls `each(t, f, z, mem)` after each step.
+    fn run(m: &Gms, segments: &[(f64, f64)], dt: f64, mut each: impl FnMut(f64, f64, &[f64], &[f64])) {
+        let n = m.n_states();
+        let (mut z, mut mem) = (vec![0.0; n], vec![0.0; n]);
+        m.init(&Input::new(0.0, 0.0, segments[0].0), &mut z, &mut mem);
+        let (mut t, mut x) = (0.0, 0.0);
+        let (mut k1, mut k2, mut k3, mut k4, mut tmp) =
+            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        for &(v, duration) in segments {
+            let steps = (duration / dt).ceil() as usize;
+            let h = duration / steps as f64;
+            for _ in 0..steps {
+                let at = |c: f64| Input::new(t + c * h, x + c * h * v, v);
+                m.rates(&at(0.0), &z, &mem, &mut k1);
+                (0..n).for_each(|j| tmp[j] = z[j] + 0.5 * h * k1[j]);
+                m.rates(&at(0.5), &tmp, &mem, &mut k2);
+                (0..n).for_each(|j| tmp[j] = z[j] + 0.5 * h * k2[j]);
+                m.rates(&at(0.5), &tmp, &mem, &mut k3);
+                (0..n).for_each(|j| tmp[j] = z[j] + h * k3[j]);
+                m.rates(&at(1.0), &tmp, &mem, &mut k4);
+                (0..n).for_each(|j| z[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]));
+                t += h;
+                x += h * v;
+                let inp = Input::new(t, x, v);
+                m.accept(&inp, &mut z, &mut mem);
+                each(t, m.force(&inp, &z, &mem), &z, &mem);
+            }
+        }
+    }
+
+    /// After a change of velocity (faster, slower, reversed) the force
+    /// settles on the Stribeck curve g(v) sign(v) + σ2 v of the new velocity,
+    /// with every element slipping; the micro-damping leaves no trace.
+    #[test]
+    fn steady_state_is_the_stribeck_curve() {
+        let p = GmsParams { sigma1: 30.0, ..params() };
+        let m = Gms::new(p.clone()).unwrap();
+        for (v1, v2) in [(0.01, 2e-4), (2e-4, 0.01), (0.01, -5e-4), (-2e-3, 1e-4), (-1e-4, -0.02)] {
+            let (mut f, mut modes) = (0.0, vec![]);
+            run(&m, &[(v1, 0.5), (v2, 1.5)], 2e-4, |_, ff, _, mem| {
+                f = ff;
+                modes = mem.to_vec();
+            });
+            let curve = stribeck(&p, v2) * v2.signum() + p.sigma2 * v2;
+            assert!((f - curve).abs() < 1e-9, "{v1} -> {v2}: F = {f}, curve {curve}");
+            assert!(modes.iter().all(|&s| s == v2.signum()), "{modes:?}");
+        }
+    }
+
+    /// Friction lag: after a velocity change within the same direction every
+    /// element stays slipping (the memory), so the total element force
+    /// relaxes with the time constant g(v2)/C:
+    /// Σ F_i(t) = s(v2) + (s(v1) - s(v2)) exp(-C t / g(v2)).
+    /// A model that re-stuck the elements when s(v) rose would instead load
+    /// them at the rate k_i v2.
+    #[test]
+    fn friction_lag_after_a_velocity_step() {
+        let p = params();
+        let m = Gms::new(p.clone()).unwrap();
+        for (v1, v2) in [(0.01, 2e-4), (2e-4, 0.01), (-0.01, -3e-4)] {
+            let (g1, g2) = (stribeck(&p, v1), stribeck(&p, v2));
+            let t1 = 1.0;
+            let mut worst: f64 = 0.0;
+            run(&m, &[(v1, t1), (v2, 0.1)], 1e-4, |t, f, _, _| {
+                if t > t1 + 1e-9 {
+                    let tau = g2 / p.c;
+                    let exact = (g2 + (g1 - g2) * (-(t - t1) / tau).exp()) * v2.signum() + p.sigma2 * v2;
+                    worst = worst.max((f - exact).abs());
+                }
+            });
+            assert!(worst < 1e-8, "{v1} -> {v2}: worst deviation {worst}");
+        }
+    }
+
+    /// At low speed (v << vs, so s(v) is constant) the pre-sliding loops are
+    /// those of the Maxwell-slip model with fmax_i = α_i g(v): virgin curve,
+    /// Masing reversal branches, an inner loop; compared step by step.
+    #[test]
+    fn presliding_matches_maxwell_slip_at_low_speed() {
+        let p = GmsParams { sigma2: 0.0, ..params() };
+        let m = Gms::new(p.clone()).unwrap();
+        let v = 1e-5;
+        let g = stribeck(&p, v);
+        let ms = MaxwellSlip::new(MaxwellSlipParams {
+            elements: p.elements.iter().map(|e| Element { k: e.k, fmax: e.alpha * g }).collect(),
+        })
+        .unwrap();
+        let path = Path::points(&[0.0, 4e-5, -2e-5, 3e-5, -1e-5, 3.5e-5, -5e-5], v);
+        let a = drive(&m, &path, 5e-9 / v);
+        let b = drive(&ms, &path, 5e-9 / v);
+        let worst = a.iter().zip(&b).map(|(ra, rb)| (ra.f - rb.f).abs()).fold(0.0, f64::max);
+        assert!(worst < 3e-4 * g, "worst deviation from Maxwell-slip {worst}");
+        // the loops are not trivial: some elements slipped, some did not
+        let fmax = a.iter().map(|r| r.f.abs()).fold(0.0, f64::max);
+        assert!(fmax > 0.5 * g && fmax < 0.99 * g, "{fmax}");
+    }
+
+    /// Closed loops dissipate, in pre-sliding and in gross sliding; the
+    /// gross-sliding loop at constant speed is close to 4 A (g(v) + σ2 v).
+    #[test]
+    fn closed_loops_dissipate() {
+        let m = Gms::new(GmsParams { sigma1: 20.0, ..params() }).unwrap();
+        let p = m.params().clone();
+        for (a, v) in [(2e-5f64, 1e-4f64), (1e-3, 1e-2)] {
+            let rec = drive(&m, &Path::points(&[0.0, a, -a, a], v), a / 2000.0 / v);
+            let top = rec.iter().position(|r| r.x >= a * (1.0 - 1e-9)).unwrap();
+            let w = work(&rec[top..]);
+            assert!(w > 0.0, "A {a}: loop work {w}");
+            if a > 1e-4 {
+                let coulomb = 4.0 * a * (stribeck(&p, v) + p.sigma2 * v);
+                assert!((w - coulomb).abs() < 0.05 * coulomb, "A {a}: {w} vs {coulomb}");
+            }
+        }
+    }
+
+    /// F(-v, -z, -mem) = -F(v, z, mem) and the rates are odd, at seeded random
+    /// points with random modes.
+    #[test]
+    fn odd_symmetry() {
+        let m = Gms::new(GmsParams { sigma1: 10.0, ..params() }).unwrap();
+        let n = m.n_states();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        for _ in 0..300 {
+            let v = rng.random_range(-1.0..1.0) * 10f64.powi(rng.random_range(-6..1));
+            let z: Vec<f64> = (0..n).map(|_| rng.random_range(-6e-5..6e-5)).collect();
+            let mem: Vec<f64> = (0..n).map(|_| rng.random_range(-1i32..=1) as f64).collect();
+            let zn: Vec<f64> = z.iter().map(|x| -x).collect();
+            let memn: Vec<f64> = mem.iter().map(|x| -x).collect();
+            let f = m.force(&Input::new(0.0, 0.0, v), &z, &mem);
+            let g = m.force(&Input::new(0.0, 0.0, -v), &zn, &memn);
+            assert!((f + g).abs() <= 1e-14 * f.abs().max(1.0), "v {v}: {f} vs {g}");
+            m.rates(&Input::new(0.0, 0.0, v), &z, &mem, &mut a);
+            m.rates(&Input::new(0.0, 0.0, -v), &zn, &memn, &mut b);
+            assert!(a.iter().zip(&b).all(|(x, y)| x == &-y));
+        }
+    }
+
+    /// The fractions must sum to 1; the message names `elements` and the sum.
+    #[test]
+    fn fractions_not_summing_to_one_are_refused() {
+        let mut p = params();
+        p.elements[0].alpha = 0.2;
+        let e = Gms::new(p).unwrap_err();
+        assert!(matches!(e, ModelError::Constraint { name: "elements", .. }), "{e}");
+        assert!(e.to_string().contains("1.1"), "{e}");
+    }
+}
