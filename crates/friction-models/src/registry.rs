@@ -83,6 +83,7 @@ registry! {
     Dahl(dahl::Dahl),
     MaxwellSlip(maxwell_slip::MaxwellSlip),
     BoucWen(bouc_wen::BoucWen),
+    BlimanSorine(bliman_sorine::BlimanSorine),
 }
 
 /// The description of model `id`, if it exists.
