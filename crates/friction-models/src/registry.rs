@@ -84,6 +84,7 @@ registry! {
     MaxwellSlip(maxwell_slip::MaxwellSlip),
     BoucWen(bouc_wen::BoucWen),
     BlimanSorine(bliman_sorine::BlimanSorine),
+    Leuven(leuven::Leuven),
 }
 
 /// The description of model `id`, if it exists.

@@ -6,3 +6,4 @@ pub mod dahl;
 pub mod maxwell_slip;
 pub mod bouc_wen;
 pub mod bliman_sorine;
+pub mod leuven;
