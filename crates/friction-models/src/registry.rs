@@ -85,6 +85,8 @@ registry! {
     BoucWen(bouc_wen::BoucWen),
     BlimanSorine(bliman_sorine::BlimanSorine),
     Leuven(leuven::Leuven),
+    Stochastic(stochastic::Stochastic),
+    MetaCoulomb(meta_coulomb::MetaCoulomb),
 }
 
 /// The description of model `id`, if it exists.

@@ -62,7 +62,14 @@ order 2: A = diag(-σ0/(η (Fc + ΔF)), -σ0/ΔF),  B = [σ0/(η (Fc + ΔF)), -�
 from rest, sliding forward: F(s) = Fc - (Fc + ΔF) exp(-s/L1) + ΔF exp(-s/L2),
   L1 = η (Fc + ΔF)/σ0 < L2 = ΔF/σ0; peak at s* = ln(1/η) / (1/L1 - 1/L2)",
     params: &[
-        ParamSpec::real("fc", "Fc", "N", 1.0, Range::POSITIVE, "Coulomb friction force, the steady sliding force"),
+        ParamSpec::real(
+            "fc",
+            "Fc",
+            "N",
+            1.0,
+            Range::POSITIVE,
+            "Coulomb friction force, the steady sliding force",
+        ),
         ParamSpec::real(
             "sigma0",
             "σ0",

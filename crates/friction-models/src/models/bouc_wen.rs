@@ -310,7 +310,9 @@ mod tests {
             let n0 = rec.iter().position(|r| r.x >= amp - 1e-15).unwrap();
             work(&rec[n0..])
         };
-        for (bf, gf, n) in [(0.5, 0.5, 1.0), (0.8, 0.2, 1.0), (1.0, 0.0, 2.0), (0.4, 0.6, 3.0), (0.9, 0.1, 0.7)] {
+        for (bf, gf, n) in
+            [(0.5, 0.5, 1.0), (0.8, 0.2, 1.0), (1.0, 0.0, 2.0), (0.4, 0.6, 3.0), (0.9, 0.1, 0.7)]
+        {
             let m = shaped(bf, gf, n);
             let w = loop_work(&m);
             let fu = m.params().sliding_force();

@@ -64,7 +64,8 @@ use crate::shape::{StribeckShape, EXPONENT, SHAPE, VS2, WEIGHT};
 /// Static description of `leuven`.
 pub static INFO: ModelInfo = ModelInfo {
     id: "leuven",
-    summary: "Leuven model (Lampaert 2002 form): Maxwell-slip hysteresis Fh(z) with non-local memory + Stribeck",
+    summary:
+        "Leuven model (Lampaert 2002 form): Maxwell-slip hysteresis Fh(z) with non-local memory + Stribeck",
     family: Family::ContinuousState,
     equations: "dz/dt = v (1 - sign(Fh(z)/S(v)) |Fh(z)/S(v)|^n) = v - |v| sign(Fh) |Fh/g(v)|^n
 F = Fh(z) + σ1 dz/dt + σ2 v
@@ -83,7 +84,14 @@ steady sliding (dz/dt = 0): Fh = S(v), F = S(v) + σ2 v     (needs Σ fmax_i >= 
         ParamSpec::real("fc", "Fc", "N", 0.8, Range::POSITIVE, "Coulomb friction force"),
         ParamSpec::real("fs", "Fs", "N", 1.0, Range::POSITIVE, "static (break-away) force, fs >= fc"),
         ParamSpec::real("vs", "vs", "m/s", 1e-3, Range::POSITIVE, "Stribeck velocity"),
-        ParamSpec::real("sigma1", "σ1", "N s/m", 0.0, Range::NON_NEGATIVE, "micro-viscous damping of the state z"),
+        ParamSpec::real(
+            "sigma1",
+            "σ1",
+            "N s/m",
+            0.0,
+            Range::NON_NEGATIVE,
+            "micro-viscous damping of the state z",
+        ),
         ParamSpec::real("sigma2", "σ2", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient"),
         ParamSpec::real(
             "n",
@@ -336,7 +344,10 @@ mod tests {
 
     /// Four elements with slip displacements 5e-6 .. 1.2e-4 m, Σ fmax = 1.5 N.
     fn elements() -> Vec<Element> {
-        [[4e4, 0.2], [2e4, 0.3], [1e4, 0.4], [5e3, 0.6]].iter().map(|r| Element { k: r[0], fmax: r[1] }).collect()
+        [[4e4, 0.2], [2e4, 0.3], [1e4, 0.4], [5e3, 0.6]]
+            .iter()
+            .map(|r| Element { k: r[0], fmax: r[1] })
+            .collect()
     }
 
     fn model(sigma1: f64, sigma2: f64, shape: StribeckShape) -> Leuven {
@@ -409,7 +420,8 @@ mod tests {
         let z_lo = with_loop.iter().find(|r| r.t >= t_lo - 1e-9).unwrap().z[0];
         let t_last = t_lo + 1.3e-5 / v;
         let mut checked = 0;
-        for r in with_loop.iter().filter(|r| (r.t >= t_top && r.t <= t_lo) || (r.t > t_last && r.z[0] < z_lo)) {
+        for r in with_loop.iter().filter(|r| (r.t >= t_top && r.t <= t_lo) || (r.t > t_last && r.z[0] < z_lo))
+        {
             let masing = f_top - 2.0 * virgin((z_top - r.z[0]) / 2.0);
             assert!((r.f - masing).abs() < 1e-9, "z {}: {} vs Masing {masing}", r.z[0], r.f);
             checked += 1;
@@ -460,7 +472,8 @@ mod tests {
         let weak = LeuvenParams { elements: vec![Element { k: 1e4, fmax: 0.5 }], ..Default::default() };
         let e = Leuven::new(weak).unwrap_err();
         assert!(matches!(e, ModelError::Constraint { name: "elements", .. }), "{e}");
-        let e = Leuven::new(LeuvenParams { elements: elements(), fs: 0.5, ..Default::default() }).unwrap_err();
+        let e =
+            Leuven::new(LeuvenParams { elements: elements(), fs: 0.5, ..Default::default() }).unwrap_err();
         assert!(matches!(e, ModelError::Constraint { name: "fs", .. }), "{e}");
         assert!(Leuven::new(LeuvenParams::default()).is_err());
     }

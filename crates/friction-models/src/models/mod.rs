@@ -1,9 +1,11 @@
 //! One module per model; each holds the model's equations, parameter table,
 //! states and sources in its doc comment.
 
+pub mod bliman_sorine;
+pub mod bouc_wen;
 pub mod coulomb;
 pub mod dahl;
-pub mod maxwell_slip;
-pub mod bouc_wen;
-pub mod bliman_sorine;
 pub mod leuven;
+pub mod maxwell_slip;
+pub mod meta_coulomb;
+pub mod stochastic;
