@@ -87,6 +87,11 @@ registry! {
     StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz),
     ElastoPlastic(elasto_plastic::ElastoPlastic),
     Gms(gms::Gms),
+    BoucWen(bouc_wen::BoucWen),
+    BlimanSorine(bliman_sorine::BlimanSorine),
+    Leuven(leuven::Leuven),
+    Stochastic(stochastic::Stochastic),
+    MetaCoulomb(meta_coulomb::MetaCoulomb),
 }
 
 /// The description of model `id`, if it exists.

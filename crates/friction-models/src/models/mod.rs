@@ -1,6 +1,8 @@
 //! One module per model; each holds the model's equations, parameter table,
 //! states and sources in its doc comment.
 
+pub mod bliman_sorine;
+pub mod bouc_wen;
 pub mod coulomb;
 pub mod dahl;
 pub mod dankowicz;
@@ -9,3 +11,7 @@ pub mod gms;
 pub mod lugre;
 pub mod maxwell_slip;
 pub mod stribeck_dankowicz;
+pub mod leuven;
+pub mod maxwell_slip;
+pub mod meta_coulomb;
+pub mod stochastic;
