@@ -1,5 +1,130 @@
-fn main() {
-    for m in friction_models::all() {
-        println!("{:<20} {}", m.id, m.summary);
+//! `friction`: list friction models and run scenario files.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use friction_models::{all, info, ParamKind};
+use friction_sim::{output, scenario, simulate, SimError};
+
+/// The scenario `friction run` runs when no file is given (LuGre stick-slip,
+/// Canudas de Wit et al. 1995).
+const DEFAULT_SCENARIO: &str = include_str!("../../../examples/lugre_stick_slip.toml");
+
+#[derive(Parser)]
+#[command(
+    name = "friction",
+    version,
+    about = "Friction models and simulation of mechanical systems with friction"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List every model id, or describe one model (equations, parameters, sources).
+    Models {
+        /// Model id to describe.
+        id: Option<String>,
+    },
+    /// Run a scenario file (without FILE: the embedded LuGre stick-slip scenario).
+    Run {
+        /// Scenario TOML file.
+        file: Option<PathBuf>,
+        /// Output directory (default: out/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
+}
+
+fn models(id: Option<&str>) -> ExitCode {
+    match id {
+        None => {
+            for m in all() {
+                println!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
+            }
+            ExitCode::SUCCESS
+        }
+        Some(id) => match info(id) {
+            None => {
+                let ids: Vec<_> = all().iter().map(|m| m.id).collect();
+                eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", "));
+                ExitCode::from(2)
+            }
+            Some(m) => {
+                println!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());
+                println!("Equations:\n{}\n", indent(m.equations));
+                println!("Parameters:");
+                println!(
+                    "  {:<14} {:<8} {:<10} {:<28} {:<12} meaning",
+                    "name", "symbol", "unit", "valid range", "default"
+                );
+                for p in m.params {
+                    let range = p.range_text();
+                    let def = match p.kind {
+                        ParamKind::Rows { columns, .. } => format!("required [{}]", columns.join(", ")),
+                        _ => p.default_text(),
+                    };
+                    println!(
+                        "  {:<14} {:<8} {:<10} {:<28} {:<12} {}",
+                        p.name, p.symbol, p.unit, range, def, p.doc
+                    );
+                }
+                println!("\nStates: {}\nSources: {}", m.states, m.sources);
+                ExitCode::SUCCESS
+            }
+        },
+    }
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+}
+
+fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
+    let sys = match file {
+        Some(f) => scenario::load(f)?,
+        None => scenario::parse(DEFAULT_SCENARIO, "<embedded lugre_stick_slip.toml>", Path::new("."))?,
+    };
+    let dir = out.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("out").join(&sys.name));
+    let res = simulate(&sys)?;
+    output::write_all(&sys, &res, &dir)?;
+    let e = &res.energy;
+    println!(
+        "{}: t_end = {} s, {} rows, {} events, {} steps ({} rejected), {} rhs evaluations, {:.3} s [{}]",
+        sys.name,
+        sys.solver.t_end,
+        res.rows.len(),
+        res.events.len(),
+        res.stats.steps,
+        res.stats.rejected,
+        res.stats.rhs_evals,
+        res.stats.wall_time,
+        res.stats.method
+    );
+    let diss: f64 =
+        e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|c| c.1).sum::<f64>() + e.impacts;
+    println!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
+    println!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
+    if let Some(f) = &res.failure {
+        eprintln!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
 }

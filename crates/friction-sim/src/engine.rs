@@ -801,7 +801,8 @@ impl<'s> Engine<'s> {
                     } else {
                         // released: must accelerate away from the wall
                         let away = -side * self.rel_acc(&s, &row);
-                        viol = viol.max(if away > 0.0 { -1.0 } else { (-away + 1e-300) / (1.0 + away.abs()) });
+                        viol =
+                            viol.max(if away > 0.0 { -1.0 } else { (-away + 1e-300) / (1.0 + away.abs()) });
                     }
                 }
             }
@@ -1021,7 +1022,11 @@ impl<'s> Engine<'s> {
             .init(move |_p: &[f64], _t: f64, y: &mut [f64]| y.copy_from_slice(&y_init), self.n)
             .root(|y: &[f64], _p: &[f64], t: f64, g: &mut [f64]| self.roots(t, y, g), self.nroots)
             .build()
-            .map_err(|e| SimError::Solver { t: 0.0, cause: format!("cannot set up the problem: {e}"), state: String::new() })?;
+            .map_err(|e| SimError::Solver {
+                t: 0.0,
+                cause: format!("cannot set up the problem: {e}"),
+                state: String::new(),
+            })?;
         let start = Instant::now();
         let mut out = match method {
             Method::Bdf => {
@@ -1129,8 +1134,12 @@ impl<'s> Engine<'s> {
                 Err(e) => {
                     let y = slice(solver.state().y).to_vec();
                     failure = Some(
-                        SimError::Solver { t: solver.state().t, cause: e.to_string(), state: self.state_text(&y) }
-                            .to_string(),
+                        SimError::Solver {
+                            t: solver.state().t,
+                            cause: e.to_string(),
+                            state: self.state_text(&y),
+                        }
+                        .to_string(),
                     );
                     break;
                 }
@@ -1243,7 +1252,8 @@ impl<'s> Engine<'s> {
         let work_drivers = y_end[q + nc + nd + 1];
         let impacts = self.disc.borrow().impacts;
         let stored = (ke1 - ke0) + (pe1 - pe0);
-        let dissipated: f64 = contacts.iter().map(|c| c.1).sum::<f64>() + dampers.iter().map(|d| d.1).sum::<f64>();
+        let dissipated: f64 =
+            contacts.iter().map(|c| c.1).sum::<f64>() + dampers.iter().map(|d| d.1).sum::<f64>();
         let residual = work_forces + work_drivers - stored - dissipated - impacts;
         let stats_d = solver.get_statistics();
         Outcome {
@@ -1324,7 +1334,9 @@ impl<'s> Engine<'s> {
         for c in 0..nc {
             if self.stuckable[c] && matches!(d.modes[c], Mode::Forward | Mode::Backward) {
                 let band = self.sys.contacts[c].model.stick_band();
-                if s.vrel[c].abs() <= band.max(1e-13 * (1.0 + s.vrel.iter().fold(0.0f64, |m, v| m.max(v.abs())))) {
+                if s.vrel[c].abs()
+                    <= band.max(1e-13 * (1.0 + s.vrel.iter().fold(0.0f64, |m, v| m.max(v.abs()))))
+                {
                     arrived.push(RowKind::Contact(c));
                 }
             }

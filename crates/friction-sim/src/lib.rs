@@ -7,6 +7,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod output;
 pub mod scenario;
 pub mod schedule;
 

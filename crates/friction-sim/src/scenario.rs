@@ -330,7 +330,8 @@ impl Src<'_> {
         let mut pos = 0;
         while let Some(i) = chunk[pos..].find(key) {
             let at = pos + i;
-            let before_ok = at == 0 || !chunk.as_bytes()[at - 1].is_ascii_alphanumeric() && chunk.as_bytes()[at - 1] != b'_';
+            let before_ok = at == 0
+                || !chunk.as_bytes()[at - 1].is_ascii_alphanumeric() && chunk.as_bytes()[at - 1] != b'_';
             let rest = chunk[at + key.len()..].trim_start();
             if before_ok && rest.starts_with('=') {
                 return self.line_of(span.start + at);
@@ -347,7 +348,8 @@ impl Src<'_> {
 
 /// Read a scenario file.
 pub fn load(path: &Path) -> Result<System, SimError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SimError::Io { path: path.display().to_string(), source: e })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SimError::Io { path: path.display().to_string(), source: e })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse(&text, &path.display().to_string(), &dir)
 }
@@ -396,7 +398,10 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         }
         for (k, x) in [("x0", b.x0), ("v0", b.v0)] {
             if !x.is_finite() {
-                return Err(src.err(src.key_line(span.clone(), k), format!("body \"{}\": `{k}` = {x} is not finite", b.name)));
+                return Err(src.err(
+                    src.key_line(span.clone(), k),
+                    format!("body \"{}\": `{k}` = {x} is not finite", b.name),
+                ));
             }
         }
         bodies.push(Body { name: b.name.clone(), mass: b.mass, x0: b.x0, v0: b.v0 });
@@ -409,18 +414,20 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             src.err(line, format!("{what}: unknown member \"{name}\"; known: {}", known.join(", ")))
         })
     };
-    let pair = |between: &[String], span: std::ops::Range<usize>, what: &str| -> Result<[Member; 2], SimError> {
-        let line = src.key_line(span, "between");
-        if between.len() != 2 {
-            return Err(src.err(line, format!("{what}: `between` needs exactly 2 names, found {}", between.len())));
-        }
-        let a = member(&between[0], line, what)?;
-        let b = member(&between[1], line, what)?;
-        if a == b {
-            return Err(src.err(line, format!("{what}: `between` names the same member twice")));
-        }
-        Ok([a, b])
-    };
+    let pair =
+        |between: &[String], span: std::ops::Range<usize>, what: &str| -> Result<[Member; 2], SimError> {
+            let line = src.key_line(span, "between");
+            if between.len() != 2 {
+                return Err(src
+                    .err(line, format!("{what}: `between` needs exactly 2 names, found {}", between.len())));
+            }
+            let a = member(&between[0], line, what)?;
+            let b = member(&between[1], line, what)?;
+            if a == b {
+                return Err(src.err(line, format!("{what}: `between` names the same member twice")));
+            }
+            Ok([a, b])
+        };
 
     let positive = |x: Option<f64>, key: &str, span: std::ops::Range<usize>, what: &str, allow_zero: bool| {
         let line = src.key_line(span, key);
@@ -441,13 +448,18 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let name = s.name.clone().unwrap_or_else(|| format!("spring{i}"));
         let what = format!("spring \"{name}\"");
         if s.coefficient.is_some() {
-            return Err(src.err(src.key_line(span, "coefficient"), format!("{what}: unknown key `coefficient` (springs have `stiffness`, `length`)")));
+            return Err(src.err(
+                src.key_line(span, "coefficient"),
+                format!("{what}: unknown key `coefficient` (springs have `stiffness`, `length`)"),
+            ));
         }
         let between = pair(&s.between, span.clone(), &what)?;
         let stiffness = positive(s.stiffness, "stiffness", span.clone(), &what, true)?;
         let length = s.length.unwrap_or(0.0);
         if !length.is_finite() {
-            return Err(src.err(src.key_line(span, "length"), format!("{what}: `length` = {length} is not finite")));
+            return Err(
+                src.err(src.key_line(span, "length"), format!("{what}: `length` = {length} is not finite"))
+            );
         }
         springs.push(Spring { name, between, stiffness, length });
     }
@@ -458,7 +470,10 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let name = s.name.clone().unwrap_or_else(|| format!("damper{i}"));
         let what = format!("damper \"{name}\"");
         if s.stiffness.is_some() || s.length.is_some() {
-            return Err(src.err(src.line_of(span.start), format!("{what}: dampers take `between` and `coefficient` only")));
+            return Err(src.err(
+                src.line_of(span.start),
+                format!("{what}: dampers take `between` and `coefficient` only"),
+            ));
         }
         let between = pair(&s.between, span.clone(), &what)?;
         let coefficient = positive(s.coefficient, "coefficient", span.clone(), &what, true)?;
@@ -472,7 +487,12 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let what = format!("force \"{name}\"");
         let on = match member(&f.on, src.key_line(span.clone(), "on"), &what)? {
             Member::Body(b) => b,
-            _ => return Err(src.err(src.key_line(span, "on"), format!("{what}: `on` must name a body, found \"{}\"", f.on))),
+            _ => {
+                return Err(src.err(
+                    src.key_line(span, "on"),
+                    format!("{what}: `on` must name a body, found \"{}\"", f.on),
+                ))
+            }
         };
         let value = schedule_value(&f.value, &format!("{what} value"), &src)
             .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
@@ -524,7 +544,10 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let min = s.min.unwrap_or(f64::NEG_INFINITY);
         let max = s.max.unwrap_or(f64::INFINITY);
         if min >= max || min.is_nan() || max.is_nan() {
-            return Err(src.err(src.key_line(span, "max"), format!("{what}: `max` = {max} must be greater than `min` = {min}")));
+            return Err(src.err(
+                src.key_line(span, "max"),
+                format!("{what}: `max` = {max} must be greater than `min` = {min}"),
+            ));
         }
         if !(0.0..=1.0).contains(&s.restitution) {
             return Err(src.err(
@@ -534,13 +557,22 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         }
         let x0 = bodies[body].x0;
         if x0 < min || x0 > max {
-            return Err(src.err(src.line_of(span.start), format!("{what}: the body's x0 = {x0} is outside [{min}, {max}]")));
+            return Err(src.err(
+                src.line_of(span.start),
+                format!("{what}: the body's x0 = {x0} is outside [{min}, {max}]"),
+            ));
         }
         stops.push(Stop { body, min, max, restitution: s.restitution });
     }
 
     let solver = match &raw.solver {
-        None => return Err(SimError::Input { file: file.into(), line: None, message: "missing table [solver] with at least `t_end`".into() }),
+        None => {
+            return Err(SimError::Input {
+                file: file.into(),
+                line: None,
+                message: "missing table [solver] with at least `t_end`".into(),
+            })
+        }
         Some(s) => solver_settings(s, &src)?,
     };
     Ok(System {
@@ -573,18 +605,31 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         return Err(bad("t_end", format!("`t_end` = {} is out of range; valid range (0, inf)", s.t_end)));
     }
     let output_dt = match (&s.output_dt, &s.output) {
-        (Some(_), Some(_)) => return Err(bad("output", "give either `output_dt` or `output = \"steps\"`, not both".into())),
+        (Some(_), Some(_)) => {
+            return Err(bad("output", "give either `output_dt` or `output = \"steps\"`, not both".into()))
+        }
         (Some(dt), None) => {
             if !(dt.is_finite() && *dt > 0.0 && *dt <= s.t_end) {
-                return Err(bad("output_dt", format!("`output_dt` = {dt} is out of range; valid range (0, t_end = {}]", s.t_end)));
+                return Err(bad(
+                    "output_dt",
+                    format!("`output_dt` = {dt} is out of range; valid range (0, t_end = {}]", s.t_end),
+                ));
             }
             if s.t_end / dt > 5e6 {
-                return Err(bad("output_dt", format!("`output_dt` = {dt} gives more than 5e6 output rows; use a larger value")));
+                return Err(bad(
+                    "output_dt",
+                    format!("`output_dt` = {dt} gives more than 5e6 output rows; use a larger value"),
+                ));
             }
             Some(*dt)
         }
         (None, Some(o)) if o == "steps" => None,
-        (None, Some(o)) => return Err(bad("output", format!("`output` = \"{o}\" is not valid; the only value is \"steps\""))),
+        (None, Some(o)) => {
+            return Err(bad(
+                "output",
+                format!("`output` = \"{o}\" is not valid; the only value is \"steps\""),
+            ))
+        }
         (None, None) => Some(s.t_end / 1000.0),
     };
     let method = match s.method.as_deref().unwrap_or("auto") {
@@ -594,7 +639,10 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         "esdirk34" => Method::Esdirk34,
         "tsit45" => Method::Tsit45,
         other => {
-            return Err(bad("method", format!("`method` = \"{other}\" is not valid; valid: auto, bdf, tr_bdf2, esdirk34, tsit45")))
+            return Err(bad(
+                "method",
+                format!("`method` = \"{other}\" is not valid; valid: auto, bdf, tr_bdf2, esdirk34, tsit45"),
+            ))
         }
     };
     let rtol = s.rtol.unwrap_or(1e-6);
@@ -616,7 +664,12 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
                     "position" => ap = x,
                     "velocity" => av = x,
                     "state" => az = x,
-                    _ => return Err(bad("atol", format!("unknown key `atol.{k}`; valid: position, velocity, state"))),
+                    _ => {
+                        return Err(bad(
+                            "atol",
+                            format!("unknown key `atol.{k}`; valid: position, velocity, state"),
+                        ))
+                    }
                 }
             }
         }
@@ -629,9 +682,21 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
     }
     let max_step = s.max_step.unwrap_or(s.t_end / 10.0);
     if !(max_step.is_finite() && max_step > 0.0) {
-        return Err(bad("max_step", format!("`max_step` = {max_step} is out of range; valid range (0, inf)")));
+        return Err(bad(
+            "max_step",
+            format!("`max_step` = {max_step} is out of range; valid range (0, inf)"),
+        ));
     }
-    Ok(SolverSettings { method, t_end: s.t_end, output_dt, rtol, atol_position: ap, atol_velocity: av, atol_state: az, max_step })
+    Ok(SolverSettings {
+        method,
+        t_end: s.t_end,
+        output_dt,
+        rtol,
+        atol_position: ap,
+        atol_velocity: av,
+        atol_state: az,
+        max_step,
+    })
 }
 
 /// Convert a TOML table to model parameters.

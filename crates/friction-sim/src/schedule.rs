@@ -23,7 +23,6 @@
 use std::f64::consts::PI;
 use std::path::Path;
 
-
 /// A prescribed signal s(t) with its first two derivatives.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Schedule {
@@ -257,7 +256,9 @@ impl Schedule {
             "pulse" => &["value", "from", "to", "base"],
             "haversine" => &["amplitude", "duration", "start"],
             "table" => &["file"],
-            other => return Err(format!("{what}: unknown type \"{other}\"; valid types: {}", TYPES.join(", "))),
+            other => {
+                return Err(format!("{what}: unknown type \"{other}\"; valid types: {}", TYPES.join(", ")))
+            }
         };
         for k in tab.keys() {
             if k != "type" && !allowed.contains(&k.as_str()) {
@@ -318,10 +319,14 @@ impl Schedule {
                         .map(|v| match v {
                             toml::Value::Float(x) if x.is_finite() => Ok(*x),
                             toml::Value::Integer(i) => Ok(*i as f64),
-                            other => Err(format!("{what}: `points` entries must be finite numbers, found {other}")),
+                            other => {
+                                Err(format!("{what}: `points` entries must be finite numbers, found {other}"))
+                            }
                         })
                         .collect::<Result<Vec<_>, _>>()?,
-                    Some(v) => return Err(format!("{what}: `points` must be an array of numbers, found {v}")),
+                    Some(v) => {
+                        return Err(format!("{what}: `points` must be an array of numbers, found {v}"))
+                    }
                     None => return Err(format!("{what}: missing key `points` (type \"points\")")),
                 };
                 if pts.len() < 2 {
@@ -341,7 +346,12 @@ impl Schedule {
                 if to <= from {
                     return Err(format!("{what}: `to` = {to} must be greater than `from` = {from}"));
                 }
-                Schedule::Pulse { value: num("value", None, any, true)?, from, to, base: num("base", Some(0.0), any, true)? }
+                Schedule::Pulse {
+                    value: num("value", None, any, true)?,
+                    from,
+                    to,
+                    base: num("base", Some(0.0), any, true)?,
+                }
             }
             "haversine" => Schedule::Haversine {
                 amplitude: num("amplitude", None, any, true)?,
@@ -377,7 +387,11 @@ pub fn read_table(path: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {
         let line = i + 2;
         let rec = rec.map_err(|e| format!("{}:{line}: {e}", path.display()))?;
         if rec.len() < 2 {
-            return Err(format!("{}:{line}: expected 2 columns (t, value), found {}", path.display(), rec.len()));
+            return Err(format!(
+                "{}:{line}: expected 2 columns (t, value), found {}",
+                path.display(),
+                rec.len()
+            ));
         }
         let parse = |s: &str, col: &str| -> Result<f64, String> {
             let x: f64 = s
@@ -449,7 +463,8 @@ mod tests {
         let t: toml::Table = toml::from_str("type = \"wobble\"").unwrap();
         let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
         assert!(e.contains("wobble") && e.contains("sine"), "{e}");
-        let t: toml::Table = toml::from_str("type = \"sine\"\namplitude = 1\nfrequency = 2\nfreq = 3").unwrap();
+        let t: toml::Table =
+            toml::from_str("type = \"sine\"\namplitude = 1\nfrequency = 2\nfreq = 3").unwrap();
         let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
         assert!(e.contains("freq"), "{e}");
     }
