@@ -870,7 +870,7 @@ impl<'s> Engine<'s> {
                     Mode::Backward
                 } else {
                     arrived.push(RowKind::Contact(c));
-                    Mode::Forward
+                    Mode::Stuck
                 };
             }
         }
