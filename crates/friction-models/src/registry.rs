@@ -82,6 +82,20 @@ registry! {
     Coulomb(coulomb::Coulomb),
     Dahl(dahl::Dahl),
     MaxwellSlip(maxwell_slip::MaxwellSlip),
+    Viscous(viscous::Viscous),
+    CoulombViscous(coulomb_viscous::CoulombViscous),
+    PowerViscous(power_viscous::PowerViscous),
+    CoulombSat(coulomb_sat::CoulombSat),
+    CoulombTanh(coulomb_tanh::CoulombTanh),
+    Stribeck(stribeck::Stribeck),
+    StribeckSat(stribeck_sat::StribeckSat),
+    StribeckTanh(stribeck_tanh::StribeckTanh),
+    StribeckExp(stribeck_exp::StribeckExp),
+    Classical(classical::Classical),
+    Karnopp(karnopp::Karnopp),
+    HessSoom(hess_soom::HessSoom),
+    MagicFormula(magic_formula::MagicFormula),
+    BlimanTire(bliman_tire::BlimanTire),
 }
 
 /// The description of model `id`, if it exists.

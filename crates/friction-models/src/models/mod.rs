@@ -1,6 +1,20 @@
 //! One module per model; each holds the model's equations, parameter table,
 //! states and sources in its doc comment.
 
+pub mod bliman_tire;
+pub mod classical;
 pub mod coulomb;
+pub mod coulomb_sat;
+pub mod coulomb_tanh;
+pub mod coulomb_viscous;
 pub mod dahl;
+pub mod hess_soom;
+pub mod karnopp;
+pub mod magic_formula;
 pub mod maxwell_slip;
+pub mod power_viscous;
+pub mod stribeck;
+pub mod stribeck_exp;
+pub mod stribeck_sat;
+pub mod stribeck_tanh;
+pub mod viscous;
