@@ -343,6 +343,36 @@ mod tests {
         assert!(rec.iter().any(|&(t, f)| (t - (t0 + p.tau)).abs() < 2.0 * slack && (f - g1).abs() > 0.1));
     }
 
+    /// Under a velocity ramp v = v0 + a t the delayed velocity is exactly
+    /// v0 + a (t - τ), and the force is g of it: linear histories are
+    /// reproduced without error, whether the lagged instant falls in the ring
+    /// (τ much longer than a step), between the newest grid sample and the
+    /// last accepted step, or inside the current step (τ shorter than a step,
+    /// down to a step spanning several buffer lengths).
+    #[test]
+    fn velocity_ramp_is_delayed_exactly() {
+        let (v0, a, dt) = (0.004, 0.2, 3.7e-4);
+        for (tau, samples) in [(0.03, 7), (5e-4, 2), (3e-4, 3), (1e-4, 2)] {
+            let p = HessSoomParams { fc: 0.1, fs: 1.0, vs: 0.02, kv: 0.5, tau, samples };
+            let m = HessSoom::new(p).unwrap();
+            let mut mem = vec![0.0; m.n_memory()];
+            m.init(&Input::new(0.0, 0.0, v0), &mut [], &mut mem);
+            for k in 1..=400 {
+                let t = k as f64 * dt;
+                let inp = Input::new(t, 0.0, v0 + a * t);
+                // within the step (before accepting it) and after accepting it
+                for _ in 0..2 {
+                    let vd = m.delayed_velocity(&inp, &mem);
+                    let exact = if t < tau { v0 } else { v0 + a * (t - tau) };
+                    assert!((vd - exact).abs() < 1e-12, "τ = {tau}, t = {t}: {vd} vs {exact}");
+                    let f = m.force(&inp, &[], &mem);
+                    assert!((f - (p.g(exact) + p.kv * inp.v)).abs() < 1e-9, "τ = {tau}, t = {t}");
+                    m.accept(&inp, &mut [], &mut mem);
+                }
+            }
+        }
+    }
+
     /// At constant velocity the force is the steady curve of Olsson's eq. 2.19,
     /// F = W μ with μ = μb/(1 + c1 (η v/√(W E))^2) + c2 η v L/W, under the
     /// documented parameter mapping.
