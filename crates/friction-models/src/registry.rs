@@ -92,6 +92,20 @@ registry! {
     Leuven(leuven::Leuven),
     Stochastic(stochastic::Stochastic),
     MetaCoulomb(meta_coulomb::MetaCoulomb),
+    Viscous(viscous::Viscous),
+    CoulombViscous(coulomb_viscous::CoulombViscous),
+    PowerViscous(power_viscous::PowerViscous),
+    CoulombSat(coulomb_sat::CoulombSat),
+    CoulombTanh(coulomb_tanh::CoulombTanh),
+    Stribeck(stribeck::Stribeck),
+    StribeckSat(stribeck_sat::StribeckSat),
+    StribeckTanh(stribeck_tanh::StribeckTanh),
+    StribeckExp(stribeck_exp::StribeckExp),
+    Classical(classical::Classical),
+    Karnopp(karnopp::Karnopp),
+    HessSoom(hess_soom::HessSoom),
+    MagicFormula(magic_formula::MagicFormula),
+    BlimanTire(bliman_tire::BlimanTire),
 }
 
 /// The description of model `id`, if it exists.

@@ -3,7 +3,12 @@
 
 pub mod bliman_sorine;
 pub mod bouc_wen;
+pub mod bliman_tire;
+pub mod classical;
 pub mod coulomb;
+pub mod coulomb_sat;
+pub mod coulomb_tanh;
+pub mod coulomb_viscous;
 pub mod dahl;
 pub mod dankowicz;
 pub mod elasto_plastic;
@@ -14,3 +19,13 @@ pub mod maxwell_slip;
 pub mod meta_coulomb;
 pub mod stochastic;
 pub mod stribeck_dankowicz;
+pub mod hess_soom;
+pub mod karnopp;
+pub mod magic_formula;
+pub mod maxwell_slip;
+pub mod power_viscous;
+pub mod stribeck;
+pub mod stribeck_exp;
+pub mod stribeck_sat;
+pub mod stribeck_tanh;
+pub mod viscous;
