@@ -2,8 +2,8 @@
 //! states and sources in its doc comment.
 
 pub mod bliman_sorine;
-pub mod bouc_wen;
 pub mod bliman_tire;
+pub mod bouc_wen;
 pub mod classical;
 pub mod coulomb;
 pub mod coulomb_sat;
@@ -13,18 +13,17 @@ pub mod dahl;
 pub mod dankowicz;
 pub mod elasto_plastic;
 pub mod gms;
-pub mod leuven;
-pub mod lugre;
-pub mod maxwell_slip;
-pub mod meta_coulomb;
-pub mod stochastic;
-pub mod stribeck_dankowicz;
 pub mod hess_soom;
 pub mod karnopp;
+pub mod leuven;
+pub mod lugre;
 pub mod magic_formula;
 pub mod maxwell_slip;
+pub mod meta_coulomb;
 pub mod power_viscous;
+pub mod stochastic;
 pub mod stribeck;
+pub mod stribeck_dankowicz;
 pub mod stribeck_exp;
 pub mod stribeck_sat;
 pub mod stribeck_tanh;
