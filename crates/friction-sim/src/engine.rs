@@ -181,14 +181,31 @@ struct Discrete {
     stops: Vec<StopMode>,
     rows: Vec<Row>,
     pinv: DMatrix<f64>,
+    clusters: Vec<Cluster>,
     mem: Vec<Vec<f64>>,
     impacts: f64,
+}
+
+/// Bodies held together by active constraints, moving as one; `anchor` is
+/// what the group is held to, if anything.
+#[derive(Debug, Clone, PartialEq)]
+struct Cluster {
+    bodies: Vec<usize>,
+    anchor: Anchor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Anchor {
+    Free,
+    Ground,
+    Driver(usize),
 }
 
 /// Preallocated work space of one evaluation.
 #[derive(Debug, Clone)]
 struct Scratch {
     f: Vec<f64>,
+    f_free: Vec<f64>,
     fd: Vec<f64>,
     drv: Vec<(f64, f64, f64)>,
     fc: Vec<f64>,
@@ -261,11 +278,13 @@ impl<'s> Engine<'s> {
                 stops: vec![StopMode::Free; sys.stops.len()],
                 rows: vec![],
                 pinv: DMatrix::zeros(0, 0),
+                clusters: vec![],
                 mem,
                 impacts: 0.0,
             }),
             scr: RefCell::new(Scratch {
                 f: vec![0.0; nb],
+                f_free: vec![0.0; nb],
                 fd: vec![0.0; nd],
                 drv: vec![(0.0, 0.0, 0.0); nd],
                 fc: vec![0.0; nc],
@@ -389,6 +408,7 @@ impl<'s> Engine<'s> {
             }
             s.lam[j] = l;
         }
+        s.f_free.copy_from_slice(&s.f);
         for (j, r) in d.rows.iter().enumerate() {
             let l = s.lam[j];
             if let Some(i) = r.ia {
@@ -409,6 +429,22 @@ impl<'s> Engine<'s> {
         }
         for i in 0..nb {
             s.a[i] = s.f[i] / sys.bodies[i].mass;
+        }
+        // bodies held together move with exactly one acceleration, so their
+        // relative velocity stays exactly zero under any integration formula
+        for cl in &d.clusters {
+            let a = match cl.anchor {
+                Anchor::Ground => 0.0,
+                Anchor::Driver(k) => s.drv[k].2,
+                Anchor::Free => {
+                    let fsum: f64 = cl.bodies.iter().map(|&i| s.f_free[i]).sum();
+                    let msum: f64 = cl.bodies.iter().map(|&i| sys.bodies[i].mass).sum();
+                    fsum / msum
+                }
+            };
+            for &i in &cl.bodies {
+                s.a[i] = a;
+            }
         }
         if let Some(dy) = dy {
             dy[..nb].copy_from_slice(&y[nb..2 * nb]);
@@ -523,6 +559,66 @@ impl<'s> Engine<'s> {
         Row { kind: RowKind::Stop(k), ia: Some(self.sys.stops[k].body), ib: None, da: None, db: None }
     }
 
+    /// Group the bodies linked by `rows` and find what each group is held to.
+    fn clusters(&self, rows: &[Row]) -> Vec<Cluster> {
+        let nb = self.nb;
+        let mut parent: Vec<usize> = (0..nb).collect();
+        fn find(p: &mut [usize], i: usize) -> usize {
+            let mut r = i;
+            while p[r] != r {
+                r = p[r];
+            }
+            let mut j = i;
+            while p[j] != r {
+                let nx = p[j];
+                p[j] = r;
+                j = nx;
+            }
+            r
+        }
+        let mut anchor_of: Vec<Anchor> = vec![Anchor::Free; nb];
+        let mut involved = vec![false; nb];
+        for r in rows {
+            if let (Some(a), Some(b)) = (r.ia, r.ib) {
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                parent[ra] = rb;
+            }
+            for i in [r.ia, r.ib].into_iter().flatten() {
+                involved[i] = true;
+            }
+        }
+        for r in rows {
+            let body = r.ia.or(r.ib);
+            let other = if r.ia.is_some() && r.ib.is_some() {
+                None
+            } else if let Some(k) = r.da.or(r.db) {
+                Some(Anchor::Driver(k))
+            } else {
+                Some(Anchor::Ground)
+            };
+            if let (Some(b), Some(anc)) = (body, other) {
+                let root = find(&mut parent, b);
+                if anchor_of[root] == Anchor::Free {
+                    anchor_of[root] = anc;
+                }
+            }
+        }
+        let mut out: Vec<Cluster> = Vec::new();
+        let mut index_of_root = vec![usize::MAX; nb];
+        for i in 0..nb {
+            if !involved[i] {
+                continue;
+            }
+            let root = find(&mut parent, i);
+            if index_of_root[root] == usize::MAX {
+                index_of_root[root] = out.len();
+                out.push(Cluster { bodies: vec![], anchor: anchor_of[root] });
+            }
+            out[index_of_root[root]].bodies.push(i);
+        }
+        out
+    }
+
     /// Pseudo-inverse of E^T M^-1 E for the given rows.
     fn pinv(&self, rows: &[Row]) -> DMatrix<f64> {
         let ns = rows.len();
@@ -550,49 +646,29 @@ impl<'s> Engine<'s> {
         a.clone().pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns))
     }
 
-    /// Project velocities so every row has zero relative velocity (a plastic
-    /// impulse, minimal in the kinetic-energy norm). Returns the energy lost.
+    /// Project velocities so every row has zero relative velocity: a group
+    /// of bodies held together takes its common momentum-weighted velocity, a
+    /// group held to the ground or a driver takes its velocity (a plastic
+    /// impulse). Returns the kinetic energy lost.
     fn project(&self, t: f64, y: &mut [f64], rows: &[Row]) -> f64 {
-        if rows.is_empty() {
-            return 0.0;
-        }
         let nb = self.nb;
-        let ke = |y: &[f64]| -> f64 {
-            (0..nb).map(|i| 0.5 * self.sys.bodies[i].mass * y[nb + i] * y[nb + i]).sum()
-        };
-        let before = ke(y);
-        let p = self.pinv(rows);
-        let drv: Vec<_> = self.sys.drivers.iter().map(|d| d.motion.eval(t)).collect();
-        let mut r = vec![0.0; rows.len()];
-        for (j, row) in rows.iter().enumerate() {
-            let mut v = 0.0;
-            if let Some(i) = row.ia {
-                v += y[nb + i];
-            }
-            if let Some(i) = row.ib {
-                v -= y[nb + i];
-            }
-            if let Some(k) = row.da {
-                v += drv[k].1;
-            }
-            if let Some(k) = row.db {
-                v -= drv[k].1;
-            }
-            r[j] = v;
-        }
-        for (j, row) in rows.iter().enumerate() {
-            let mut mu = 0.0;
-            for (k, rk) in r.iter().enumerate() {
-                mu += p[(j, k)] * rk;
-            }
-            if let Some(i) = row.ia {
-                y[nb + i] -= mu / self.sys.bodies[i].mass;
-            }
-            if let Some(i) = row.ib {
-                y[nb + i] += mu / self.sys.bodies[i].mass;
+        let mut lost = 0.0;
+        for cl in self.clusters(rows) {
+            let m = |i: usize| self.sys.bodies[i].mass;
+            let v = match cl.anchor {
+                Anchor::Ground => 0.0,
+                Anchor::Driver(k) => self.sys.drivers[k].motion.eval(t).1,
+                Anchor::Free => {
+                    cl.bodies.iter().map(|&i| m(i) * y[nb + i]).sum::<f64>()
+                        / cl.bodies.iter().map(|&i| m(i)).sum::<f64>()
+                }
+            };
+            for &i in &cl.bodies {
+                lost += 0.5 * m(i) * (y[nb + i].powi(2) - v * v);
+                y[nb + i] = v;
             }
         }
-        before - ke(y)
+        lost
     }
 
     /// Choose the modes of every contact and stop that is at rest at (t, y),
@@ -756,6 +832,7 @@ impl<'s> Engine<'s> {
             }
         }
         d.pinv = self.pinv(&rows);
+        d.clusters = self.clusters(&rows);
         d.rows = rows;
     }
 
