@@ -82,6 +82,7 @@ registry! {
     Coulomb(coulomb::Coulomb),
     Dahl(dahl::Dahl),
     MaxwellSlip(maxwell_slip::MaxwellSlip),
+    Jenkins(jenkins::Jenkins),
 }
 
 /// The description of model `id`, if it exists.

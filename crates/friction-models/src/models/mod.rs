@@ -4,3 +4,4 @@
 pub mod coulomb;
 pub mod dahl;
 pub mod maxwell_slip;
+pub mod jenkins;
