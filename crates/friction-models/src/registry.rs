@@ -83,6 +83,7 @@ registry! {
     Dahl(dahl::Dahl),
     MaxwellSlip(maxwell_slip::MaxwellSlip),
     Jenkins(jenkins::Jenkins),
+    Iwan4(iwan4::Iwan4),
 }
 
 /// The description of model `id`, if it exists.

@@ -5,3 +5,4 @@ pub mod coulomb;
 pub mod dahl;
 pub mod maxwell_slip;
 pub mod jenkins;
+pub mod iwan4;
