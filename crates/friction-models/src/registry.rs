@@ -84,6 +84,7 @@ registry! {
     MaxwellSlip(maxwell_slip::MaxwellSlip),
     Jenkins(jenkins::Jenkins),
     Iwan4(iwan4::Iwan4),
+    Iwan5(iwan5::Iwan5),
 }
 
 /// The description of model `id`, if it exists.

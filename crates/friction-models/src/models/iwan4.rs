@@ -346,7 +346,7 @@ mod tests {
             }
             for w in 0..2 {
                 let slope = (d[w + 1] / d[w]).ln() / (amps[w + 1] / amps[w]).ln();
-            assert!((slope - (chi + 3.0)).abs() < 5e-3, "χ {chi}: slope {slope} vs {}", chi + 3.0);
+                assert!((slope - (chi + 3.0)).abs() < 5e-3, "χ {chi}: slope {slope} vs {}", chi + 3.0);
             }
         }
     }
@@ -408,7 +408,9 @@ mod tests {
                 let exact = if rr.x >= pm {
                     p.fs
                 } else {
-                    r * u.powf(c + 2.0) / (c + 2.0) + u * r * (pm.powf(c + 1.0) - u.powf(c + 1.0)) / (c + 1.0) + s * u
+                    r * u.powf(c + 2.0) / (c + 2.0)
+                        + u * r * (pm.powf(c + 1.0) - u.powf(c + 1.0)) / (c + 1.0)
+                        + s * u
                 };
                 assert!((rr.f - exact).abs() < 2e-3 * exact, "β {beta} u {}: F {} exact {exact}", rr.x, rr.f);
             }

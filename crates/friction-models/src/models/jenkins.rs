@@ -50,7 +50,8 @@ pub const THETA_RANGE: Range = Range { lo: 0.0, hi: 1.0, lo_closed: false, hi_cl
 /// Static description of `jenkins`.
 pub static INFO: ModelInfo = ModelInfo {
     id: "jenkins",
-    summary: "Jenkins/Mignolet element: spring kt in series with a slider of strength φ, θ φ after break-away",
+    summary:
+        "Jenkins/Mignolet element: spring kt in series with a slider of strength φ, θ φ after break-away",
     family: Family::Hysteresis,
     equations: "spring kt in series with a slider at position s; trial force Ft = kt (x - s)
 stuck    (slip = 0):  F = Ft while |Ft| <= φ
@@ -68,7 +69,14 @@ reversal (d Ft < θ φ): the slider sticks again (slip = 0), F = Ft,
             Range::POSITIVE,
             "stiffness of the spring in series with the slider",
         ),
-        ParamSpec::real("fs", "φ", "N", 1.0, Range::POSITIVE, "static strength of the slider (break-away force)"),
+        ParamSpec::real(
+            "fs",
+            "φ",
+            "N",
+            1.0,
+            Range::POSITIVE,
+            "static strength of the slider (break-away force)",
+        ),
         ParamSpec::real(
             "theta",
             "θ",
@@ -79,7 +87,8 @@ reversal (d Ft < θ φ): the slider sticks again (slip = 0), F = Ft,
         ),
     ],
     states: "mem = [s, slip]: slider position [m] and slip flag (+1, -1 sliding, 0 stuck), discrete",
-    sources: "seed 003 sections 1.3 and 2 (Jenkins/Mignolet, stick/slip update); Iwan 1966; Mignolet et al. 2015",
+    sources:
+        "seed 003 sections 1.3 and 2 (Jenkins/Mignolet, stick/slip update); Iwan 1966; Mignolet et al. 2015",
 };
 
 /// One Mignolet element (spring `k`, slider of static strength `fs` and

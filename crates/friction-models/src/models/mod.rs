@@ -3,6 +3,7 @@
 
 pub mod coulomb;
 pub mod dahl;
-pub mod maxwell_slip;
-pub mod jenkins;
 pub mod iwan4;
+pub mod iwan5;
+pub mod jenkins;
+pub mod maxwell_slip;
