@@ -85,6 +85,7 @@ registry! {
     Jenkins(jenkins::Jenkins),
     Iwan4(iwan4::Iwan4),
     Iwan5(iwan5::Iwan5),
+    RateState(rate_state::RateState),
 }
 
 /// The description of model `id`, if it exists.

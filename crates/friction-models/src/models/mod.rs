@@ -7,3 +7,4 @@ pub mod iwan4;
 pub mod iwan5;
 pub mod jenkins;
 pub mod maxwell_slip;
+pub mod rate_state;
