@@ -86,6 +86,7 @@ registry! {
     Iwan4(iwan4::Iwan4),
     Iwan5(iwan5::Iwan5),
     RateState(rate_state::RateState),
+    ResetIntegrator(reset_integrator::ResetIntegrator),
 }
 
 /// The description of model `id`, if it exists.

@@ -8,3 +8,4 @@ pub mod iwan5;
 pub mod jenkins;
 pub mod maxwell_slip;
 pub mod rate_state;
+pub mod reset_integrator;
