@@ -87,6 +87,7 @@ registry! {
     Iwan5(iwan5::Iwan5),
     RateState(rate_state::RateState),
     ResetIntegrator(reset_integrator::ResetIntegrator),
+    Bristle(bristle::Bristle),
 }
 
 /// The description of model `id`, if it exists.

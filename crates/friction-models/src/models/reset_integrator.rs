@@ -43,7 +43,8 @@ use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
 /// Static description of `reset_integrator`.
 pub static INFO: ModelInfo = ModelInfo {
     id: "reset_integrator",
-    summary: "Haessig-Friedland reset integrator: one elastic bond, strain frozen at rupture, stiction factor a",
+    summary:
+        "Haessig-Friedland reset integrator: one elastic bond, strain frozen at rupture, stiction factor a",
     family: Family::ContinuousState,
     equations: "dz/dt = 0   if (v > 0 and z >= z0) or (v < 0 and z <= -z0)
 dz/dt = v   otherwise
@@ -51,7 +52,14 @@ F = (1 + a(z)) σ0 z + σ1 dz/dt,    a(z) = a if |z| < z0, 0 otherwise
 sticking (|z| < z0): F = (1 + a) σ0 z + σ1 v, up to the break-away force Fs = (1 + a) σ0 z0
 slipping (z = ±z0):  F = σ0 z0 sign(z) = Fc (the damping term vanishes with dz/dt)",
     params: &[
-        ParamSpec::real("sigma0", "σ0", "N/m", 1e5, Range::POSITIVE, "bond stiffness; the sliding force is σ0 z0"),
+        ParamSpec::real(
+            "sigma0",
+            "σ0",
+            "N/m",
+            1e5,
+            Range::POSITIVE,
+            "bond stiffness; the sliding force is σ0 z0",
+        ),
         ParamSpec::real(
             "z0",
             "z0",
