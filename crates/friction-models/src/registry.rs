@@ -88,6 +88,7 @@ registry! {
     RateState(rate_state::RateState),
     ResetIntegrator(reset_integrator::ResetIntegrator),
     Bristle(bristle::Bristle),
+    FrictionLag(friction_lag::FrictionLag),
 }
 
 /// The description of model `id`, if it exists.

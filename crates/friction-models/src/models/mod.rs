@@ -4,6 +4,7 @@
 pub mod bristle;
 pub mod coulomb;
 pub mod dahl;
+pub mod friction_lag;
 pub mod iwan4;
 pub mod iwan5;
 pub mod jenkins;
