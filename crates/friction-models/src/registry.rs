@@ -89,6 +89,7 @@ registry! {
     ResetIntegrator(reset_integrator::ResetIntegrator),
     Bristle(bristle::Bristle),
     FrictionLag(friction_lag::FrictionLag),
+    Armstrong(armstrong::Armstrong),
 }
 
 /// The description of model `id`, if it exists.

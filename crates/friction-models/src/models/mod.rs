@@ -1,6 +1,7 @@
 //! One module per model; each holds the model's equations, parameter table,
 //! states and sources in its doc comment.
 
+pub mod armstrong;
 pub mod bristle;
 pub mod coulomb;
 pub mod dahl;
