@@ -321,10 +321,9 @@ mod tests {
     use super::*;
     use crate::testing::{drive, Path};
 
-    /// One recorded step: time, position, velocity, force, mode.
+    /// One recorded step: time, force, mode.
     struct Step {
         t: f64,
-        x: f64,
         f: f64,
         mode: f64,
     }
@@ -352,7 +351,7 @@ mod tests {
                 let end = at(h);
                 m.accept(&end, &mut z, &mut mem);
                 (t, x) = (end.t, end.x);
-                out.push(Step { t, x, f: m.force(&end, &z, &mem), mode: mem[MODE] });
+                out.push(Step { t, f: m.force(&end, &z, &mem), mode: mem[MODE] });
             }
         }
         out
