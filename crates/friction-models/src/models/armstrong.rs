@@ -45,10 +45,10 @@
 //! `z[0] = w`, the lagged velocity [m/s]; starts at 0 (at rest before the start).
 //! Discrete memory `mem = [mode, xa, t_stick, Fs,a, Fs,slide]`, updated on
 //! accepted steps only: `mode` 0 stuck or ±1 sliding in that direction, the
-//! spring anchor `xa` [m] (tracked while sliding so that a stop starts from
-//! the current friction force), the time sticking began [s], the Stribeck
-//! friction at the end of the last slide [N], and the frozen `Fs(γ, td)` of
-//! the current slide [N]. Within a step the force follows the same switching
+//! spring anchor `xa` \[m\] (tracked while sliding so that a stop starts from
+//! the current friction force), the time sticking began \[s\], the Stribeck
+//! friction at the end of the last slide \[N\], and the frozen `Fs(γ, td)` of
+//! the current slide \[N\]. Within a step the force follows the same switching
 //! rules from the memory at the step's start. The contact starts stuck,
 //! relaxed and fully healed (break-away force `fs`).
 //!

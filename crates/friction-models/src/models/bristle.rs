@@ -20,7 +20,7 @@
 //! Derivation of the mean: in steady sliding (v > 0) a bond re-forms with
 //! deflection d0 = δs - U and lives while d grows to δs, a path of length U.
 //! By the renewal-reward theorem the mean deflection is
-//! E[∫ d dd] / E[U] = E[U δs - U²/2] / E[U] = δs - Δ/3 (E[U] = Δ/2, E[U²] = Δ²/3);
+//! `E[∫ d dd] / E[U] = E[U δs - U²/2] / E[U] = δs - Δ/3` (`E[U] = Δ/2`, `E[U²] = Δ²/3`);
 //! the stationary density of d is the probability that a cycle passes d,
 //! 2 (d - δs + Δ)/Δ², a triangle with variance Δ²/18.
 //!
@@ -34,7 +34,7 @@
 //! | - | `seed` | - | integer >= 0 | 0 | seed of the random bond positions |
 //!
 //! # States
-//! Discrete memory `mem = [b_1..b_N, k_1..k_N]`: the bond points [m] and the
+//! Discrete memory `mem = [b_1..b_N, k_1..k_N]`: the bond points \[m\] and the
 //! number of snaps of each bond (which selects its next random number),
 //! updated on accepted steps only. Within a step the force is exact for a
 //! monotone motion given the memory at the step's start, however many bonds

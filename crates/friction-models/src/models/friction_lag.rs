@@ -38,7 +38,7 @@
 //! | C | `c` | N/s | (0, inf) | 100 | attraction rate: the force relaxes to s(v) with time constant abs(s(v))/C |
 //!
 //! # States
-//! `z[0] = z`, the lagging (velocity-weakening) part of the force [N]; starts
+//! `z[0] = z`, the lagging (velocity-weakening) part of the force \[N\]; starts
 //! at 0 (unloaded contact). `|z| <= Fs` is invariant.
 //!
 //! # Sources

@@ -42,7 +42,7 @@
 //! | N | `n` | - | integer in [1, 100000] | 100 | number of elements discretising the power-law part |
 //!
 //! # States
-//! Discrete memory `mem[j] = s_j`, the slider positions [m] (N, plus one for
+//! Discrete memory `mem\[j\] = s_j`, the slider positions \[m\] (N, plus one for
 //! the Dirac element when β > 0), updated on accepted steps only; within a
 //! step the force is the exact piecewise-linear function of `u` given the
 //! sliders at the step's start. Starts relaxed (`s_j = u0`).

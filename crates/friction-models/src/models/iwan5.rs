@@ -29,7 +29,7 @@
 //!
 //! # States
 //! Discrete memory `mem = [s_1..s_M, slip_1..slip_M]` (M = N, plus one for the
-//! Dirac element when β > 0): the slider positions [m] and slip flags
+//! Dirac element when β > 0): the slider positions \[m\] and slip flags
 //! (`+1`/`-1` sliding, `0` stuck), updated on accepted steps only; within a
 //! step the force is exact given the memory at the step's start. Starts
 //! relaxed and stuck.

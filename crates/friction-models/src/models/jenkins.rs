@@ -26,7 +26,7 @@
 //! | θ | `theta` | - | (0, 1] | 1 | Mignolet ratio μD/μS: the slider force after break-away is θ φ |
 //!
 //! # States
-//! Discrete memory `mem = [s, slip]`: the slider position `s` [m] and the
+//! Discrete memory `mem = [s, slip]`: the slider position `s` \[m\] and the
 //! slip flag (`+1`/`-1` sliding in that direction, `0` stuck), updated on
 //! accepted steps only. Within a step the force is the exact function of `x`
 //! given the memory at the step's start. Starts relaxed and stuck (`s = x0`).

@@ -27,7 +27,7 @@
 //! | σ1 | `sigma1` | N s/m | [0, inf) | 0 | damping of the intact bond (inactive while slipping) |
 //!
 //! # States
-//! `z[0] = z`, the bond deflection [m]; starts at 0 (relaxed). `|z| <= z0` is
+//! `z[0] = z`, the bond deflection \[m\]; starts at 0 (relaxed). `|z| <= z0` is
 //! invariant; [`FrictionModel::accept`] projects a solver's overshoot across
 //! the rupture back onto `±z0`.
 //!
@@ -94,7 +94,7 @@ slipping (z = ±z0):  F = σ0 z0 sign(z) = Fc (the damping term vanishes with dz
 pub struct ResetIntegratorParams {
     /// Bond stiffness `σ0` [N/m].
     pub sigma0: f64,
-    /// Rupture deflection `z0` [m].
+    /// Rupture deflection `z0` \[m\].
     pub z0: f64,
     /// Stiction factor `a` [-].
     pub a: f64,
