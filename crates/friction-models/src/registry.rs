@@ -106,6 +106,14 @@ registry! {
     HessSoom(hess_soom::HessSoom),
     MagicFormula(magic_formula::MagicFormula),
     BlimanTire(bliman_tire::BlimanTire),
+    Jenkins(jenkins::Jenkins),
+    Iwan4(iwan4::Iwan4),
+    Iwan5(iwan5::Iwan5),
+    RateState(rate_state::RateState),
+    ResetIntegrator(reset_integrator::ResetIntegrator),
+    Bristle(bristle::Bristle),
+    FrictionLag(friction_lag::FrictionLag),
+    Armstrong(armstrong::Armstrong),
 }
 
 /// The description of model `id`, if it exists.
