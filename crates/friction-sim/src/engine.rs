@@ -24,6 +24,9 @@
 //! onto the new constraints (a plastic impulse; its energy is booked).
 //! Hysteresis memory is updated only on accepted steps.
 
+// Index loops over parallel arrays (bodies, rows, contacts) read best as such.
+#![allow(clippy::needless_range_loop)]
+
 use std::cell::{Cell, RefCell};
 use std::time::Instant;
 

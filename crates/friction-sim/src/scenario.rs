@@ -325,7 +325,20 @@ impl Src<'_> {
 
     /// Line of `key` inside the text span `span` (first occurrence as `key =`), else the span's first line.
     fn key_line(&self, span: std::ops::Range<usize>, key: &str) -> usize {
-        let end = span.end.min(self.text.len());
+        // a table of an array of tables may be spanned by its header only:
+        // search on to the next header line
+        let from_line_end = self.text[span.start.min(self.text.len())..].find('\n').map(|i| span.start + i);
+        let next_header = from_line_end.and_then(|e| {
+            let mut off = e;
+            for line in self.text[e..].split_inclusive('\n') {
+                if line.trim_start().starts_with('[') && off > e {
+                    return Some(off);
+                }
+                off += line.len();
+            }
+            None
+        });
+        let end = span.end.max(next_header.unwrap_or(self.text.len())).min(self.text.len());
         let chunk = &self.text[span.start..end];
         let mut pos = 0;
         while let Some(i) = chunk[pos..].find(key) {

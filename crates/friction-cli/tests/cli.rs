@@ -1,0 +1,112 @@
+//! The command line as a user meets it: listing models, running scenarios,
+//! and refusing bad input with file, line, key, value and valid range.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn friction() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_friction"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("friction-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const BASE: &str = r#"name = "bad"
+[[driver]]
+name = "slider"
+motion = { type = "points", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }
+[[contact]]
+name = "c"
+between = ["slider", "ground"]
+model = "dahl"
+params = { sigma0 = 1e5, fc = 1.0, exponent = 1.0 }
+[solver]
+t_end = 0.5
+output_dt = 1e-3
+"#;
+
+/// Run a scenario text; return (exit code, stderr, output dir).
+fn run_text(name: &str, text: &str) -> (i32, String, PathBuf) {
+    let d = tmp(name);
+    let f = d.join("s.toml");
+    std::fs::write(&f, text).unwrap();
+    let out = d.join("out");
+    let o = friction().args(["run", f.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).to_string(), out)
+}
+
+#[test]
+fn models_lists_every_id_and_describes_one() {
+    let o = friction().arg("models").output().unwrap();
+    assert!(o.status.success());
+    let s = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(s.lines().count(), friction_models::all().len());
+    for m in friction_models::all() {
+        assert!(s.lines().any(|l| l.starts_with(&format!("{} ", m.id))), "{} missing", m.id);
+    }
+    let o = friction().args(["models", "lugre"]).output().unwrap();
+    let s = String::from_utf8(o.stdout).unwrap();
+    for needle in ["sigma0", "N/m", "(0, inf)", "100000", "Canudas"] {
+        assert!(s.contains(needle), "`{needle}` not in:\n{s}");
+    }
+    let o = friction().args(["models", "nope"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_good_scenario_writes_csv_summary_and_plot() {
+    let (code, err, out) = run_text("good", BASE);
+    assert_eq!(code, 0, "{err}");
+    let csv = std::fs::read_to_string(out.join("timeseries.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert_eq!(header, "t,x.slider,v.slider,F.c,z.c.0");
+    assert_eq!(csv.lines().count(), 1 + 501);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["status"], "ok");
+    assert!(summary["final"]["F.c"].as_f64().unwrap() < 0.0);
+    assert!(summary["energy"]["residual_relative"].as_f64().unwrap() < 1e-3);
+    let png = std::fs::read(out.join("plot.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
+
+/// Each bad input names the file and line, the key, the value and the range,
+/// exits with status 2 and writes nothing.
+#[test]
+fn bad_input_is_refused_with_location_value_and_range() {
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "range",
+            BASE.replace("sigma0 = 1e5", "sigma0 = -3.0"),
+            vec!["s.toml:9", "sigma0", "-3", "(0, inf)"],
+        ),
+        (
+            "unknown_param",
+            BASE.replace("exponent = 1.0", "exponnent = 1.0"),
+            vec!["s.toml:9", "exponnent", "exponent"],
+        ),
+        ("unknown_model", BASE.replace("\"dahl\"", "\"dhal\""), vec!["s.toml:8", "dhal", "lugre"]),
+        ("motion", BASE.replace("speed = 1e-4", "speed = 0.0"), vec!["s.toml:4", "speed", "0", "(0, inf)"]),
+        (
+            "member",
+            BASE.replace("[\"slider\", \"ground\"]", "[\"slidr\", \"ground\"]"),
+            vec!["s.toml:7", "slidr"],
+        ),
+        ("t_end", BASE.replace("t_end = 0.5", "t_end = -1"), vec!["s.toml:11", "t_end", "-1", "(0, inf)"]),
+        ("syntax", BASE.replace("name = \"c\"", "name = c\""), vec!["s.toml:6"]),
+        ("unknown_key", BASE.replace("[solver]", "[solver]\nfoo = 1"), vec!["s.toml:11", "foo"]),
+    ];
+    for (name, text, needles) in cases {
+        let (code, err, out) = run_text(name, &text);
+        assert_eq!(code, 2, "{name}: exit {code}, stderr {err}");
+        for n in needles {
+            assert!(err.contains(n), "{name}: `{n}` not in: {err}");
+        }
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(!out.exists(), "{name}: output written for bad input");
+    }
+}
