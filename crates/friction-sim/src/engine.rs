@@ -129,6 +129,10 @@ pub struct Energy {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// Column names: `t`, `x.NAME`, `v.NAME`, `F.NAME`, `z.NAME.k`.
+    ///
+    /// `F.NAME` is the force the contact exerts on its *first* member: it
+    /// opposes that member's slip, so it is `-F` of the model convention
+    /// (negative while the first member slides forward).
     pub columns: Vec<String>,
     /// Rows of values, one per output time.
     pub rows: Vec<Vec<f64>>,
@@ -1003,7 +1007,8 @@ impl<'s> Engine<'s> {
             r.push(s.drv[k].0);
             r.push(s.drv[k].1);
         }
-        r.extend_from_slice(&s.fc);
+        // F.NAME: the force the contact exerts on its first member (-F of the model)
+        r.extend(s.fc.iter().map(|f| -f));
         for (c, ct) in sys.contacts.iter().enumerate() {
             let off = self.z_off[c];
             r.extend_from_slice(&y[off..off + ct.model.n_states()]);
