@@ -1,0 +1,69 @@
+//! Benchmarks of whole runs: the LuGre stick-slip scenario with every solver,
+//! and the Coulomb free decay with true stick against the tanh-regularised
+//! Coulomb model a user would otherwise pick. Steps and rejected steps are
+//! printed once per case next to criterion's timings.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use friction_sim::scenario::{self, Method};
+use friction_sim::simulate;
+
+fn load(name: &str) -> friction_sim::System {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
+    scenario::load(&p).unwrap()
+}
+
+fn lugre(c: &mut Criterion) {
+    let mut g = c.benchmark_group("lugre_stick_slip");
+    g.sample_size(10);
+    for m in [Method::Bdf, Method::TrBdf2, Method::Esdirk34, Method::Tsit45] {
+        let mut sys = load("lugre_stick_slip.toml");
+        sys.solver.method = m;
+        let out = simulate(&sys).unwrap();
+        println!(
+            "lugre_stick_slip/{}: {} steps, {} rejected, {} rhs evaluations, failure: {:?}",
+            m.name(),
+            out.stats.steps,
+            out.stats.rejected,
+            out.stats.rhs_evals,
+            out.failure
+        );
+        g.bench_function(m.name(), |b| b.iter(|| simulate(&sys).unwrap()));
+    }
+    g.finish();
+}
+
+fn free_decay(c: &mut Criterion) {
+    let mut g = c.benchmark_group("coulomb_free_decay");
+    g.sample_size(20);
+    let exact = load("coulomb_free_decay.toml");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/coulomb_free_decay.toml"),
+    )
+    .unwrap()
+    .replace("model = \"coulomb\"", "model = \"coulomb_tanh\"")
+    .replace("params = { fc = 0.981, fs = 0.981 }", "params = { fc = 0.981, ktanh = 1000.0 }");
+    let tanh = scenario::parse(&text, "tanh.toml", Path::new(".")).unwrap();
+    for (name, sys) in [("true_stick", &exact), ("coulomb_tanh_1000", &tanh)] {
+        let out = simulate(sys).unwrap();
+        println!(
+            "coulomb_free_decay/{name}: {} steps, {} rejected, {} rhs evaluations, x(t_end) = {:.6e} [{}]",
+            out.stats.steps,
+            out.stats.rejected,
+            out.stats.rhs_evals,
+            out.last("x.m"),
+            out.stats.method
+        );
+        g.bench_function(name, |b| b.iter(|| simulate(sys).unwrap()));
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    // no HTML plots: criterion's plotting would need system fonts
+    config = Criterion::default().without_plots();
+    targets = lugre, free_decay
+}
+criterion_main!(benches);
