@@ -1187,7 +1187,17 @@ impl<'s> Engine<'s> {
         let mut rows: Vec<Vec<f64>> = Vec::new();
         let mut events = ev0;
         let out_dt = st.output_dt;
-        let mut next_out_k: usize = 1;
+        let times: Vec<f64> = st.output_times.iter().flatten().copied().filter(|&t| t > 0.0).collect();
+        // k-th output time after t = 0 (None: past the last or every step)
+        let out_at = |k: usize| -> Option<f64> {
+            if st.output_times.is_some() {
+                times.get(k).copied()
+            } else {
+                out_dt.map(|dt| (k + 1) as f64 * dt)
+            }
+        };
+        let every_step = st.output_times.is_none() && out_dt.is_none();
+        let mut next_out_k: usize = 0;
         rows.push(self.row(0.0, y0));
         let (ke0, pe0) = self.mechanical_energy(0.0, y0);
         let mut failure: Option<String> = None;
@@ -1235,9 +1245,17 @@ impl<'s> Engine<'s> {
                 _ => t_step,
             };
             // outputs in (t_prev, t_acc] with the memory of the step's start
-            match out_dt {
-                Some(dt) => loop {
-                    let to = next_out_k as f64 * dt;
+            if every_step {
+                let y = match reason {
+                    OdeSolverStopReason::RootFound(tr, _) => solver
+                        .interpolate(tr)
+                        .map(|v| slice(&v).to_vec())
+                        .unwrap_or_else(|_| slice(solver.state().y).to_vec()),
+                    _ => slice(solver.state().y).to_vec(),
+                };
+                rows.push(self.row(t_acc, &y));
+            } else {
+                while let Some(to) = out_at(next_out_k) {
                     if to > t_acc * (1.0 + 1e-13) || to > t_end * (1.0 + 1e-12) {
                         break;
                     }
@@ -1252,16 +1270,6 @@ impl<'s> Engine<'s> {
                     };
                     rows.push(self.row(to, &y));
                     next_out_k += 1;
-                },
-                None => {
-                    let y = match reason {
-                        OdeSolverStopReason::RootFound(tr, _) => solver
-                            .interpolate(tr)
-                            .map(|v| slice(&v).to_vec())
-                            .unwrap_or_else(|_| slice(solver.state().y).to_vec()),
-                        _ => slice(solver.state().y).to_vec(),
-                    };
-                    rows.push(self.row(t_acc, &y));
                 }
             }
             let _ = t_prev;

@@ -5,6 +5,7 @@
 //! `friction` toolkit.
 #![warn(missing_docs)]
 
+pub mod drive;
 pub mod engine;
 pub mod error;
 pub mod output;

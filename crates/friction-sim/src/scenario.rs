@@ -181,6 +181,9 @@ pub struct SolverSettings {
     pub t_end: f64,
     /// Output interval; `None` means every accepted step.
     pub output_dt: Option<f64>,
+    /// Explicit output times (increasing, within `[0, t_end]`); overrides
+    /// `output_dt` when given (used to simulate at measured sample times).
+    pub output_times: Option<Vec<f64>>,
     /// Relative tolerance.
     pub rtol: f64,
     /// Absolute tolerance of positions.
@@ -704,6 +707,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         method,
         t_end: s.t_end,
         output_dt,
+        output_times: None,
         rtol,
         atol_position: ap,
         atol_velocity: av,
