@@ -112,7 +112,7 @@ impl Series {
             }
         }
         for i in 1..t.len() {
-            if !(t[i] > t[i - 1]) {
+            if t[i] <= t[i - 1] || t[i].is_nan() {
                 return Err(err(
                     Some(i + 2),
                     format!(

@@ -41,7 +41,7 @@ pub fn drive_outcome(
         line: None,
         message: "no sample times".into(),
     })?;
-    if !(t_end > 0.0) {
+    if t_end.is_nan() || t_end <= 0.0 {
         return Err(SimError::Input {
             file: "<drive>".into(),
             line: None,
