@@ -5,6 +5,8 @@
 //! model shows which phenomenon; tune models to a target dissipation; and
 //! identify parameters from measured data with confidence intervals.
 #![warn(missing_docs)]
+// Index loops over parallel sample arrays read best as such.
+#![allow(clippy::needless_range_loop)]
 
 pub mod data;
 pub mod error;
