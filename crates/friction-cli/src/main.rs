@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+mod compare;
 use friction_models::{all, info, ParamKind};
 use friction_sim::{output, scenario, simulate, SimError};
 
@@ -37,12 +39,27 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Measure which model shows which friction phenomenon (Olsson's Table 2.1) and compare the clutch models of seed 004.
+    Compare {
+        /// Comma-separated model ids (default: every model).
+        #[arg(long)]
+        models: Option<String>,
+        /// Output directory (default: out/compare).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Skip the clutch comparison.
+        #[arg(long)]
+        no_clutch: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Compare { models, out, no_clutch } => {
+            compare::run(models.as_deref(), out.as_deref(), !no_clutch)
+        }
         Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
             Ok(code) => code,
             Err(e) => {
