@@ -4,6 +4,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// Print a line to stdout, ignoring a closed pipe (`friction models | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 use friction_models::{all, info, ParamKind};
 use friction_sim::{output, scenario, simulate, SimError};
 
@@ -46,7 +54,7 @@ fn main() -> ExitCode {
         Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
             Ok(code) => code,
             Err(e) => {
-                eprintln!("error: {e}");
+                esay!("error: {e}");
                 ExitCode::from(2)
             }
         },
@@ -57,23 +65,27 @@ fn models(id: Option<&str>) -> ExitCode {
     match id {
         None => {
             for m in all() {
-                println!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
+                say!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
             }
             ExitCode::SUCCESS
         }
         Some(id) => match info(id) {
             None => {
                 let ids: Vec<_> = all().iter().map(|m| m.id).collect();
-                eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", "));
+                esay!("error: unknown model `{id}`; known models: {}", ids.join(", "));
                 ExitCode::from(2)
             }
             Some(m) => {
-                println!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());
-                println!("Equations:\n{}\n", indent(m.equations));
-                println!("Parameters:");
-                println!(
+                say!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());
+                say!("Equations:\n{}\n", indent(m.equations));
+                say!("Parameters:");
+                say!(
                     "  {:<14} {:<8} {:<10} {:<28} {:<12} meaning",
-                    "name", "symbol", "unit", "valid range", "default"
+                    "name",
+                    "symbol",
+                    "unit",
+                    "valid range",
+                    "default"
                 );
                 for p in m.params {
                     let range = p.range_text();
@@ -81,12 +93,17 @@ fn models(id: Option<&str>) -> ExitCode {
                         ParamKind::Rows { columns, .. } => format!("required [{}]", columns.join(", ")),
                         _ => p.default_text(),
                     };
-                    println!(
+                    say!(
                         "  {:<14} {:<8} {:<10} {:<28} {:<12} {}",
-                        p.name, p.symbol, p.unit, range, def, p.doc
+                        p.name,
+                        p.symbol,
+                        p.unit,
+                        range,
+                        def,
+                        p.doc
                     );
                 }
-                println!("\nStates: {}\nSources: {}", m.states, m.sources);
+                say!("\nStates: {}\nSources: {}", m.states, m.sources);
                 ExitCode::SUCCESS
             }
         },
@@ -106,7 +123,7 @@ fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
     let res = simulate(&sys)?;
     output::write_all(&sys, &res, &dir)?;
     let e = &res.energy;
-    println!(
+    say!(
         "{}: t_end = {} s, {} rows, {} events, {} steps ({} rejected), {} rhs evaluations, {:.3} s [{}]",
         sys.name,
         sys.solver.t_end,
@@ -120,10 +137,10 @@ fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
     );
     let diss: f64 =
         e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|c| c.1).sum::<f64>() + e.impacts;
-    println!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
-    println!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
+    say!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
+    say!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
     if let Some(f) = &res.failure {
-        eprintln!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
+        esay!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -525,7 +525,9 @@ impl<'s> Engine<'s> {
                 Mode::Backward => -s.vrel[c] - ct.model.stick_band(),
                 Mode::Stuck => {
                     let fs = ct.model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
-                    fs - s.fc[c].abs()
+                    // a margin above the settle test's 1e-10, so that a contact
+                    // stuck exactly at its limit starts on the positive side
+                    fs * (1.0 + 1e-9) - s.fc[c].abs()
                 }
             };
         }
@@ -534,8 +536,14 @@ impl<'s> Engine<'s> {
             let x = y[st.body];
             let (g0, g1) = match d.stops[k] {
                 StopMode::Free => (x - st.min, st.max - x),
-                StopMode::AtMax => (self.stop_lambda(&d, &s, k), 1.0),
-                StopMode::AtMin => (1.0, -self.stop_lambda(&d, &s, k)),
+                StopMode::AtMax => {
+                    let l = self.stop_lambda(&d, &s, k);
+                    (l + 1e-12 * (1.0 + l.abs()), 1.0)
+                }
+                StopMode::AtMin => {
+                    let l = -self.stop_lambda(&d, &s, k);
+                    (1.0, l + 1e-12 * (1.0 + l.abs()))
+                }
             };
             g[nc + 2 * k] = if g0.is_finite() { g0 } else { 1.0 };
             g[nc + 2 * k + 1] = if g1.is_finite() { g1 } else { 1.0 };
@@ -1333,8 +1341,11 @@ impl<'s> Engine<'s> {
                 break;
             }
             let mut restart = self.accept(t_step, &mut y);
-            if self.missed_event(t_step, &y) {
-                events.extend(self.resolve(t_step, &mut y, vec![], &[], &[]));
+            let over = self.at_limit(t_step, &y, &self.disc.borrow(), -1e-9);
+            if !over.is_empty() || self.missed_event(t_step, &y) {
+                // a crossing the root finder could not see (it started on the
+                // wrong side of zero): handle it now
+                events.extend(self.resolve(t_step, &mut y, vec![], &over, &[]));
                 restart = true;
             }
             let at_bp = bp_i < bps.len() && (t_step - bps[bp_i]).abs() <= 1e-12 * (1.0 + t_step.abs());
@@ -1416,8 +1427,12 @@ impl<'s> Engine<'s> {
         if idx < nc {
             match d.modes[idx] {
                 Mode::Forward | Mode::Backward => arrived.push(RowKind::Contact(idx)),
-                // |λ| reached N Fs: the contact cannot stay stuck
-                Mode::Stuck => must_slide.push(idx),
+                // |λ| reached N Fs: the contact cannot stay stuck, nor can any
+                // other stuck contact that reached its limit at the same instant
+                Mode::Stuck => {
+                    must_slide.push(idx);
+                    must_slide.extend(self.at_limit(t, y, &d, 1e-9).into_iter().filter(|&c| c != idx));
+                }
                 Mode::Smooth => {}
             }
         } else if idx < nc + 2 * self.sys.stops.len() {
@@ -1455,6 +1470,21 @@ impl<'s> Engine<'s> {
         *self.disc.borrow_mut() = d;
         ev.extend(self.resolve(t, y, vec![], &[], &[]));
         ev
+    }
+
+    /// Stuck contacts whose force is within `rel` (relative) of, or beyond, N Fs.
+    fn at_limit(&self, t: f64, y: &[f64], d: &Discrete, rel: f64) -> Vec<usize> {
+        let mut s = self.scr.borrow().clone();
+        self.eval(t, y, d, &mut s, None);
+        (0..self.sys.contacts.len())
+            .filter(|&c| {
+                d.modes[c] == Mode::Stuck && {
+                    let fs =
+                        self.sys.contacts[c].model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
+                    s.fc[c].abs() >= fs * (1.0 - rel) - 1e-300
+                }
+            })
+            .collect()
     }
 
     /// Velocity below which a sliding contact counts as arrived at rest.

@@ -5,10 +5,6 @@
 //! linear damper), else a fixed-step integration of the same equations. Every
 //! test also checks that the energy balance residual is small compared with the
 //! energy the example dissipates.
-//!
-//! `examples/stick_slip_stops.toml` has no test here: with the current engine a
-//! stuck contact does not break away when the force on it rises smoothly past
-//! its maximum static force, so that example does not yet show stick-slip.
 
 use std::f64::consts::PI;
 use std::path::Path;
@@ -606,4 +602,37 @@ fn breakaway_force_of_lugre_decreases_with_the_rate_of_force_application() {
     }
     assert!(fb[4] < 0.9 * fs, "{fb:?}");
     assert_energy_balance("breakaway_rate", &out, 1e-6);
+}
+
+/// Stick-slip between hard stops: both masses start stuck at x = 0 and break
+/// away together when the spring force 100 · 0.05 sin(π t / 2) reaches
+/// Fs = 1.5 N, i.e. at t = (2/π) asin(0.3); neither ever leaves its range; the
+/// plastic one rests on its stops, the bouncy one rebounds; no contact force
+/// ever exceeds Fs; the impacts dissipate energy and the balance holds.
+#[test]
+fn stick_slip_stops_break_away_on_time_and_stay_within_the_stops() {
+    let out = run("stick_slip_stops.toml");
+    let t_break = 2.0 / PI * 0.3f64.asin();
+    for name in ["plastic", "bouncy"] {
+        let first = out.events.iter().find(|e| e.contact == name && e.t > 0.0).unwrap();
+        assert_eq!((first.from.as_str(), first.to.as_str()), ("stuck", "forward"), "{name}");
+        assert!((first.t - t_break).abs() < 1e-7, "{name} breaks away at {} (expected {t_break})", first.t);
+        let f = out.series(&format!("F.{name}"));
+        assert!(max_abs(&f) <= 1.5 * (1.0 + 1e-8), "{name}: |F| up to {}", max_abs(&f));
+    }
+    for (name, lim) in [("plastic", 0.03), ("bouncy", 0.025)] {
+        let x = out.series(&format!("x.{name}"));
+        assert!(max_abs(&x) <= lim + 1e-12, "{name} leaves its range: {}", max_abs(&x));
+        // it does reach both stops
+        assert!(
+            x.iter().any(|v| (v - lim).abs() < 1e-12) && x.iter().any(|v| (v + lim).abs() < 1e-12),
+            "{name}"
+        );
+    }
+    let has = |c: &str, to: &str| out.events.iter().any(|e| e.contact == c && e.to == to);
+    assert!(has("stop:plastic", "at_max") && has("stop:plastic", "at_min"));
+    assert!(has("stop:bouncy", "bounce"));
+    assert!(!has("stop:plastic", "bounce"), "restitution 0 must not bounce");
+    assert!(out.energy.impacts > 0.0);
+    assert_energy_balance("stick_slip_stops", &out, 1e-6);
 }
