@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
             Ok(code) => code,
             Err(e) => {
-                esay!("error: {e}");
+                eprintln!("error: {e}");
                 ExitCode::from(2)
             }
         },
@@ -72,7 +72,7 @@ fn models(id: Option<&str>) -> ExitCode {
         Some(id) => match info(id) {
             None => {
                 let ids: Vec<_> = all().iter().map(|m| m.id).collect();
-                esay!("error: unknown model `{id}`; known models: {}", ids.join(", "));
+                eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", "));
                 ExitCode::from(2)
             }
             Some(m) => {
@@ -140,7 +140,7 @@ fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
     say!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
     say!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
     if let Some(f) = &res.failure {
-        esay!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
+        eprintln!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
