@@ -111,3 +111,23 @@ fn bad_input_is_refused_with_location_value_and_range() {
         assert!(!out.exists(), "{name}: output written for bad input");
     }
 }
+
+/// A run that cannot finish (here: a step budget far too small) stops with
+/// an error naming the time, the cause and the state, exits with status 1,
+/// and writes what it had, marked as partial.
+#[test]
+fn a_failed_run_writes_a_partial_result_marked_as_such() {
+    let text = BASE.replace("[solver]", "[solver]\nmax_steps = 60");
+    let (code, err, out) = run_text("partial", &text);
+    assert_eq!(code, 1, "{err}");
+    for needle in ["t = ", "max_steps = 60", "z.c.0 = ", "partial"] {
+        assert!(err.contains(needle), "`{needle}` not in: {err}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["status"], "failed");
+    assert_eq!(summary["partial"], true);
+    assert!(summary["error"].as_str().unwrap().contains("max_steps"));
+    let t_last = summary["final"]["t"].as_f64().unwrap();
+    assert!(t_last > 0.0 && t_last < 0.5, "partial run ended at {t_last}");
+}

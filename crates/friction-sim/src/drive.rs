@@ -72,6 +72,7 @@ pub fn drive_outcome(
             atol_velocity: 1e-12,
             atol_state: settings.atol_state,
             max_step: t_end,
+            max_steps: 10_000_000,
         },
     };
     let out = simulate(&sys)?;

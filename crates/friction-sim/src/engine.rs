@@ -1245,6 +1245,18 @@ impl<'s> Engine<'s> {
                 }
                 tstop_set = tstop;
             }
+            if solver.get_statistics().number_of_steps >= st.max_steps {
+                let y = slice(solver.state().y).to_vec();
+                failure = Some(
+                    SimError::Solver {
+                        t: t_now,
+                        cause: format!("more than max_steps = {} accepted steps", st.max_steps),
+                        state: self.state_text(&y),
+                    }
+                    .to_string(),
+                );
+                break;
+            }
             let res = solver.step();
             let reason = match res {
                 Ok(r) => r,
