@@ -1,8 +1,9 @@
 //! Pictures of the analyses, as PNG or SVG.
 //!
-//! - [`plot_loops`]: the loops `F(x)` coloured by cycle (blue first, red
-//!   last) with the virgin curve and the loop tips, beside `E_d` and `ζ_eq`
-//!   against amplitude;
+//! - [`plot_loops`]: the loops `F(x)`, closed cycles coloured in time order
+//!   (blue first, red last) over the open ones in grey, with the virgin
+//!   curve and the tips of the closed loops, beside `E_d` and `ζ_eq` against
+//!   amplitude (closed cycles, or all when none closes);
 //! - [`plot_stribeck`]: `|F|` against `|v|` (logarithmic), both directions;
 //! - [`plot_transient`]: `x(t)` with its turning points, frequency and damping
 //!   ratio against amplitude.
@@ -78,19 +79,40 @@ fn axis(values: impl Iterator<Item = f64> + Clone, allow_log: bool) -> Axis {
     if allow_log && lo > 0.0 && hi / lo > 10.0 {
         return Axis::Log(lo / 1.3, hi * 1.3);
     }
-    let pad = ((hi - lo) * 0.06).max(1e-9 * (lo.abs() + hi.abs())).max(1e-300);
+    // a single value (or a flat line) gets a band of ±5 % around it
+    let pad = ((hi - lo) * 0.06).max(0.05 * lo.abs().max(hi.abs())).max(1e-300);
     Axis::Lin(lo - pad, hi + pad)
 }
 
-fn tick(v: &f64) -> String {
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if (1e-2..1e4).contains(&a) {
-        let s = format!("{v:.3}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        format!("{v:.1e}")
+/// Tick labels for an axis: fixed decimals resolving a tenth of the range
+/// when the values are of moderate size, else scientific notation; on a log
+/// axis the shortest form of each (1-2-5) tick.
+fn ticks(a: Axis) -> Box<dyn Fn(&f64) -> String> {
+    let short = |v: f64| -> String {
+        let r: f64 = format!("{v:.5e}").parse().unwrap_or(v);
+        if (1e-3..1e5).contains(&r.abs()) {
+            format!("{r}")
+        } else {
+            format!("{r:e}")
+        }
+    };
+    match a {
+        Axis::Log(..) => Box::new(move |v| short(*v)),
+        Axis::Lin(lo, hi) => {
+            let step = (hi - lo) / 10.0;
+            let m = lo.abs().max(hi.abs());
+            Box::new(move |v| {
+                if v.abs() < step * 1e-6 {
+                    "0".into()
+                } else if (1e-3..1e5).contains(&m) {
+                    let d = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
+                    format!("{v:.d$}")
+                } else {
+                    let d = (m / step).log10().ceil().clamp(0.0, 10.0) as usize;
+                    format!("{v:.d$e}")
+                }
+            })
+        }
     }
 }
 
@@ -103,8 +125,8 @@ fn s<E: std::fmt::Display>(e: E) -> String {
 /// Draw `curves` into `area` with the given coordinate types.
 fn panel_with<DB, X, Y>(
     area: &DrawingArea<DB, Shift>,
-    x: X,
-    y: Y,
+    (x, y): (X, Y),
+    ax: (Axis, Axis),
     labels: (&str, &str, &str),
     curves: &[Curve],
 ) -> DrawResult
@@ -125,8 +147,11 @@ where
         .configure_mesh()
         .x_desc(xdesc)
         .y_desc(ydesc)
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
+        .light_line_style(WHITE.mix(0.0))
+        .x_labels(8)
+        .y_labels(8)
+        .x_label_formatter(&ticks(ax.0))
+        .y_label_formatter(&ticks(ax.1))
         .label_style(("sans-serif", 12))
         .draw()
         .map_err(s)?;
@@ -155,7 +180,7 @@ where
     if legend {
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(legend_corner(ax, curves))
             .label_font(("sans-serif", 12))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
@@ -165,6 +190,31 @@ where
     Ok(())
 }
 
+/// Where along an axis a value sits, 0 at the low end, 1 at the high end.
+fn frac(a: Axis, v: f64) -> f64 {
+    match a {
+        Axis::Lin(lo, hi) => (v - lo) / (hi - lo),
+        Axis::Log(lo, hi) => (v / lo).ln() / (hi / lo).ln(),
+    }
+}
+
+/// The upper corner whose legend box would cover fewer data points.
+fn legend_corner(ax: (Axis, Axis), curves: &[Curve]) -> SeriesLabelPosition {
+    let (mut left, mut right) = (0usize, 0usize);
+    for p in curves.iter().flat_map(|c| c.pts.iter()) {
+        let (fx, fy) = (frac(ax.0, p.0), frac(ax.1, p.1));
+        if fy > 0.7 {
+            left += usize::from(fx < 0.4);
+            right += usize::from(fx > 0.6);
+        }
+    }
+    if right < left {
+        SeriesLabelPosition::UpperRight
+    } else {
+        SeriesLabelPosition::UpperLeft
+    }
+}
+
 fn panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     ax: (Axis, Axis),
@@ -172,12 +222,30 @@ fn panel<DB: DrawingBackend>(
     curves: &[Curve],
 ) -> DrawResult {
     let lin = |a, b| RangedCoordf64::from(a..b);
-    let log = |a: f64, b: f64| -> LogCoord<f64> { (a..b).log_scale().into() };
+    let log = |a: f64, b: f64| (a..b).log_scale().with_key_points(log_ticks(a, b));
     match ax {
-        (Axis::Lin(a, b), Axis::Lin(c, d)) => panel_with(area, lin(a, b), lin(c, d), labels, curves),
-        (Axis::Lin(a, b), Axis::Log(c, d)) => panel_with(area, lin(a, b), log(c, d), labels, curves),
-        (Axis::Log(a, b), Axis::Lin(c, d)) => panel_with(area, log(a, b), lin(c, d), labels, curves),
-        (Axis::Log(a, b), Axis::Log(c, d)) => panel_with(area, log(a, b), log(c, d), labels, curves),
+        (Axis::Lin(a, b), Axis::Lin(c, d)) => panel_with(area, (lin(a, b), lin(c, d)), ax, labels, curves),
+        (Axis::Lin(a, b), Axis::Log(c, d)) => panel_with(area, (lin(a, b), log(c, d)), ax, labels, curves),
+        (Axis::Log(a, b), Axis::Lin(c, d)) => panel_with(area, (log(a, b), lin(c, d)), ax, labels, curves),
+        (Axis::Log(a, b), Axis::Log(c, d)) => panel_with(area, (log(a, b), log(c, d)), ax, labels, curves),
+    }
+}
+
+/// Tick positions on a log axis: 1, 2, 5 times powers of ten in [a, b], or
+/// every digit when that gives fewer than three.
+fn log_ticks(a: f64, b: f64) -> Vec<f64> {
+    let pick = |mantissas: &[f64]| -> Vec<f64> {
+        let (k0, k1) = (a.log10().floor() as i32, b.log10().ceil() as i32);
+        (k0..=k1)
+            .flat_map(|k| mantissas.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|v| *v >= a && *v <= b)
+            .collect()
+    };
+    let t = pick(&[1.0, 2.0, 5.0]);
+    if t.len() >= 3 {
+        t
+    } else {
+        pick(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
     }
 }
 
@@ -218,13 +286,14 @@ macro_rules! render {
 }
 
 fn gradient(k: usize, n: usize) -> RGBColor {
-    // blue (first) to red (last)
+    // hue from blue (first) through green and yellow to red (last)
     let s = if n > 1 { k as f64 / (n - 1) as f64 } else { 0.0 };
-    let (r, g, b) = ((40.0 + 200.0 * s) as u8, (90.0 - 40.0 * s) as u8, (220.0 - 190.0 * s) as u8);
+    let (r, g, b) = HSLColor((1.0 - s) * 240.0 / 360.0, 0.85, 0.42).rgb();
     RGBColor(r, g, b)
 }
 
 const GREY: RGBColor = RGBColor(120, 120, 120);
+const LIGHT: RGBColor = RGBColor(200, 200, 200);
 const DARK: RGBColor = RGBColor(20, 20, 20);
 const ORANGE: RGBColor = RGBColor(230, 120, 0);
 
@@ -239,12 +308,18 @@ pub fn plot_loops(
     title: &str,
 ) -> Result<(), AnalysisError> {
     let n = a.cycles.len();
-    let mut loops: Vec<Curve> = a
-        .cycles
-        .iter()
-        .enumerate()
-        .map(|(k, c)| Curve::line(None, (c.start..=c.end).map(|i| (x[i], f[i])).collect(), gradient(k, n)))
-        .collect();
+    let n_closed = a.cycles.iter().filter(|c| c.closed).count();
+    let trace = |c: &super::Cycle| (c.start..=c.end).map(|i| (x[i], f[i])).collect::<Vec<_>>();
+    // open (transition) cycles in grey underneath, closed ones coloured in time order
+    let mut loops: Vec<Curve> =
+        a.cycles.iter().filter(|c| !c.closed).map(|c| Curve::line(None, trace(c), LIGHT)).collect();
+    loops.extend(
+        a.cycles
+            .iter()
+            .filter(|c| c.closed)
+            .enumerate()
+            .map(|(k, c)| Curve::line(None, trace(c), gradient(k, n_closed))),
+    );
     if !a.virgin.is_empty() {
         loops.push(Curve::line(Some("virgin curve"), a.virgin.iter().map(|p| (p[0], p[1])).collect(), GREY));
     }
@@ -266,7 +341,8 @@ pub fn plot_loops(
     )];
     render!(path, format, (1100, 500), title, |area| {
         let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 11 / 20);
-        panel(&left, axes(&loops, false, false), (&format!("{n} cycles"), "x [m]", "F [N]"), &loops)?;
+        let head = format!("{n} cycle{}, {n_closed} closed", if n == 1 { "" } else { "s" });
+        panel(&left, axes(&loops, false, false), (&head, "x [m]", "F [N]"), &loops)?;
         let (top, bottom) = right.split_vertically(right.dim_in_pixel().1 / 2);
         panel(
             &top,
@@ -324,17 +400,16 @@ pub fn plot_transient(
     let freq =
         vec![Curve::dots(None, a.points.iter().map(|p| (p.amplitude, p.frequency)).collect(), ORANGE, true)];
     let zeta = vec![
-        Curve::dots(
+        Curve::line(
             Some("ζ (log decrement)"),
             a.points.iter().map(|p| (p.amplitude, p.zeta)).collect(),
             RGBColor(30, 110, 200),
-            true,
         ),
         Curve::dots(
             Some("ζ_E (energy)"),
             a.points.iter().map(|p| (p.amplitude, p.zeta_energy)).collect(),
             GREY,
-            true,
+            false,
         ),
     ];
     render!(path, format, (1000, 750), title, |area| {
