@@ -61,39 +61,39 @@ pub struct Cycle {
     pub start: usize,
     /// Sample index of the ending maximum.
     pub end: usize,
-    /// Time of the starting maximum [s], refined by the parabola through its sample and neighbours.
+    /// Time of the starting maximum \[s\], refined by the parabola through its sample and neighbours.
     pub t_start: f64,
-    /// Time of the ending maximum [s], refined likewise.
+    /// Time of the ending maximum \[s\], refined likewise.
     pub t_end: f64,
-    /// Duration T = t_end - t_start [s].
+    /// Duration T = t_end - t_start \[s\].
     pub period: f64,
-    /// Higher bounding maximum x_hi [m].
+    /// Higher bounding maximum x_hi \[m\].
     pub x_max: f64,
-    /// Minimum x_lo inside the cycle [m].
+    /// Minimum x_lo inside the cycle \[m\].
     pub x_min: f64,
-    /// Centre (x_hi + x_lo)/2 [m].
+    /// Centre (x_hi + x_lo)/2 \[m\].
     pub x_center: f64,
-    /// Amplitude x_a = (x_hi - x_lo)/2 [m].
+    /// Amplitude x_a = (x_hi - x_lo)/2 \[m\].
     pub amplitude: f64,
-    /// Force at x_hi [N].
+    /// Force at x_hi \[N\].
     pub f_at_max: f64,
-    /// Force at x_lo [N].
+    /// Force at x_lo \[N\].
     pub f_at_min: f64,
-    /// Loop-tip force F_tip = (F_hi - F_lo)/2 [N].
+    /// Loop-tip force F_tip = (F_hi - F_lo)/2 \[N\].
     pub f_tip: f64,
-    /// Force amplitude (max F - min F)/2 over the cycle [N].
+    /// Force amplitude (max F - min F)/2 over the cycle \[N\].
     pub f_amplitude: f64,
-    /// Secant stiffness k_sec [N/m].
+    /// Secant stiffness k_sec \[N/m\].
     pub k_sec: f64,
-    /// Dissipated energy E_d = ∮ F dx [J].
+    /// Dissipated energy E_d = ∮ F dx \[J\].
     pub energy: f64,
-    /// Secant strain energy E_s = ½ k_sec x_a² [J].
+    /// Secant strain energy E_s = ½ k_sec x_a² \[J\].
     pub strain_energy: f64,
     /// Equivalent viscous damping ratio E_d / (4π E_s), `None` when F_tip <= 0.
     pub zeta_eq: Option<f64>,
-    /// Equivalent viscous coefficient E_d / (π ω x_a²) [N s/m].
+    /// Equivalent viscous coefficient E_d / (π ω x_a²) \[N s/m\].
     pub c_eq: f64,
-    /// x(end) - x(start) [m].
+    /// x(end) - x(start) \[m\].
     pub closure: f64,
     /// Whether the cycle closes (see [`LoopOptions::closure_tol`]).
     pub closed: bool,

@@ -23,9 +23,10 @@
 //! fallen more than `tol` below it, a minimum once it has risen more than
 //! `tol` above it, where `tol` is a fraction ([`DEFAULT_REVERSAL_TOL`] by
 //! default) of the signal's whole range. Wiggles smaller than the band are
-//! ignored, so raise it for noisy measurements. The first and last samples
-//! are turning points only in [`turning_points`]'s record of where the
-//! signal starts (`at_start`); the analyses say how they use them.
+//! ignored, so raise it for noisy measurements. [`turning_points`] reports
+//! the first sample too (flagged `at_start`) when the signal leaves it by
+//! more than the band; the analyses ignore it, because a record may start
+//! mid-swing. The last extreme value is never confirmed, so never reported.
 
 pub mod loops;
 pub mod plots;

@@ -231,7 +231,7 @@ fn panel<DB: DrawingBackend>(
     }
 }
 
-/// Tick positions on a log axis: 1, 2, 5 times powers of ten in [a, b], or
+/// Tick positions on a log axis: 1, 2, 5 times powers of ten in \[a, b\], or
 /// every digit when that gives fewer than three.
 fn log_ticks(a: f64, b: f64) -> Vec<f64> {
     let pick = |mantissas: &[f64]| -> Vec<f64> {

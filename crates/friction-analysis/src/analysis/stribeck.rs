@@ -34,13 +34,13 @@ pub struct StribeckOptions {
     pub bins: usize,
     /// Logarithmic bins in |v| (default `true`); linear otherwise.
     pub log_bins: bool,
-    /// Smallest |v| binned [m/s] (default 1e-3 max|v| for log bins, 0 for linear).
+    /// Smallest |v| binned \[m/s\] (default 1e-3 max|v| for log bins, 0 for linear).
     pub v_min: Option<f64>,
-    /// Largest |v| binned [m/s] (default max|v|).
+    /// Largest |v| binned \[m/s\] (default max|v|).
     pub v_max: Option<f64>,
-    /// Samples whose |dv/dt| exceeds this are not steady [m/s²] (default: no limit).
+    /// Samples whose |dv/dt| exceeds this are not steady \[m/s²\] (default: no limit).
     pub max_accel: Option<f64>,
-    /// Time after the start and after the last unsteady sample before samples count again [s] (default 0).
+    /// Time after the start and after the last unsteady sample before samples count again \[s\] (default 0).
     pub settle: f64,
     /// Smallest number of samples for a bin to be reported (default 1).
     pub min_count: usize,
@@ -65,15 +65,15 @@ impl Default for StribeckOptions {
 pub struct StribeckPoint {
     /// +1 forward (v > 0), -1 backward.
     pub direction: i8,
-    /// Lower edge of the bin in |v| [m/s].
+    /// Lower edge of the bin in |v| \[m/s\].
     pub speed_lo: f64,
-    /// Upper edge of the bin in |v| [m/s].
+    /// Upper edge of the bin in |v| \[m/s\].
     pub speed_hi: f64,
-    /// Mean velocity (signed) [m/s].
+    /// Mean velocity (signed) \[m/s\].
     pub v: f64,
-    /// Mean friction force [N].
+    /// Mean friction force \[N\].
     pub f: f64,
-    /// Standard deviation of the force in the bin [N].
+    /// Standard deviation of the force in the bin \[N\].
     pub f_std: f64,
     /// Number of samples.
     pub count: usize,

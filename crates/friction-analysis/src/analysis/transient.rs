@@ -63,9 +63,9 @@ impl Default for TransientOptions {
 pub struct Extremum {
     /// Index of the extreme sample.
     pub index: usize,
-    /// Refined time [s].
+    /// Refined time \[s\].
     pub t: f64,
-    /// Refined value [m].
+    /// Refined value \[m\].
     pub x: f64,
     /// Maximum (`true`) or minimum.
     pub is_max: bool,
@@ -74,17 +74,17 @@ pub struct Extremum {
 /// Frequency and damping over one cycle of the decay (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct DecayPoint {
-    /// Time of the middle turning point [s].
+    /// Time of the middle turning point \[s\].
     pub t: f64,
-    /// Amplitude a [m].
+    /// Amplitude a \[m\].
     pub amplitude: f64,
-    /// Period T [s].
+    /// Period T \[s\].
     pub period: f64,
-    /// Frequency 1/T [Hz].
+    /// Frequency 1/T \[Hz\].
     pub frequency: f64,
-    /// Damped angular frequency ω_d [rad/s].
+    /// Damped angular frequency ω_d \[rad/s\].
     pub omega_d: f64,
-    /// Undamped angular frequency ω_d / sqrt(1 - ζ²) [rad/s] (`None` when |ζ| >= 1).
+    /// Undamped angular frequency ω_d / sqrt(1 - ζ²) \[rad/s\] (`None` when |ζ| >= 1).
     pub omega_n: Option<f64>,
     /// Logarithmic decrement per cycle δ.
     pub log_decrement: f64,
