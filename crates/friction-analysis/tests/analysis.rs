@@ -51,6 +51,7 @@ fn jenkins_loops_dissipate_four_phi_times_the_plastic_amplitude() {
     // open transition and a closed one at each next
     assert_eq!(a.cycles.len(), 2 * amps.len() + 1);
     assert_eq!(closed.len(), amps.len() + 2);
+    let mut worst: f64 = 0.0;
     for c in &closed {
         let amp = *amps
             .iter()
@@ -67,6 +68,7 @@ fn jenkins_loops_dissipate_four_phi_times_the_plastic_amplitude() {
         assert!((c.zeta_eq.unwrap() - zeta).abs() < 2e-3, "a = {amp}: ζ = {:?} vs {zeta}", c.zeta_eq);
         assert!(rel(c.f_tip, (k * amp).min(phi)) < 1e-6, "tip {} at {amp}", c.f_tip);
     }
+    eprintln!("jenkins: {} closed cycles, worst |E_d - 4φ(a - φ/k)| / (4φa) = {worst:.1e}", closed.len());
     assert_eq!(a.backbone.len(), closed.len());
     for p in a.virgin.iter().chain(&a.backbone) {
         assert!((p[1] - (k * p[0]).min(phi)).abs() < 1e-9, "{p:?}");
@@ -85,6 +87,7 @@ fn coulomb_loop_dissipates_four_fc_a() {
     let f = friction_sim::drive::drive(m, &t, &x, None, &Default::default()).unwrap();
     let cycles = split_cycles(&t, &x, &f).unwrap();
     assert_eq!(cycles.len(), 3);
+    eprintln!("coulomb loop: E_d / (4 Fc a) - 1 = {:.1e}", cycles[0].energy / (4.0 * fc * amp) - 1.0);
     for c in &cycles {
         assert!(c.closed);
         assert!(rel(c.energy, 4.0 * fc * amp) < 1e-3, "E_d = {}", c.energy);
@@ -105,6 +108,11 @@ fn kelvin_voigt_loop_gives_the_damping_ratio_at_resonance() {
     let f: Vec<f64> = x.iter().zip(&fv).map(|(x, fv)| k * x + fv).collect();
     let cycles = split_cycles(&t, &x, &f).unwrap();
     assert_eq!(cycles.len(), 4);
+    eprintln!(
+        "kelvin-voigt: ζ_eq / ζ - 1 = {:.1e}, c_eq / c - 1 = {:.1e}",
+        cycles[0].zeta_eq.unwrap() / (c / (2.0 * (k * m).sqrt())) - 1.0,
+        cycles[0].c_eq / c - 1.0
+    );
     for cy in &cycles {
         assert!(rel(cy.energy, PI * c * w * amp * amp) < 1e-3, "E_d = {}", cy.energy);
         assert!(rel(cy.zeta_eq.unwrap(), c / (2.0 * (k * m).sqrt())) < 1e-3, "ζ = {:?}", cy.zeta_eq);
