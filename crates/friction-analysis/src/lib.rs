@@ -8,6 +8,7 @@
 // Index loops over parallel sample arrays read best as such.
 #![allow(clippy::needless_range_loop)]
 
+pub mod analysis;
 pub mod data;
 pub mod error;
 

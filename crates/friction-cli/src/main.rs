@@ -1,5 +1,7 @@
 //! `friction`: list friction models and run scenario files.
 
+mod analyze;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -45,12 +47,15 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Analyse a run's output or measured data: hysteresis loops, Stribeck curve, free decay.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Analyze(args) => analyze::main(args),
         Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
             Ok(code) => code,
             Err(e) => {
