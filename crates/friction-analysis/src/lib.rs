@@ -10,5 +10,10 @@
 
 pub mod data;
 pub mod error;
+pub mod fit;
+mod fitplot;
+pub mod lm;
+pub mod synth;
+pub mod tune;
 
 pub use error::AnalysisError;
