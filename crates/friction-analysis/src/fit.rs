@@ -220,18 +220,35 @@ pub fn model_force(
             Ok(out)
         }
         Evaluator::Engine => {
+            // The engine's table motion is held constant after its last
+            // point, and at a sample it uses the motion that follows: so the
+            // record is extended by one sample along its last slope, which
+            // keeps the last sample's velocity (and so a rate-dependent
+            // force there) as in the data; the extra sample is dropped.
             let t0 = motion.t[0];
-            let t: Vec<f64> = motion.t.iter().map(|t| t - t0).collect();
-            match drive(model.clone(), &t, &motion.x, motion.n.as_deref(), settings) {
-                Ok(f) => Ok(f),
+            let mut t: Vec<f64> = motion.t.iter().map(|t| t - t0).collect();
+            let mut x = motion.x.clone();
+            let mut nl = motion.n.clone();
+            if n >= 2 {
+                let (ta, tb) = (t[n - 2], t[n - 1]);
+                t.push(2.0 * tb - ta);
+                x.push(2.0 * x[n - 1] - x[n - 2]);
+                if let Some(nl) = nl.as_mut() {
+                    nl.push(nl[n - 1]);
+                }
+            }
+            let run = |s: &DriveSettings| drive(model.clone(), &t, &x, nl.as_deref(), s);
+            let mut f = match run(settings) {
+                Ok(f) => f,
                 // the implicit solvers can fail on the switching rates of some
                 // models (gms): the explicit method copes with those
                 Err(_) if settings.method == Method::Auto => {
-                    let s = DriveSettings { method: Method::Tsit45, ..settings.clone() };
-                    Ok(drive(model.clone(), &t, &motion.x, motion.n.as_deref(), &s)?)
+                    run(&DriveSettings { method: Method::Tsit45, ..settings.clone() })?
                 }
-                Err(e) => Err(e.into()),
-            }
+                Err(e) => return Err(e.into()),
+            };
+            f.truncate(n);
+            Ok(f)
         }
     }
 }
@@ -782,10 +799,15 @@ fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
 /// A data-informed starting point for model `id`: every entry it can
 /// estimate from the force levels and the motion.
 ///
+/// - sliding samples: the force along the motion and, when a pre-sliding
+///   stiffness is seen, more than three pre-sliding lengths `fs/k` from the
+///   last reversal;
 /// - `fc`, `kv`/`sigma2`: intercept and slope of `|F|` against `|v|` on the
-///   faster 40 % of the samples (sliding);
+///   fastest 30 % of the sliding samples (the slope only for memoryless
+///   models, whose data are a static curve);
 /// - `fs`: the 98th percentile of `|F|` (for `iwan4`/`iwan5`: the macro-slip force);
-/// - `vs`: the speed at which `|F| - kv |v|` has fallen to `fc + (fs - fc)/e`;
+/// - `vs` (memoryless models only): the slowest sliding speed at which
+///   `|F| - kv |v|` has fallen below `fc + (fs - fc)/e`;
 /// - `sigma0`, `kt`, `k` (`bouc_wen`, with `beta = gamma` from the sliding
 ///   force), element stiffnesses: the pre-sliding slope `dF/dx` from the
 ///   start of the record (relaxed) up to a third of the peak force;
@@ -814,42 +836,6 @@ pub fn initial_guess(id: &str, s: &Series, elements: usize) -> ParamMap {
     if fmax.is_nan() || fmax <= 0.0 {
         return g;
     }
-    // sliding regression on the fastest 40 %
-    let vcut = percentile(v.iter().map(|v| v.abs()).collect(), 0.6);
-    let pts: Vec<(f64, f64)> = v
-        .iter()
-        .zip(&f)
-        .filter(|(v, f)| v.abs() >= vcut && v.abs() > 0.0 && **f * **v > 0.0)
-        .map(|(v, f)| (v.abs(), f.abs()))
-        .collect();
-    let (mut fc, mut kv) = (percentile(f.iter().map(|f| f.abs()).collect(), 0.5), 0.0);
-    if pts.len() >= 3 {
-        let n = pts.len() as f64;
-        let (sx, sy) = (pts.iter().map(|p| p.0).sum::<f64>(), pts.iter().map(|p| p.1).sum::<f64>());
-        let sxx: f64 = pts.iter().map(|p| p.0 * p.0).sum();
-        let sxy: f64 = pts.iter().map(|p| p.0 * p.1).sum();
-        let det = n * sxx - sx * sx;
-        if det > 1e-12 * n * sxx {
-            kv = ((n * sxy - sx * sy) / det).max(0.0);
-        }
-        fc = (sy - kv * sx) / n;
-        if fc.is_nan() || fc <= 0.0 {
-            fc = sy / n;
-            kv = 0.0;
-        }
-    }
-    let fs = fmax.max(fc);
-    // vs: slowest sliding speed where |F| - kv|v| < fc + (fs - fc)/e
-    let level = fc + (fs - fc) / std::f64::consts::E;
-    let mut sl: Vec<(f64, f64)> = v
-        .iter()
-        .zip(&f)
-        .filter(|(v, f)| **f * **v > 0.0)
-        .map(|(v, f)| (v.abs(), f.abs() - kv * v.abs()))
-        .collect();
-    sl.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let vmax = sl.last().map_or(1.0, |p| p.0);
-    let vs = sl.iter().find(|p| p.1 < level && p.0 > 0.0).map_or(0.1 * vmax, |p| p.0).max(1e-6 * vmax);
     // pre-sliding slope from the relaxed start
     let (x0, f0) = (x[0], f[0]);
     let mut sxx = 0.0;
@@ -868,6 +854,58 @@ pub fn initial_guess(id: &str, s: &Series, elements: usize) -> ParamMap {
         sxy += dx * (f[i] - f0);
     }
     let k0 = if sxx > 0.0 && sxy > 0.0 { sxy / sxx } else { f64::NAN };
+    // sliding samples: force along the motion, and (when a pre-sliding
+    // stiffness is seen) more than three pre-sliding lengths from the last reversal
+    // memoryless models are fitted to static curves, where the speed
+    // dependence can be read off; for dynamic records only the force levels
+    // and the stiffness are guessed (the viscous slope and Stribeck velocity
+    // keep their defaults)
+    let static_curve = info(id).is_some_and(|m| matches!(m.family, Family::StaticMap | Family::SetValued));
+    let d0 = if k0.is_finite() && !static_curve { 3.0 * fmax / k0 } else { 0.0 };
+    let mut x_rev = x[0];
+    let mut sliding = vec![false; x.len()];
+    for i in 0..x.len() {
+        if i > 0 && v[i] * v[i - 1] < 0.0 {
+            x_rev = x[i - 1];
+        }
+        sliding[i] = v[i] != 0.0 && f[i] * v[i] > 0.0 && (x[i] - x_rev).abs() > d0;
+    }
+    let sl: Vec<(f64, f64)> =
+        (0..x.len()).filter(|&i| sliding[i]).map(|i| (v[i].abs(), f[i].abs())).collect();
+    // Coulomb level and viscous slope: regression of |F| on |v| over the fastest 30 % of the sliding samples
+    let vcut = percentile(sl.iter().map(|p| p.0).collect(), 0.7);
+    let pts: Vec<(f64, f64)> = sl.iter().copied().filter(|p| p.0 >= vcut).collect();
+    let (mut fc, mut kv) = (percentile(f.iter().map(|f| f.abs()).collect(), 0.5), 0.0);
+    if pts.len() >= 3 {
+        let n = pts.len() as f64;
+        let (sx, sy) = (pts.iter().map(|p| p.0).sum::<f64>(), pts.iter().map(|p| p.1).sum::<f64>());
+        let sxx: f64 = pts.iter().map(|p| p.0 * p.0).sum();
+        let sxy: f64 = pts.iter().map(|p| p.0 * p.1).sum();
+        let det = n * sxx - sx * sx;
+        let vmax = pts.iter().map(|p| p.0).fold(0.0, f64::max);
+        let vmin = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        // a slope only when the speeds differ by 20 % or more
+        if static_curve && det > 1e-12 * n * sxx && vmax > 1.2 * vmin {
+            kv = ((n * sxy - sx * sy) / det).max(0.0);
+            if kv * vmax > 0.5 * fmax {
+                kv = 0.0;
+            }
+        }
+        fc = (sy - kv * sx) / n;
+        if fc.is_nan() || fc <= 0.0 {
+            fc = sy / n;
+            kv = 0.0;
+        }
+    }
+    let fs = fmax.max(fc);
+    // vs: the slowest sliding speed at which |F| - kv|v| has fallen below fc + (fs - fc)/e
+    let level = fc + (fs - fc) / std::f64::consts::E;
+    let mut sl: Vec<(f64, f64)> = sl.iter().map(|p| (p.0, p.1 - kv * p.0)).collect();
+    sl.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let vmin = sl.first().map_or(1e-3, |p| p.0);
+    let vmax = sl.last().map_or(1.0, |p| p.0);
+    let vs = sl.iter().find(|p| p.1 < level).map_or(vmin, |p| p.0).clamp(1e-3 * vmax, vmax);
+    let vs = if static_curve { vs } else { f64::NAN };
     let xamp = percentile(x.iter().map(|x| (x - x0).abs()).collect(), 1.0);
     let num = |x: f64| ParamValue::Num(x);
     let fs_key = matches!(id, "iwan4" | "iwan5");
@@ -939,7 +977,12 @@ pub fn initial_guess(id: &str, s: &Series, elements: usize) -> ParamMap {
 /// let f: Vec<f64> = v.iter().enumerate()
 ///     .map(|(i, v)| 1.5 * v.signum() + 0.3 * v + 0.01 * (i as f64 * 2.1).sin()).collect();
 /// let s = Series::new("demo", t, None, Some(v), Some(f), None).unwrap();
-/// let opts = FitOptions { model: "coulomb_tanh".into(), fix: vec!["ktanh".into()], ..Default::default() };
+/// let opts = FitOptions {
+///     model: "coulomb_tanh".into(),
+///     init: friction_analysis::fit::parse_params("coulomb_tanh", "kv=0.1").unwrap(), // kv = 0 would be held
+///     fix: vec!["ktanh".into()],
+///     ..Default::default()
+/// };
 /// let r = fit(&s, &opts, None).unwrap();
 /// let fc = r.param("fc").unwrap();
 /// assert!((fc.value - 1.5).abs() < 0.02 && fc.ci95[0] < fc.value && fc.value < fc.ci95[1]);
@@ -1063,7 +1106,7 @@ pub fn fit(
     if let Some(free) = &opts.free {
         check_names(free, "--free")?;
         for k in free {
-            if k.ends_with(".alpha") || (id == "gms" && k == "elements") {
+            if k.ends_with(".alpha") {
                 return Err(AnalysisError::Model(format!(
                     "gms: `{k}`: the element fractions alpha must sum to 1 and cannot be fitted; free the stiffnesses elements[i].k"
                 )));
@@ -1160,7 +1203,7 @@ pub fn fit(
     if keep.len() < slots.len() {
         for (j, s) in slots.iter().enumerate() {
             if !keep.contains(&j) {
-                held.push((s.name.clone(), s.tr.to_param(theta0[j])));
+                held.push((s.name.clone(), s.get(&start).unwrap_or(f64::NAN)));
             }
         }
         slots = keep.iter().map(|&j| slots[j].clone()).collect();
@@ -1262,8 +1305,20 @@ pub fn fit(
         let c = jp.column(j) / dpdth[j];
         jp.set_column(j, &c);
     }
-    let cov =
-        lm::covariance(&jp, res.ssr, 1e8).map_err(|v| not_identifiable(id, &slots, &v, series, mi.family))?;
+    let cov = lm::covariance(&jp, res.ssr, 1e8).map_err(|v| {
+        let at: Vec<String> = slots
+            .iter()
+            .zip(&res.theta)
+            .map(|(s, t)| format!("{}={:.4e}", s.name, s.tr.to_param(*t)))
+            .collect();
+        let e = not_identifiable(id, &slots, &v, series, mi.family);
+        AnalysisError::Model(format!(
+            "{e} (at the end point of the search: {}, rms {:.4e} N; if these values are implausible, \
+             give starting values with --params-init or try --starts N)",
+            at.join(", "),
+            (res.ssr / n_fit as f64).sqrt()
+        ))
+    })?;
     let dof = n_fit - m;
     let tq = lm::t_quantile(0.975, dof as f64);
     let values: Vec<f64> = slots.iter().zip(&res.theta).map(|(s, t)| s.tr.to_param(*t)).collect();

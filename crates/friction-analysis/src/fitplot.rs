@@ -111,3 +111,73 @@ pub(crate) fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
     root.present().map_err(|e| perr(e.to_string()))?;
     Ok(())
 }
+
+/// Draw the tuned loops (red) against the target loops (blue), one panel
+/// per amplitude (at most 4), into the PNG `path`.
+pub(crate) fn plot_tune(r: &crate::tune::TuneResult, path: &Path) -> Result<(), AnalysisError> {
+    friction_sim::output::register_font();
+    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
+    let k = r.cycles.len().clamp(1, 4);
+    let root = BitMapBackend::new(path, (1000, 300 + 300 * k as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+    let root = root
+        .titled(&format!("{}: tuned loops (red) and target loops (blue)", r.model), ("sans-serif", 20))
+        .map_err(|e| perr(e.to_string()))?;
+    let panels = root.split_evenly((k, 1));
+    let target_style = RGBColor(30, 90, 200);
+    let tuned_style = RGBColor(220, 40, 30);
+    for (i, panel) in panels.iter().enumerate().take(k) {
+        let c = &r.cycles[i];
+        let tc = r.target_cycles.get(i);
+        let p = &r.points[i];
+        let (ylo, yhi) = range(&c.f, tc.map_or(&[][..], |t| &t.f[..]));
+        let (xlo, xhi) = range(&c.x, &[]);
+        let mut chart = ChartBuilder::on(panel)
+            .margin(10)
+            .caption(
+                format!("u0 = {:.3e} m: target {:.4e} J, tuned {:.4e} J", p.amplitude, p.target, p.achieved),
+                ("sans-serif", 16),
+            )
+            .x_label_area_size(35)
+            .y_label_area_size(80)
+            .build_cartesian_2d(xlo..xhi, ylo..yhi)
+            .map_err(|e| perr(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc("x [m]")
+            .y_desc("F [N]")
+            .x_label_formatter(&|v| format!("{v:.2e}"))
+            .y_label_formatter(&|v| format!("{v:.3}"))
+            .draw()
+            .map_err(|e| perr(e.to_string()))?;
+        if let Some(tc) = tc {
+            chart
+                .draw_series(LineSeries::new(
+                    tc.x.iter().copied().zip(tc.f.iter().copied()),
+                    target_style.stroke_width(2),
+                ))
+                .map_err(|e| perr(e.to_string()))?
+                .label("target")
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], target_style.stroke_width(2))
+                });
+        }
+        chart
+            .draw_series(LineSeries::new(
+                c.x.iter().copied().zip(c.f.iter().copied()),
+                tuned_style.stroke_width(2),
+            ))
+            .map_err(|e| perr(e.to_string()))?
+            .label("tuned")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], tuned_style.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| perr(e.to_string()))?;
+    }
+    root.present().map_err(|e| perr(e.to_string()))?;
+    Ok(())
+}

@@ -109,3 +109,95 @@ pub fn write_csv(s: &Series, path: &std::path::Path, comment: &str) -> Result<()
     std::fs::write(path, out)
         .map_err(|e| AnalysisError::Io { path: path.display().to_string(), message: e.to_string() })
 }
+
+/// One of the example data sets shipped in `examples/data/`.
+#[derive(Debug, Clone)]
+pub struct ExampleSet {
+    /// File stem (`examples/data/NAME.csv`).
+    pub name: &'static str,
+    /// Model id.
+    pub model: &'static str,
+    /// True parameters, as `k=v,...`.
+    pub params: &'static str,
+    /// What it shows and how to fit it.
+    pub comment: &'static str,
+    /// The motion.
+    pub motion: Motion,
+    /// Noise standard deviation [N].
+    pub noise: f64,
+    /// Noise seed.
+    pub seed: u64,
+}
+
+impl ExampleSet {
+    /// The series (engine models integrated with tight tolerances).
+    pub fn series(&self) -> Result<Series, AnalysisError> {
+        let params = crate::fit::parse_params(self.model, self.params)?;
+        let m = build(self.model, &params)?;
+        let ds = DriveSettings {
+            rtol: 1e-9,
+            atol_state: crate::fit::state_tolerance(&m, &self.motion, &DriveSettings::default(), 1e-10),
+            ..Default::default()
+        };
+        measure(self.model, &params, &self.motion, self.noise, self.seed, &ds)
+    }
+}
+
+/// The example data sets of `examples/data/` (written by
+/// `cargo run -p friction-analysis --example make_fit_data`).
+pub fn example_sets() -> Vec<ExampleSet> {
+    vec![
+        ExampleSet {
+            name: "stribeck_curve",
+            model: "stribeck",
+            params: "fc=1,fs=1.5,vs=0.01,kv=0.4,exponent=2",
+            comment: "Static Stribeck curve: (v, F) pairs at speeds 1e-4..0.3 m/s of both signs, noise 0.02 N.\n\
+                      friction fit --model stribeck --data examples/data/stribeck_curve.csv",
+            motion: velocity_sweep(1e-4, 0.3, 150),
+            noise: 0.02,
+            seed: 1,
+        },
+        ExampleSet {
+            name: "dahl_loops",
+            model: "dahl",
+            params: "sigma0=1e5,fc=1,exponent=1.5",
+            comment: "Dahl hysteresis loops of growing amplitude (2e-6..5e-5 m), noise 0.01 N.\n\
+                      friction fit --model dahl --data examples/data/dahl_loops.csv",
+            motion: growing_sine(1e-5, 6.0, 1.0, 300),
+            noise: 0.01,
+            seed: 2,
+        },
+        ExampleSet {
+            name: "lugre_loops",
+            model: "lugre",
+            params: "sigma0=1e5,fc=1,fs=1.5,vs=1e-3",
+            comment: "LuGre (other parameters at their defaults) along loops of growing amplitude at speeds up to\n\
+                      5e-3 m/s: pre-sliding and the Stribeck curve, noise 0.01 N.\n\
+                      friction fit --model lugre --data examples/data/lugre_loops.csv --fix sigma1,sigma2,exponent --validate-from 0.25",
+            motion: growing_sine(1e-5, 6.0, 0.375, 300),
+            noise: 0.01,
+            seed: 3,
+        },
+        ExampleSet {
+            name: "maxwell_slip_loop",
+            model: "maxwell_slip",
+            params: "elements[0].k=5e4,elements[0].fmax=0.2,elements[1].k=3e4,elements[1].fmax=0.4,\
+                     elements[2].k=2e4,elements[2].fmax=0.5",
+            comment: "Pre-sliding loops of a 3-element Maxwell-slip model (slip displacements 4e-6, 1.3e-5, 2.5e-5 m), noise 0.005 N.\n\
+                      friction fit --model maxwell_slip --data examples/data/maxwell_slip_loop.csv --elements 3",
+            motion: growing_sine(1e-5, 6.0, 1.0, 300),
+            noise: 0.005,
+            seed: 4,
+        },
+        ExampleSet {
+            name: "gms_loop",
+            model: "gms",
+            params: "elements[0].k=4e4,elements[0].alpha=0.5,elements[1].k=6e4,elements[1].alpha=0.5,fc=1,fs=1.5,vs=1e-3",
+            comment: "Slow pre-sliding loops (speeds below 4e-5 m/s = 0.04 vs) of a 2-element GMS model, noise 0.005 N.\n\
+                      friction fit --model gms --data examples/data/gms_loop.csv --elements 2 --free elements,fs",
+            motion: growing_sine(1e-5, 4.0, 40.0, 300),
+            noise: 0.005,
+            seed: 5,
+        },
+    ]
+}

@@ -12,7 +12,8 @@
 //! # Method
 //! ```text
 //! x(t) = u0 sin(2π f t),  t in [0, cycles / f],   samples_per_cycle samples per period
-//! D(u0) = ∮ F dx = ∫ F v dt over the last period (trapezoid on the samples)
+//! D(u0) = ∮ F dx = ∫ F v dt over the last period (trapezoid on the samples;
+//!         relative error about (2π/samples)²/12, 8e-7 with the default 2000)
 //! energy objective: r_k = (D_model(u0_k) - D_target(u0_k)) / D_target(u0_k)
 //! loop objective:   r_k,i = (F_model(t_i) - F_target(t_i)) / max|F_target|  over the last period
 //! solved by the bounded Levenberg-Marquardt of crate::lm, in the transformed
@@ -57,7 +58,8 @@ pub struct CycleSettings {
     pub frequency: f64,
     /// Periods simulated; the last one is measured. Default 3.
     pub cycles: usize,
-    /// Samples per period (a multiple of 4 puts samples on the turning points). Default 400.
+    /// Samples per period (a multiple of 4 puts samples on the turning
+    /// points, where Coulomb-like forces jump). Default 2000.
     pub samples_per_cycle: usize,
     /// Engine settings for models integrated by the engine; the absolute
     /// tolerance of the states is taken as `atol_state · u0 / 1e-6` (so
@@ -67,7 +69,12 @@ pub struct CycleSettings {
 
 impl Default for CycleSettings {
     fn default() -> Self {
-        CycleSettings { frequency: 331.0, cycles: 3, samples_per_cycle: 400, drive: DriveSettings::default() }
+        CycleSettings {
+            frequency: 331.0,
+            cycles: 3,
+            samples_per_cycle: 2000,
+            drive: DriveSettings::default(),
+        }
     }
 }
 
@@ -78,7 +85,7 @@ impl Default for CycleSettings {
 /// use friction_analysis::tune::{cycle, CycleSettings};
 /// let coulomb = friction_models::build("coulomb", &Default::default()).unwrap(); // Fc = 1 N
 /// let c = cycle(&coulomb, 1e-7, &CycleSettings::default()).unwrap();
-/// assert!((c.dissipation / 4e-7 - 1.0).abs() < 1e-4); // D = 4 Fc u0
+/// assert!((c.dissipation / 4e-7 - 1.0).abs() < 2e-6); // D = 4 Fc u0
 /// ```
 pub fn cycle(model: &AnyModel, amplitude: f64, settings: &CycleSettings) -> Result<Cycle, AnalysisError> {
     if !(amplitude > 0.0 && amplitude.is_finite()) {
@@ -198,6 +205,12 @@ pub struct TuneResult {
 }
 
 impl TuneResult {
+    /// Plot the tuned loops against the target loops (one panel per
+    /// amplitude, at most 4) into a PNG.
+    pub fn plot(&self, path: &std::path::Path) -> Result<(), AnalysisError> {
+        crate::fitplot::plot_tune(self, path)
+    }
+
     /// The JSON report.
     pub fn to_json(&self, opts: &TuneOptions) -> Value {
         let tuned: serde_json::Map<String, Value> =
@@ -247,7 +260,7 @@ impl TuneResult {
 /// };
 /// let r = tune(&opts).unwrap();
 /// // closed form: 4 φ (u0 - φ/kt) = 4 u0  =>  φ = (10 - √60)/2 N (the smaller root)
-/// assert!((r.tuned[0].1 - (10.0 - 60f64.sqrt()) / 2.0).abs() < 1e-3);
+/// assert!((r.tuned[0].1 - (10.0 - 60f64.sqrt()) / 2.0).abs() < 1e-5);
 /// ```
 pub fn tune(opts: &TuneOptions) -> Result<TuneResult, AnalysisError> {
     let mi = model_info(&opts.model)?;

@@ -48,7 +48,13 @@ fn cases() -> Vec<Case> {
             motion: velocity_sweep(1e-4, 0.3, 150),
             noise: 0.02,
         },
-        Case { id: "dahl", truth: "sigma0=1e5,fc=1,exponent=1.5", fix: &[], motion: loops_ode(), noise: 0.005 },
+        Case {
+            id: "dahl",
+            truth: "sigma0=1e5,fc=1,exponent=1.5",
+            fix: &[],
+            motion: loops_ode(),
+            noise: 0.005,
+        },
         Case {
             id: "bouc_wen",
             truth: "a=1,beta=6e4,gamma=4e4,n=1,k=1e5",
@@ -204,6 +210,11 @@ fn true_parameters_fall_in_their_95_percent_intervals_95_percent_of_the_time() {
     }
     let n = tot as f64;
     let (mean, sd) = (0.95 * n, (0.05 * 0.95 * n).sqrt());
-    println!("pooled coverage {cov}/{tot} = {:.3} (bounds {:.0}..{:.0})", cov as f64 / n, mean - 4.0 * sd, mean + 4.0 * sd);
+    println!(
+        "pooled coverage {cov}/{tot} = {:.3} (bounds {:.0}..{:.0})",
+        cov as f64 / n,
+        mean - 4.0 * sd,
+        mean + 4.0 * sd
+    );
     assert!((cov as f64 - mean).abs() <= 4.0 * sd, "pooled coverage {cov}/{tot}");
 }

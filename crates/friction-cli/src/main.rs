@@ -1,5 +1,8 @@
 //! `friction`: list friction models and run scenario files.
 
+mod fit;
+mod tune;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,12 +40,18 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Fit a model's parameters to measured data (CSV: t and x and/or v, F, optionally N).
+    Fit(fit::FitArgs),
+    /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
+    Tune(tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Fit(a) => fit::run(&a),
+        Cmd::Tune(a) => tune::run(&a),
         Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
             Ok(code) => code,
             Err(e) => {
