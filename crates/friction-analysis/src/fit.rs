@@ -78,6 +78,12 @@ use crate::data::{Series, MIN_SAMPLES};
 use crate::error::AnalysisError;
 use crate::lm::{self, LmOptions, LmProgress};
 
+/// The smallest singular value of the unit-column Jacobian at the optimum
+/// below which the parameters are declared not identifiable (a variance
+/// inflation above 1000: two parameters whose effects on the force have a
+/// cosine above 0.999).
+pub const MIN_SINGULAR_VALUE: f64 = 0.0316;
+
 /// The rate-independent hysteresis operators that are stepped sample by
 /// sample instead of integrated by the engine.
 pub const SEQUENTIAL_MODELS: &[&str] = &["maxwell_slip", "jenkins", "iwan4", "iwan5"];
@@ -692,6 +698,10 @@ pub struct FitResult {
     pub dof: usize,
     /// Correlation matrix of the fitted parameters.
     pub correlation: Vec<Vec<f64>>,
+    /// Smallest singular value of the Jacobian with unit columns (1 for
+    /// orthogonal effects, 0 for a combination of parameters without effect;
+    /// see [`MIN_SINGULAR_VALUE`]).
+    pub min_singular_value: f64,
     /// Iterations of the best start.
     pub iterations: usize,
     /// Model evaluations over all starts.
@@ -748,6 +758,7 @@ impl FitResult {
             "held": held,
             "notes": self.notes,
             "correlation": self.correlation,
+            "min_singular_value": self.min_singular_value,
             "validation": self.validation.as_ref().map(|v| json!({"from": v.from, "n": v.n, "rms": v.rms})),
             "converged": self.converged,
             "stop": self.stop,
@@ -1305,22 +1316,43 @@ pub fn fit(
         let c = jp.column(j) / dpdth[j];
         jp.set_column(j, &c);
     }
-    let cov = lm::covariance(&jp, res.ssr, 1e8).map_err(|v| {
+    let at = || -> String {
         let at: Vec<String> = slots
             .iter()
             .zip(&res.theta)
             .map(|(s, t)| format!("{}={:.4e}", s.name, s.tr.to_param(*t)))
             .collect();
-        let e = not_identifiable(id, &slots, &v, series, mi.family);
-        AnalysisError::Model(format!(
-            "{e} (at the end point of the search: {}, rms {:.4e} N; if these values are implausible, \
+        format!(
+            " (at the end point of the search: {}, rms {:.4e} N; if these values are implausible, \
              give starting values with --params-init or try --starts N)",
             at.join(", "),
             (res.ssr / n_fit as f64).sqrt()
-        ))
+        )
+    };
+    let (cov, min_sv) = lm::covariance(&jp, res.ssr, MIN_SINGULAR_VALUE).map_err(|(v, _)| {
+        AnalysisError::Model(format!("{}{}", not_identifiable(id, &slots, &v, series, mi.family), at()))
     })?;
     let dof = n_fit - m;
     let tq = lm::t_quantile(0.975, dof as f64);
+    // a positive scale parameter whose 95 % interval reaches its bound is not determined
+    for (j, s) in slots.iter().enumerate() {
+        let se = cov[(j, j)].max(0.0).sqrt();
+        let p = s.tr.to_param(res.theta[j]);
+        if let Transform::Log { lo } = s.tr {
+            if tq * se >= p - lo {
+                return Err(AnalysisError::Model(format!(
+                    "{id}: parameter `{}` is not determined by these data: {} = {p:.4e} ± {se:.3e} {}, its 95 % \
+                     interval reaches the bound {lo} ({}); fix it at a known value (--fix {} with --params-init){}",
+                    s.name,
+                    s.name,
+                    s.unit,
+                    why_no_effect(mi.family, series),
+                    s.name,
+                    at()
+                )));
+            }
+        }
+    }
     let values: Vec<f64> = slots.iter().zip(&res.theta).map(|(s, t)| s.tr.to_param(*t)).collect();
     let params: Vec<FitParam> = slots
         .iter()
@@ -1362,6 +1394,7 @@ pub fn fit(
         n: n_fit,
         dof,
         correlation,
+        min_singular_value: min_sv,
         iterations: res.iterations,
         evaluations,
         converged: res.stop.converged(),
@@ -1415,10 +1448,8 @@ pub fn state_tolerance(model: &AnyModel, motion: &Motion, settings: &DriveSettin
 fn why_no_effect(family: Family, s: &Series) -> String {
     let motion = if s.x.is_some() { "displacement" } else { "velocity (integrated to a displacement)" };
     match family {
-        Family::StaticMap | Family::SetValued => {
-            format!("the force is a function of the velocity only; the data's {motion} never makes it matter")
-        }
-        _ => format!("the {motion} in the data never exercises it"),
+        Family::StaticMap | Family::SetValued => "the speeds in the data do not exercise it".to_string(),
+        _ => format!("the {motion} in the data does not exercise it"),
     }
 }
 

@@ -305,20 +305,25 @@ where
 }
 
 /// The linearised covariance `s² (JᵀJ)⁻¹` of a least-squares optimum with
-/// Jacobian `jac` and residual sum of squares `ssr`, `s² = ssr / (n - p)`.
+/// Jacobian `jac` and residual sum of squares `ssr`, `s² = ssr / (n - p)`,
+/// and the smallest singular value `σ_min` of the Jacobian with its columns
+/// scaled to unit norm.
 ///
-/// The inverse is taken through the SVD of the column-scaled Jacobian;
-/// returns `Err(v)` when the scaled Jacobian is rank-deficient (condition
-/// number above `max_cond`), with `v` the right singular vector of the
-/// smallest singular value (in scaled coordinates): the parameter
-/// combination the data do not determine.
-pub fn covariance(jac: &DMatrix<f64>, ssr: f64, max_cond: f64) -> Result<DMatrix<f64>, Vec<f64>> {
+/// `σ_min²` is the smallest eigenvalue of the matrix of cosines between
+/// the columns: for two parameters whose columns have cosine `c` it is
+/// `1 - |c|`, and `1 / σ_min²` bounds the variance inflation of the worst
+/// determined parameter combination. The inverse is taken through the SVD
+/// of the scaled Jacobian; returns `Err((v, σ_min))` when `σ_min < min_sv`
+/// (or a column is zero), with `v` the right singular vector of `σ_min`
+/// (in scaled coordinates): the parameter combination the data do not
+/// determine.
+pub fn covariance(jac: &DMatrix<f64>, ssr: f64, min_sv: f64) -> Result<(DMatrix<f64>, f64), (Vec<f64>, f64)> {
     let (n, p) = jac.shape();
     let scale: Vec<f64> = (0..p).map(|j| jac.column(j).norm()).collect();
     if let Some(j) = scale.iter().position(|s| *s == 0.0 || !s.is_finite()) {
         let mut v = vec![0.0; p];
         v[j] = 1.0;
-        return Err(v);
+        return Err((v, 0.0));
     }
     let mut js = jac.clone();
     for j in 0..p {
@@ -326,18 +331,15 @@ pub fn covariance(jac: &DMatrix<f64>, ssr: f64, max_cond: f64) -> Result<DMatrix
     }
     let svd = js.svd(false, true);
     let vt = svd.v_t.as_ref().expect("requested V");
-    let (mut imax, mut imin) = (0, 0);
+    let mut imin = 0;
     for i in 0..svd.singular_values.len() {
-        if svd.singular_values[i] > svd.singular_values[imax] {
-            imax = i;
-        }
         if svd.singular_values[i] < svd.singular_values[imin] {
             imin = i;
         }
     }
-    let (smax, smin) = (svd.singular_values[imax], svd.singular_values[imin]);
-    if smin <= 0.0 || smax / smin > max_cond {
-        return Err(vt.row(imin).iter().copied().collect());
+    let smin = svd.singular_values[imin];
+    if !(smin >= min_sv) || svd.singular_values.len() < p {
+        return Err((vt.row(imin).iter().copied().collect(), smin));
     }
     // (JsᵀJs)⁻¹ = V Σ⁻² Vᵀ
     let mut inv = DMatrix::<f64>::zeros(p, p);
@@ -350,7 +352,7 @@ pub fn covariance(jac: &DMatrix<f64>, ssr: f64, max_cond: f64) -> Result<DMatrix
         }
     }
     let s2 = if n > p { ssr / (n - p) as f64 } else { f64::NAN };
-    Ok(DMatrix::from_fn(p, p, |a, b| s2 * inv[(a, b)] / (scale[a] * scale[b])))
+    Ok((DMatrix::from_fn(p, p, |a, b| s2 * inv[(a, b)] / (scale[a] * scale[b])), smin))
 }
 
 /// ln Γ(x) for x > 0 (Lanczos approximation, g = 7, 9 terms; relative error below 1e-14).
@@ -498,7 +500,7 @@ mod tests {
         let a = (sy - b * st) / n;
         assert!((r.theta[0] - a).abs() < 1e-6 && (r.theta[1] - b).abs() < 1e-7, "{:?}", r.theta);
         let s2 = t.iter().zip(&y).map(|(t, y)| (y - a - b * t).powi(2)).sum::<f64>() / (n - 2.0);
-        let cov = covariance(&r.jacobian, r.ssr, 1e10).unwrap();
+        let cov = covariance(&r.jacobian, r.ssr, 1e-6).unwrap().0;
         assert!((cov[(0, 0)] / (s2 * stt / det) - 1.0).abs() < 1e-5);
         assert!((cov[(1, 1)] / (s2 * n / det) - 1.0).abs() < 1e-5);
         assert!((cov[(0, 1)] / (-s2 * st / det) - 1.0).abs() < 1e-5);
@@ -512,7 +514,8 @@ mod tests {
         let f = |p: &[f64]| Some(t.iter().map(|t| p[0] * p[1] * t - 2.0 * t).collect());
         let opts = LmOptions { fd_step: 1e-6, ..Default::default() };
         let jac = jacobian(&f, &[1.0, 1.0], &f(&[1.0, 1.0]).unwrap(), &[10.0; 2], &opts).unwrap();
-        let v = covariance(&jac, 1.0, 1e8).unwrap_err();
+        let (v, smin) = covariance(&jac, 1.0, 1e-3).unwrap_err();
+        assert!(smin < 1e-6);
         assert!((v[0].abs() - 0.5f64.sqrt()).abs() < 1e-3 && (v[0] + v[1]).abs() < 1e-3, "{v:?}");
     }
 

@@ -160,8 +160,8 @@ fn true_parameters_fall_in_their_95_percent_intervals_95_percent_of_the_time() {
     let seeds = |c: &Case| if matches!(c.id, "stribeck" | "maxwell_slip" | "iwan4") { 30 } else { 10 };
     let jobs: Vec<(usize, u64)> =
         cases.iter().enumerate().flat_map(|(c, case)| (0..seeds(case)).map(move |s| (c, s))).collect();
-    // per job: (case, covered, total, the misses)
-    let results: Vec<(usize, usize, usize, Vec<String>)> = jobs
+    // per job: (case, covered, total, the misses, smallest singular value)
+    let results: Vec<(usize, usize, usize, Vec<String>, f64)> = jobs
         .par_iter()
         .map(|&(c, seed)| {
             let case = &cases[c];
@@ -196,14 +196,19 @@ fn true_parameters_fall_in_their_95_percent_intervals_95_percent_of_the_time() {
                 }
             }
             assert_eq!(r.params.len(), free.len(), "{}: {:?}", case.id, r.notes);
-            (c, covered, r.params.len(), misses)
+            (c, covered, r.params.len(), misses, r.min_singular_value)
         })
         .collect();
     let (mut cov, mut tot) = (0, 0);
     for (c, case) in cases.iter().enumerate() {
         let (k, n) = results.iter().filter(|r| r.0 == c).fold((0, 0), |a, r| (a.0 + r.1, a.1 + r.2));
         let misses: Vec<&String> = results.iter().filter(|r| r.0 == c).flat_map(|r| &r.3).collect();
-        println!("{:<13} coverage {k}/{n} = {:.3}", case.id, k as f64 / n as f64);
+        let sv = results.iter().filter(|r| r.0 == c).map(|r| r.4).fold(f64::INFINITY, f64::min);
+        println!(
+            "{:<13} coverage {k}/{n} = {:.3}, smallest singular value {sv:.3}",
+            case.id,
+            k as f64 / n as f64
+        );
         assert!(k as f64 >= 0.8 * n as f64, "{}: coverage {k}/{n}; misses {misses:?}", case.id);
         cov += k;
         tot += n;
