@@ -338,7 +338,7 @@ pub fn covariance(jac: &DMatrix<f64>, ssr: f64, min_sv: f64) -> Result<(DMatrix<
         }
     }
     let smin = svd.singular_values[imin];
-    if !(smin >= min_sv) || svd.singular_values.len() < p {
+    if smin.is_nan() || smin < min_sv || svd.singular_values.len() < p {
         return Err((vt.row(imin).iter().copied().collect(), smin));
     }
     // (JsᵀJs)⁻¹ = V Σ⁻² Vᵀ
