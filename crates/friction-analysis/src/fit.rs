@@ -822,8 +822,10 @@ fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
 /// - `sigma0`, `kt`, `k` (`bouc_wen`, with `beta = gamma` from the sliding
 ///   force), element stiffnesses: the pre-sliding slope `dF/dx` from the
 ///   start of the record (relaxed) up to a third of the peak force;
-/// - `elements` of `maxwell_slip` / `gms`: `n` elements of equal stiffness
-///   with slip displacements spread geometrically over the pre-sliding range.
+/// - `elements` of `maxwell_slip`: `n` elements of equal stiffness with slip
+///   displacements spread geometrically over the pre-sliding range; of
+///   `gms`: equal fractions `1/n` and stiffnesses in the ratio `1 : 2 : ... : n`
+///   (elements that start alike would stay alike).
 ///
 /// ```
 /// use friction_analysis::data::Series;
@@ -952,7 +954,9 @@ pub fn initial_guess(id: &str, s: &Series, elements: usize) -> ParamMap {
             let fsum: f64 = rows.iter().map(|r| r.1).sum();
             let val = |a: f64, b: f64| ParamValue::List(vec![num(a), num(b)]);
             let list = if id == "gms" {
-                rows.iter().map(|r| val(r.0, 1.0 / n as f64)).collect()
+                // equal fractions; stiffnesses 1 : 2 : ... : n so that the elements differ
+                let w = |i: usize| 2.0 * (i + 1) as f64 / (n * (n + 1)) as f64;
+                (0..n).map(|i| val(k * w(i), 1.0 / n as f64)).collect()
             } else {
                 rows.iter().map(|r| val(r.0, r.1 * fmax / fsum)).collect()
             };
@@ -1191,7 +1195,8 @@ pub fn fit(
             .map(|(s, t)| if s.tr == Transform::Identity && *t != 0.0 { t.abs() } else { 1.0 })
             .collect(),
     );
-    let j0 = lm::jacobian(&residuals, &theta0, &r0, &hi, &lm_opts).map_err(|e| lm_error(id, &slots, e))?;
+    let mut j0 =
+        lm::jacobian(&residuals, &theta0, &r0, &hi, &lm_opts).map_err(|e| lm_error(id, &slots, e))?;
     let fnorm = f_data.iter().map(|f| f * f).sum::<f64>().sqrt().max(1e-300);
     let mut notes = vec![];
     let mut keep = vec![];
@@ -1219,6 +1224,7 @@ pub fn fit(
         }
         slots = keep.iter().map(|&j| slots[j].clone()).collect();
         theta0 = keep.iter().map(|&j| theta0[j]).collect();
+        j0 = j0.select_columns(&keep);
         let scale = lm_opts.fd_scale.take().unwrap_or_default();
         lm_opts.fd_scale = Some(keep.iter().map(|&j| scale[j]).collect());
         if slots.is_empty() {
@@ -1287,7 +1293,9 @@ pub fn fit(
                     });
                 }
             };
-            lm::minimize(&residuals, th, &lo, &hi, &lm_opts, Some(&cb))
+            // the first start begins where the residuals and Jacobian are known
+            let known = (k == 0).then(|| (r0.clone(), j0.clone()));
+            lm::minimize_from(&residuals, th, known, &lo, &hi, &lm_opts, Some(&cb))
         })
         .collect();
     let evaluations: usize = results.iter().filter_map(|r| r.as_ref().ok()).map(|r| r.evaluations).sum();

@@ -192,6 +192,23 @@ pub fn minimize<F>(
 where
     F: Fn(&[f64]) -> Option<Vec<f64>> + Sync,
 {
+    minimize_from(f, theta0, None, lo, hi, opts, progress)
+}
+
+/// [`minimize`] with the residuals and Jacobian at `theta0` already known
+/// (`theta0` must lie inside the box), which saves their evaluation.
+pub fn minimize_from<F>(
+    f: &F,
+    theta0: &[f64],
+    start: Option<(Vec<f64>, DMatrix<f64>)>,
+    lo: &[f64],
+    hi: &[f64],
+    opts: &LmOptions,
+    progress: Option<&(dyn Fn(&LmProgress) + Sync)>,
+) -> Result<LmResult, LmError>
+where
+    F: Fn(&[f64]) -> Option<Vec<f64>> + Sync,
+{
     let p = theta0.len();
     let clamp = |th: &mut Vec<f64>| {
         for j in 0..p {
@@ -203,16 +220,23 @@ where
     };
     let mut theta = theta0.to_vec();
     clamp(&mut theta);
-    let mut r = f(&theta).ok_or(LmError::InitialPoint)?;
+    let mut evals = 0usize;
+    let (mut r, mut jac) = match start {
+        Some((r, j)) if theta == theta0 && j.shape() == (r.len(), p) => (r, j),
+        _ => {
+            let r = f(&theta).ok_or(LmError::InitialPoint)?;
+            evals += 1;
+            let j = jacobian(f, &theta, &r, hi, opts)?;
+            evals += p;
+            (r, j)
+        }
+    };
     let n = r.len();
     if !valid(&Some(r.clone()), n) || n == 0 {
         return Err(LmError::InitialPoint);
     }
     let mut s = ssr(&r);
-    let mut evals = 1usize;
     let mut lambda = opts.lambda0;
-    let mut jac = jacobian(f, &theta, &r, hi, opts)?;
-    evals += p;
     let mut jac_current = true;
     let mut stop = LmStop::MaxIterations;
     let mut iterations = 0;

@@ -61,10 +61,13 @@ pub struct CycleSettings {
     /// Samples per period (a multiple of 4 puts samples on the turning
     /// points, where Coulomb-like forces jump). Default 2000.
     pub samples_per_cycle: usize,
-    /// Engine settings for models integrated by the engine; the absolute
-    /// tolerance of the states is taken as `atol_state · u0 / 1e-6` (so
-    /// 1e-13 m at u0 = 1e-7 m with the default 1e-12).
+    /// Engine settings for models integrated by the engine.
     pub drive: DriveSettings,
+    /// For the engine: lower the absolute tolerance of the states to 1e-9
+    /// times their smallest peak over a coarse first period (see
+    /// [`crate::fit::state_tolerance`]), so that bristle deflections of
+    /// 1e-8 m are resolved. Default true.
+    pub auto_tolerance: bool,
 }
 
 impl Default for CycleSettings {
@@ -73,6 +76,7 @@ impl Default for CycleSettings {
             frequency: 331.0,
             cycles: 3,
             samples_per_cycle: 2000,
+            auto_tolerance: true,
             drive: DriveSettings::default(),
         }
     }
@@ -110,7 +114,9 @@ pub fn cycle(model: &AnyModel, amplitude: f64, settings: &CycleSettings) -> Resu
         )?,
         Evaluator::Engine => {
             let mut ds = settings.drive.clone();
-            ds.atol_state = settings.drive.atol_state * amplitude / 1e-6;
+            if settings.auto_tolerance {
+                ds.atol_state = tolerance(model, amplitude, settings);
+            }
             let motion = Schedule::Sine { amplitude, frequency: f, phase: 0.0, offset: 0.0 };
             let out = drive_outcome(model.clone(), motion, Schedule::Constant { value: 1.0 }, &t, &ds)?;
             let i = out.col("F.c").unwrap_or(3);
@@ -124,6 +130,29 @@ pub fn cycle(model: &AnyModel, amplitude: f64, settings: &CycleSettings) -> Resu
         d += 0.5 * (fv[k] * v[k] + fv[k + 1] * v[k + 1]) * (t[k + 1] - t[k]);
     }
     Ok(Cycle { amplitude, t, x, v, f: fv, dissipation: d })
+}
+
+/// The calibrated absolute state tolerance of `model` under `amplitude`
+/// (1e-9 times the smallest state peak over one coarsely sampled period).
+fn tolerance(model: &AnyModel, amplitude: f64, settings: &CycleSettings) -> f64 {
+    let f = settings.frequency;
+    let w = 2.0 * std::f64::consts::PI * f;
+    let t: Vec<f64> = (0..=64).map(|k| k as f64 / (64.0 * f)).collect();
+    let x = t.iter().map(|t| amplitude * (w * t).sin()).collect();
+    let v = t.iter().map(|t| amplitude * w * (w * t).cos()).collect();
+    crate::fit::state_tolerance(model, &Motion { t: t.clone(), x, v, n: None }, &settings.drive, 1e-9)
+}
+
+/// The settings of `settings` with the tolerance of `model` calibrated
+/// once at the smallest amplitude (and automatic calibration off).
+fn calibrated(model: &AnyModel, amplitudes: &[f64], settings: &CycleSettings) -> CycleSettings {
+    let mut s = settings.clone();
+    if settings.auto_tolerance && Evaluator::for_model(model) == Evaluator::Engine {
+        let a = amplitudes.iter().copied().fold(f64::INFINITY, f64::min);
+        s.drive.atol_state = tolerance(model, a, settings);
+        s.auto_tolerance = false;
+    }
+    s
 }
 
 /// What a model is tuned to.
@@ -306,8 +335,9 @@ pub fn tune(opts: &TuneOptions) -> Result<TuneResult, AnalysisError> {
     let targets: Vec<f64> = match &opts.target {
         TuneTarget::Model { id: tid, params } => {
             let tm = build(tid, params)?;
+            let settings = calibrated(&tm, &opts.amplitudes, &opts.cycle);
             for a in &opts.amplitudes {
-                target_cycles.push(cycle(&tm, *a, &opts.cycle)?);
+                target_cycles.push(cycle(&tm, *a, &settings)?);
             }
             target_cycles.iter().map(|c| c.dissipation).collect()
         }
@@ -348,8 +378,9 @@ pub fn tune(opts: &TuneOptions) -> Result<TuneResult, AnalysisError> {
         }
         m
     };
+    let settings = calibrated(&model0, &opts.amplitudes, &opts.cycle);
     let cycles_of = |model: &AnyModel| -> Result<Vec<Cycle>, AnalysisError> {
-        opts.amplitudes.iter().map(|a| cycle(model, *a, &opts.cycle)).collect()
+        opts.amplitudes.iter().map(|a| cycle(model, *a, &settings)).collect()
     };
     let residuals = |th: &[f64]| -> Option<Vec<f64>> {
         let model = build(id, &map_of(th)).ok()?;
@@ -372,6 +403,14 @@ pub fn tune(opts: &TuneOptions) -> Result<TuneResult, AnalysisError> {
     let hi: Vec<f64> = slots.iter().map(|s| s.th_hi).collect();
     let mut lm_opts = opts.lm.clone();
     lm_opts.ftol = lm_opts.ftol.min(1e-12);
+    lm_opts.fd_step = if Evaluator::for_model(&model0) == Evaluator::Engine { 1e-4 } else { 1e-6 };
+    lm_opts.fd_scale = Some(
+        slots
+            .iter()
+            .zip(&theta0)
+            .map(|(s, t)| if s.tr == crate::fit::Transform::Identity && *t != 0.0 { t.abs() } else { 1.0 })
+            .collect(),
+    );
     let res = lm::minimize(&residuals, &theta0, &lo, &hi, &lm_opts, None).map_err(|e| match e {
         lm::LmError::InitialPoint => {
             AnalysisError::Model(format!("{id}: the model cannot be evaluated at the start"))

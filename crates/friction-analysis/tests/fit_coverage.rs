@@ -18,8 +18,9 @@
 //! estimate is the least-squares optimum reached by the solver, not the
 //! starting point.
 
-use friction_analysis::fit::{fit, parse_params, state_tolerance, FitOptions, Motion};
-use friction_analysis::synth::{growing_sine, measure, velocity_sweep};
+use friction_analysis::data::Series;
+use friction_analysis::fit::{fit, model_force, parse_params, state_tolerance, FitOptions, Motion};
+use friction_analysis::synth::{gaussian, growing_sine, velocity_sweep};
 use friction_models::{build, ParamMap, ParamValue};
 use friction_sim::drive::DriveSettings;
 use rayon::prelude::*;
@@ -122,7 +123,7 @@ fn set_value(map: &mut ParamMap, name: &str, x: f64) {
 
 /// The truth with every free parameter scaled by a seeded factor in [0.9, 1.1].
 fn perturbed(truth: &ParamMap, free: &[String], seed: u64) -> ParamMap {
-    let e = friction_analysis::synth::gaussian(1_000 + seed, free.len());
+    let e = gaussian(1_000 + seed, free.len());
     let mut p = truth.clone();
     for (k, name) in free.iter().enumerate() {
         let f = 1.0 + 0.1 * (e[k] / 3.0).clamp(-1.0, 1.0);
@@ -161,18 +162,29 @@ fn true_parameters_fall_in_their_95_percent_intervals_95_percent_of_the_time() {
     let jobs: Vec<(usize, u64)> =
         cases.iter().enumerate().flat_map(|(c, case)| (0..seeds(case)).map(move |s| (c, s))).collect();
     // per job: (case, covered, total, the misses, smallest singular value)
+    // the noise-free force of each case, computed once with tight tolerances
+    let clean: Vec<Vec<f64>> = cases
+        .par_iter()
+        .map(|case| {
+            let m = build(case.id, &parse_params(case.id, case.truth).unwrap()).unwrap();
+            let ds = DriveSettings {
+                rtol: 1e-8,
+                atol_state: state_tolerance(&m, &case.motion, &DriveSettings::default(), 1e-10),
+                ..Default::default()
+            };
+            model_force(&m, &case.motion, &ds).unwrap()
+        })
+        .collect();
     let results: Vec<(usize, usize, usize, Vec<String>, f64)> = jobs
         .par_iter()
         .map(|&(c, seed)| {
             let case = &cases[c];
             let truth = parse_params(case.id, case.truth).unwrap();
-            let m = build(case.id, &truth).unwrap();
-            let ds = DriveSettings {
-                rtol: 1e-7,
-                atol_state: state_tolerance(&m, &case.motion, &DriveSettings::default(), 1e-9),
-                ..Default::default()
-            };
-            let data = measure(case.id, &truth, &case.motion, case.noise, seed, &ds).unwrap();
+            let e = gaussian(seed, clean[c].len());
+            let f = clean[c].iter().zip(&e).map(|(f, e)| f + case.noise * e).collect();
+            let m = &case.motion;
+            let data = Series::new(case.id, m.t.clone(), Some(m.x.clone()), Some(m.v.clone()), Some(f), None)
+                .unwrap();
             let free = free_names(case, &truth);
             let opts = FitOptions {
                 model: case.id.into(),
