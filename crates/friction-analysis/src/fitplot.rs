@@ -24,11 +24,11 @@ fn range(a: &[f64], b: &[f64]) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// Draw `r` into the PNG `path` (1000 x 800).
+/// Draw `r` into the PNG `path` (900 x 720).
 pub(crate) fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
     friction_sim::output::register_font();
     let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
-    let root = BitMapBackend::new(path, (1000, 800)).into_drawing_area();
+    let root = BitMapBackend::new(path, (900, 720)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
     let mut title = format!("fit of {}: rms {:.3e} N", r.model, r.rms);
     if let Some(v) = &r.validation {
@@ -50,6 +50,7 @@ pub(crate) fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
         .map_err(|e| perr(e.to_string()))?;
     chart
         .configure_mesh()
+        .max_light_lines(2)
         .x_desc("t [s]")
         .y_desc("F [N]")
         .y_label_formatter(&|v| format!("{v:.3}"))
@@ -94,9 +95,16 @@ pub(crate) fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
         .map_err(|e| perr(e.to_string()))?;
     chart
         .configure_mesh()
+        .max_light_lines(2)
         .x_desc(xlabel)
         .y_desc("F [N]")
-        .x_label_formatter(&|v| format!("{v:.2e}"))
+        .x_label_formatter(&|v| {
+            if v.abs() < 1e-9 * (xhi - xlo) {
+                "0".to_string()
+            } else {
+                format!("{v:.2e}")
+            }
+        })
         .y_label_formatter(&|v| format!("{v:.3}"))
         .draw()
         .map_err(|e| perr(e.to_string()))?;
@@ -121,7 +129,7 @@ pub(crate) fn plot_tune(r: &crate::tune::TuneResult, path: &Path) -> Result<(), 
     let root = BitMapBackend::new(path, (1000, 300 + 300 * k as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
     let root = root
-        .titled(&format!("{}: tuned loops (red) and target loops (blue)", r.model), ("sans-serif", 20))
+        .titled(&format!("{}: tuned loops (red) on the target loops (blue)", r.model), ("sans-serif", 20))
         .map_err(|e| perr(e.to_string()))?;
     let panels = root.split_evenly((k, 1));
     let target_style = RGBColor(30, 90, 200);
@@ -144,6 +152,7 @@ pub(crate) fn plot_tune(r: &crate::tune::TuneResult, path: &Path) -> Result<(), 
             .map_err(|e| perr(e.to_string()))?;
         chart
             .configure_mesh()
+            .max_light_lines(2)
             .x_desc("x [m]")
             .y_desc("F [N]")
             .x_label_formatter(&|v| format!("{v:.2e}"))
@@ -154,7 +163,7 @@ pub(crate) fn plot_tune(r: &crate::tune::TuneResult, path: &Path) -> Result<(), 
             chart
                 .draw_series(LineSeries::new(
                     tc.x.iter().copied().zip(tc.f.iter().copied()),
-                    target_style.stroke_width(2),
+                    target_style.stroke_width(5),
                 ))
                 .map_err(|e| perr(e.to_string()))?
                 .label("target")
