@@ -224,3 +224,27 @@ fn normal_load_scales_the_model_force() {
     assert!((fc.value - 0.3).abs() < 4.0 * fc.stderr && fc.stderr < 0.01, "fc {fc:?}");
     assert!((kv.value - 0.05).abs() < 4.0 * kv.stderr && kv.stderr < 0.01, "kv {kv:?}");
 }
+
+/// The shipped example data sets are what their generator
+/// (`cargo run -p friction-analysis --example make_fit_data`) writes.
+#[test]
+fn shipped_example_data_are_reproducible() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/data");
+    for set in friction_analysis::synth::example_sets() {
+        let made = set.series().unwrap();
+        let path = dir.join(format!("{}.csv", set.name));
+        let shipped = friction_analysis::data::read_csv(&path, &Default::default()).unwrap();
+        assert_eq!(made.len(), shipped.len(), "{}", set.name);
+        let (a, b) = (made.f.unwrap(), shipped.f.unwrap());
+        let d = a.iter().zip(&b).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(d < 1e-6, "{}: regenerated forces differ by {d:e}", set.name);
+        let dx = made
+            .x
+            .unwrap()
+            .iter()
+            .zip(shipped.x.as_ref().unwrap())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(dx < 1e-15, "{}: {dx:e}", set.name);
+    }
+}

@@ -17,6 +17,14 @@
 //! Each fit starts from the truth perturbed by up to ±10 % (seeded), so the
 //! estimate is the least-squares optimum reached by the solver, not the
 //! starting point.
+//!
+//! Measured (this file, fixed seeds): pooled 528/570 = 0.926; stribeck
+//! 0.942, dahl 0.867, bouc_wen 0.867, maxwell_slip 0.922, iwan4 0.950, lugre
+//! 0.975, gms 0.880. With 200 seeds maxwell_slip covers 0.937 and the
+//! standardised errors (estimate - truth)/stderr have standard deviations
+//! 0.93-1.07; with 50 seeds Dahl's σ0 on 120 samples shows a small-sample
+//! bias of +0.35 standard errors (+0.09 on 400 samples), the cost of
+//! linearised intervals for a parameter seen on a few pre-sliding samples.
 
 use friction_analysis::data::Series;
 use friction_analysis::fit::{fit, model_force, parse_params, state_tolerance, FitOptions, Motion};
