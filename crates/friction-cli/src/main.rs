@@ -1,6 +1,8 @@
 //! `friction`: list friction models and run scenario files.
 
 mod analyze;
+mod fit;
+mod tune;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,6 +51,10 @@ enum Cmd {
     },
     /// Analyse a run's output or measured data: hysteresis loops, Stribeck curve, free decay.
     Analyze(analyze::AnalyzeArgs),
+    /// Fit a model's parameters to measured data (CSV: t and x and/or v, F, optionally N).
+    Fit(fit::FitArgs),
+    /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
+    Tune(tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +62,8 @@ fn main() -> ExitCode {
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
         Cmd::Analyze(args) => analyze::main(args),
+        Cmd::Fit(a) => fit::run(&a),
+        Cmd::Tune(a) => tune::run(&a),
         Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
             Ok(code) => code,
             Err(e) => {
