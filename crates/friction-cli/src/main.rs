@@ -1,11 +1,23 @@
 //! `friction`: list friction models and run scenario files.
 
+mod analyze;
+mod compare;
+mod fit;
+mod tune;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod compare;
+/// Print a line to stdout, ignoring a closed pipe (`friction models | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 use friction_models::{all, info, ParamKind};
 use friction_sim::{output, scenario, simulate, SimError};
 
@@ -39,6 +51,12 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Analyse a run's output or measured data: hysteresis loops, Stribeck curve, free decay.
+    Analyze(analyze::AnalyzeArgs),
+    /// Fit a model's parameters to measured data (CSV: t and x and/or v, F, optionally N).
+    Fit(fit::FitArgs),
+    /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
+    Tune(tune::TuneArgs),
     /// Measure which model shows which friction phenomenon (Olsson's Table 2.1) and compare the clutch models of seed 004.
     Compare {
         /// Comma-separated model ids (default: every model).
@@ -57,6 +75,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Analyze(args) => analyze::main(args),
+        Cmd::Fit(a) => fit::run(&a),
+        Cmd::Tune(a) => tune::run(&a),
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
         }
@@ -74,7 +95,7 @@ fn models(id: Option<&str>) -> ExitCode {
     match id {
         None => {
             for m in all() {
-                println!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
+                say!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
             }
             ExitCode::SUCCESS
         }
@@ -85,12 +106,16 @@ fn models(id: Option<&str>) -> ExitCode {
                 ExitCode::from(2)
             }
             Some(m) => {
-                println!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());
-                println!("Equations:\n{}\n", indent(m.equations));
-                println!("Parameters:");
-                println!(
+                say!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());
+                say!("Equations:\n{}\n", indent(m.equations));
+                say!("Parameters:");
+                say!(
                     "  {:<14} {:<8} {:<10} {:<28} {:<12} meaning",
-                    "name", "symbol", "unit", "valid range", "default"
+                    "name",
+                    "symbol",
+                    "unit",
+                    "valid range",
+                    "default"
                 );
                 for p in m.params {
                     let range = p.range_text();
@@ -98,12 +123,17 @@ fn models(id: Option<&str>) -> ExitCode {
                         ParamKind::Rows { columns, .. } => format!("required [{}]", columns.join(", ")),
                         _ => p.default_text(),
                     };
-                    println!(
+                    say!(
                         "  {:<14} {:<8} {:<10} {:<28} {:<12} {}",
-                        p.name, p.symbol, p.unit, range, def, p.doc
+                        p.name,
+                        p.symbol,
+                        p.unit,
+                        range,
+                        def,
+                        p.doc
                     );
                 }
-                println!("\nStates: {}\nSources: {}", m.states, m.sources);
+                say!("\nStates: {}\nSources: {}", m.states, m.sources);
                 ExitCode::SUCCESS
             }
         },
@@ -123,7 +153,7 @@ fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
     let res = simulate(&sys)?;
     output::write_all(&sys, &res, &dir)?;
     let e = &res.energy;
-    println!(
+    say!(
         "{}: t_end = {} s, {} rows, {} events, {} steps ({} rejected), {} rhs evaluations, {:.3} s [{}]",
         sys.name,
         sys.solver.t_end,
@@ -137,8 +167,8 @@ fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
     );
     let diss: f64 =
         e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|c| c.1).sum::<f64>() + e.impacts;
-    println!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
-    println!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
+    say!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
+    say!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
     if let Some(f) = &res.failure {
         eprintln!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
         return Ok(ExitCode::from(1));

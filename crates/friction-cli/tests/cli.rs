@@ -111,3 +111,71 @@ fn bad_input_is_refused_with_location_value_and_range() {
         assert!(!out.exists(), "{name}: output written for bad input");
     }
 }
+
+/// A run that cannot finish (here: a step budget far too small) stops with
+/// an error naming the time, the cause and the state, exits with status 1,
+/// and writes what it had, marked as partial.
+#[test]
+fn a_failed_run_writes_a_partial_result_marked_as_such() {
+    let text = BASE.replace("[solver]", "[solver]\nmax_steps = 60");
+    let (code, err, out) = run_text("partial", &text);
+    assert_eq!(code, 1, "{err}");
+    for needle in ["t = ", "max_steps = 60", "z.c.0 = ", "partial"] {
+        assert!(err.contains(needle), "`{needle}` not in: {err}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["status"], "failed");
+    assert_eq!(summary["partial"], true);
+    assert!(summary["error"].as_str().unwrap().contains("max_steps"));
+    let t_last = summary["final"]["t"].as_f64().unwrap();
+    assert!(t_last > 0.0 && t_last < 0.5, "partial run ended at {t_last}");
+}
+
+/// `friction compare` writes the property table, its figures, the plots and
+/// the clutch comparison; the verdicts of Coulomb and Dahl are the ones their
+/// equations give (stiction without pre-sliding; pre-sliding, rate
+/// independent, no Stribeck fall).
+#[test]
+fn compare_writes_the_table_figures_plots_and_clutch() {
+    let d = tmp("compare");
+    let out = d.join("cmp");
+    let o = friction()
+        .args(["compare", "--models", "coulomb,dahl", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("properties.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[1].starts_with("coulomb,no,no,no,no,no,yes,yes,"), "{}", lines[1]);
+    assert!(lines[2].starts_with("dahl,no,no,yes,no,no,yes,yes,"), "{}", lines[2]);
+    for f in [
+        "figures.csv",
+        "properties.md",
+        "clutch.csv",
+        "clutch.md",
+        "clutch.png",
+        "plots/coulomb.png",
+        "plots/stiction.png",
+    ] {
+        assert!(out.join(f).is_file(), "missing {f}");
+    }
+    let clutch = std::fs::read_to_string(out.join("clutch.csv")).unwrap();
+    assert!(clutch.lines().nth(1).unwrap().starts_with("coulomb (true stick/slip),coulomb,"), "{clutch}");
+}
+
+/// An unknown model id is refused, naming it, with status 2, and nothing is written.
+#[test]
+fn compare_refuses_an_unknown_model() {
+    let d = tmp("compare-bad");
+    let out = d.join("cmp");
+    let o = friction()
+        .args(["compare", "--models", "coulomb,nosuch", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown model `nosuch`") && err.contains("--models"), "{err}");
+    assert!(!out.exists());
+}

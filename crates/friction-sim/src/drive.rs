@@ -72,6 +72,7 @@ pub fn drive_outcome(
             atol_velocity: 1e-12,
             atol_state: settings.atol_state,
             max_step: t_end,
+            max_steps: 10_000_000,
         },
     };
     let out = simulate(&sys)?;
@@ -92,6 +93,7 @@ pub fn drive_outcome(
 /// let x: Vec<f64> = t.iter().map(|t| 0.1 * t).collect();
 /// let f = friction_sim::drive::drive(model, &t, &x, None, &Default::default()).unwrap();
 /// assert!((f[50] - 1.0).abs() < 1e-9); // tanh(1000 * 0.1) = 1
+/// assert!((f[100] - 1.0).abs() < 1e-9); // the last sample still moves
 /// ```
 pub fn drive(
     model: AnyModel,

@@ -525,7 +525,9 @@ impl<'s> Engine<'s> {
                 Mode::Backward => -s.vrel[c] - ct.model.stick_band(),
                 Mode::Stuck => {
                     let fs = ct.model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
-                    fs - s.fc[c].abs()
+                    // a margin above the settle test's 1e-10, so that a contact
+                    // stuck exactly at its limit starts on the positive side
+                    fs * (1.0 + 1e-9) - s.fc[c].abs()
                 }
             };
         }
@@ -534,8 +536,14 @@ impl<'s> Engine<'s> {
             let x = y[st.body];
             let (g0, g1) = match d.stops[k] {
                 StopMode::Free => (x - st.min, st.max - x),
-                StopMode::AtMax => (self.stop_lambda(&d, &s, k), 1.0),
-                StopMode::AtMin => (1.0, -self.stop_lambda(&d, &s, k)),
+                StopMode::AtMax => {
+                    let l = self.stop_lambda(&d, &s, k);
+                    (l + 1e-12 * (1.0 + l.abs()), 1.0)
+                }
+                StopMode::AtMin => {
+                    let l = -self.stop_lambda(&d, &s, k);
+                    (1.0, l + 1e-12 * (1.0 + l.abs()))
+                }
             };
             g[nc + 2 * k] = if g0.is_finite() { g0 } else { 1.0 };
             g[nc + 2 * k + 1] = if g1.is_finite() { g1 } else { 1.0 };
@@ -681,7 +689,14 @@ impl<'s> Engine<'s> {
     /// Choose the modes of every contact and stop that is at rest at (t, y),
     /// jointly. `arrived` lists contacts/stops (as rows) that just reached rest.
     /// Updates `d` and projects `y`; returns the transitions.
-    fn settle(&self, t: f64, y: &mut [f64], d: &mut Discrete, arrived: &[RowKind]) -> Vec<Event> {
+    fn settle(
+        &self,
+        t: f64,
+        y: &mut [f64],
+        d: &mut Discrete,
+        arrived: &[RowKind],
+        must_slide: &[usize],
+    ) -> Vec<Event> {
         let nc = self.sys.contacts.len();
         // rest set: stuck contacts, resting stops, and what just arrived
         let mut rest: Vec<RowKind> = Vec::new();
@@ -734,7 +749,11 @@ impl<'s> Engine<'s> {
                         opt[i] = 1 + cc % m;
                         cc /= m;
                     }
-                    let viol = self.violation(t, y, d, &rest, &opt, &stop_side);
+                    let forced = rest
+                        .iter()
+                        .zip(&opt)
+                        .any(|(k, o)| *o == 0 && matches!(k, RowKind::Contact(c) if must_slide.contains(c)));
+                    let viol = if forced { 1e300 } else { self.violation(t, y, d, &rest, &opt, &stop_side) };
                     if viol <= 0.0 {
                         chosen = Some(opt);
                         break 'outer;
@@ -964,7 +983,7 @@ impl<'s> Engine<'s> {
                 arrived.push(RowKind::Stop(k));
             }
         }
-        let ev = self.settle(0.0, y, &mut d, &arrived);
+        let ev = self.settle(0.0, y, &mut d, &arrived, &[]);
         *self.disc.borrow_mut() = d;
         ev
     }
@@ -1095,7 +1114,7 @@ impl<'s> Engine<'s> {
         }
         let y_init = y0.clone();
         let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
-        let problem = OdeBuilder::<M>::new()
+        let mut problem = OdeBuilder::<M>::new()
             .t0(0.0)
             .h0(h0)
             .rtol(st.rtol)
@@ -1112,6 +1131,9 @@ impl<'s> Engine<'s> {
                 cause: format!("cannot set up the problem: {e}"),
                 state: String::new(),
             })?;
+        // diffsol counts Newton failures over the whole run; every mode change
+        // costs a few, so only the step-size floor (min_timestep) ends a run
+        problem.ode_options.max_nonlinear_solver_failures = usize::MAX / 4;
         let start = Instant::now();
         let mut out = match method {
             Method::Bdf => {
@@ -1223,6 +1245,18 @@ impl<'s> Engine<'s> {
                 }
                 tstop_set = tstop;
             }
+            if solver.get_statistics().number_of_steps >= st.max_steps {
+                let y = slice(solver.state().y).to_vec();
+                failure = Some(
+                    SimError::Solver {
+                        t: t_now,
+                        cause: format!("more than max_steps = {} accepted steps", st.max_steps),
+                        state: self.state_text(&y),
+                    }
+                    .to_string(),
+                );
+                break;
+            }
             let res = solver.step();
             let reason = match res {
                 Ok(r) => r,
@@ -1319,6 +1353,13 @@ impl<'s> Engine<'s> {
                 break;
             }
             let mut restart = self.accept(t_step, &mut y);
+            let over = self.at_limit(t_step, &y, &self.disc.borrow(), -1e-9);
+            if !over.is_empty() || self.missed_event(t_step, &y) {
+                // a crossing the root finder could not see (it started on the
+                // wrong side of zero): handle it now
+                events.extend(self.resolve(t_step, &mut y, vec![], &over, &[]));
+                restart = true;
+            }
             let at_bp = bp_i < bps.len() && (t_step - bps[bp_i]).abs() <= 1e-12 * (1.0 + t_step.abs());
             if matches!(reason, OdeSolverStopReason::TstopReached) && at_bp && t_step < t_end {
                 let evs = self.handle_breakpoint(t_step, &mut y);
@@ -1388,57 +1429,35 @@ impl<'s> Engine<'s> {
         st.dy.batch_as_mut_slice(0).copy_from_slice(&dy);
     }
 
+    /// Handle a root found at `t` (root index `idx`).
     fn handle_root(&self, t: f64, y: &mut [f64], idx: usize) -> Vec<Event> {
         let nc = self.sys.contacts.len();
-        let mut d = self.disc.borrow().clone();
+        let d = self.disc.borrow().clone();
         let mut arrived = Vec::new();
+        let mut must_slide = Vec::new();
+        let mut impacts = Vec::new();
         if idx < nc {
             match d.modes[idx] {
                 Mode::Forward | Mode::Backward => arrived.push(RowKind::Contact(idx)),
-                _ => {}
+                // |λ| reached N Fs: the contact cannot stay stuck, nor can any
+                // other stuck contact that reached its limit at the same instant
+                Mode::Stuck => {
+                    must_slide.push(idx);
+                    must_slide.extend(self.at_limit(t, y, &d, 1e-9).into_iter().filter(|&c| c != idx));
+                }
+                Mode::Smooth => {}
             }
         } else if idx < nc + 2 * self.sys.stops.len() {
             let k = (idx - nc) / 2;
-            let st = &self.sys.stops[k];
             if d.stops[k] == StopMode::Free {
-                let v = y[self.nb + st.body];
-                let vtol = 10.0 * self.sys.solver.atol_velocity;
-                // clamp the position exactly onto the stop
-                let at_max = (y[st.body] - st.max).abs() < (y[st.body] - st.min).abs();
-                y[st.body] = if at_max { st.max } else { st.min };
-                if st.restitution > 0.0 && v.abs() > vtol {
-                    let v1 = -st.restitution * v;
-                    d.impacts += 0.5 * self.sys.bodies[st.body].mass * (v * v - v1 * v1);
-                    y[self.nb + st.body] = v1;
-                    *self.disc.borrow_mut() = d;
-                    return vec![Event {
-                        t,
-                        contact: format!("stop:{}", self.sys.bodies[st.body].name),
-                        from: "free".into(),
-                        to: "bounce".into(),
-                    }];
-                }
-                arrived.push(RowKind::Stop(k));
+                impacts.push(k);
             }
         }
-        // any other sliding contact that is at rest at this instant joins
-        let mut s = self.scr.borrow().clone();
-        self.eval(t, y, &d, &mut s, None);
-        for c in 0..nc {
-            if self.stuckable[c] && matches!(d.modes[c], Mode::Forward | Mode::Backward) {
-                let band = self.sys.contacts[c].model.stick_band();
-                if s.vrel[c].abs()
-                    <= band.max(1e-13 * (1.0 + s.vrel.iter().fold(0.0f64, |m, v| m.max(v.abs()))))
-                {
-                    arrived.push(RowKind::Contact(c));
-                }
-            }
-        }
-        let ev = self.settle(t, y, &mut d, &arrived);
-        *self.disc.borrow_mut() = d;
-        ev
+        self.resolve(t, y, arrived, &must_slide, &impacts)
     }
 
+    /// Re-establish consistent modes at `t` after a jump in the forces or
+    /// prescribed velocities (a breakpoint of a schedule).
     fn handle_breakpoint(&self, t: f64, y: &mut [f64]) -> Vec<Event> {
         let mut d = self.disc.borrow().clone();
         let mut s = self.scr.borrow().clone();
@@ -1448,15 +1467,8 @@ impl<'s> Engine<'s> {
         for c in 0..self.sys.contacts.len() {
             if d.modes[c] == Mode::Stuck && s.vrel[c] != 0.0 {
                 let v = s.vrel[c];
-                let scale = 1e-9 * (1.0 + v.abs());
-                let new = if v.abs() <= scale {
-                    Mode::Stuck
-                } else if v > 0.0 {
-                    Mode::Forward
-                } else {
-                    Mode::Backward
-                };
-                if new != Mode::Stuck {
+                if v.abs() > self.vtol(c) {
+                    let new = if v > 0.0 { Mode::Forward } else { Mode::Backward };
                     ev.push(Event {
                         t,
                         contact: self.sys.contacts[c].name.clone(),
@@ -1467,11 +1479,142 @@ impl<'s> Engine<'s> {
                 }
             }
         }
-        // forces may have jumped: re-settle everything at rest
-        let evs = self.settle(t, y, &mut d, &[]);
-        ev.extend(evs);
         *self.disc.borrow_mut() = d;
+        ev.extend(self.resolve(t, y, vec![], &[], &[]));
         ev
+    }
+
+    /// Stuck contacts whose force is within `rel` (relative) of, or beyond, N Fs.
+    fn at_limit(&self, t: f64, y: &[f64], d: &Discrete, rel: f64) -> Vec<usize> {
+        let mut s = self.scr.borrow().clone();
+        self.eval(t, y, d, &mut s, None);
+        (0..self.sys.contacts.len())
+            .filter(|&c| {
+                d.modes[c] == Mode::Stuck && {
+                    let fs =
+                        self.sys.contacts[c].model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
+                    s.fc[c].abs() >= fs * (1.0 - rel) - 1e-300
+                }
+            })
+            .collect()
+    }
+
+    /// Velocity below which a sliding contact counts as arrived at rest.
+    fn vtol(&self, c: usize) -> f64 {
+        self.sys.contacts[c].model.stick_band().max(10.0 * self.sys.solver.atol_velocity)
+    }
+
+    /// Safety net after an accepted step: a crossing the root finder missed
+    /// (a body beyond a stop, a sliding contact moving against its mode).
+    fn missed_event(&self, t: f64, y: &[f64]) -> bool {
+        let d = self.disc.borrow();
+        let nb = self.nb;
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            if d.stops[k] == StopMode::Free {
+                let tol = 10.0 * self.sys.solver.atol_position;
+                let x = y[st.body];
+                if x > st.max + tol || x < st.min - tol {
+                    return true;
+                }
+            }
+        }
+        let mut s = self.scr.borrow().clone();
+        self.eval(t, y, &d, &mut s, None);
+        let _ = nb;
+        (0..self.sys.contacts.len()).any(|c| match d.modes[c] {
+            Mode::Forward => s.vrel[c] < -self.vtol(c),
+            Mode::Backward => s.vrel[c] > self.vtol(c),
+            _ => false,
+        })
+    }
+
+    /// Make every mode consistent at (t, y): impacts on stops (bounce or
+    /// rest), sliding contacts brought to rest or reversed by impulses, and a
+    /// joint stick/slip decision over everything at rest. Iterates until no
+    /// contact newly arrives at rest.
+    fn resolve(
+        &self,
+        t: f64,
+        y: &mut [f64],
+        mut arrived: Vec<RowKind>,
+        must_slide: &[usize],
+        impacts: &[usize],
+    ) -> Vec<Event> {
+        let nb = self.nb;
+        let nc = self.sys.contacts.len();
+        let mut d = self.disc.borrow().clone();
+        let mut events = Vec::new();
+        // stops: the one that fired, and any other free stop at its limit moving outwards
+        let ptol = 10.0 * self.sys.solver.atol_position;
+        let vtol_stop = 10.0 * self.sys.solver.atol_velocity;
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            if d.stops[k] != StopMode::Free {
+                continue;
+            }
+            let (x, v) = (y[st.body], y[nb + st.body]);
+            let at_max = x >= st.max - ptol && (v >= 0.0 || x > st.max);
+            let at_min = x <= st.min + ptol && (v <= 0.0 || x < st.min);
+            if !(impacts.contains(&k) || at_max || at_min) {
+                continue;
+            }
+            let hit_max = (x - st.max).abs() < (x - st.min).abs();
+            y[st.body] = if hit_max { st.max } else { st.min };
+            let name = format!("stop:{}", self.sys.bodies[st.body].name);
+            if st.restitution > 0.0 && v.abs() > vtol_stop {
+                let v1 = -st.restitution * v;
+                d.impacts += 0.5 * self.sys.bodies[st.body].mass * (v * v - v1 * v1);
+                y[nb + st.body] = v1;
+                events.push(Event { t, contact: name, from: "free".into(), to: "bounce".into() });
+            } else {
+                arrived.push(RowKind::Stop(k));
+            }
+        }
+        for _round in 0..=nc {
+            // sliding contacts: at rest, or reversed by an impulse
+            let mut s = self.scr.borrow().clone();
+            self.eval(t, y, &d, &mut s, None);
+            for c in 0..nc {
+                if !self.stuckable[c] || !matches!(d.modes[c], Mode::Forward | Mode::Backward) {
+                    continue;
+                }
+                let v = s.vrel[c];
+                if v.abs() <= self.vtol(c) {
+                    if !arrived.contains(&RowKind::Contact(c)) {
+                        arrived.push(RowKind::Contact(c));
+                    }
+                } else {
+                    let want = if v > 0.0 { Mode::Forward } else { Mode::Backward };
+                    if want != d.modes[c] && !arrived.contains(&RowKind::Contact(c)) {
+                        events.push(Event {
+                            t,
+                            contact: self.sys.contacts[c].name.clone(),
+                            from: d.modes[c].name().into(),
+                            to: want.name().into(),
+                        });
+                        d.modes[c] = want;
+                    }
+                }
+            }
+            events.extend(self.settle(t, y, &mut d, &arrived, must_slide));
+            // the projection may have brought further sliding contacts to rest
+            let mut s = self.scr.borrow().clone();
+            self.eval(t, y, &d, &mut s, None);
+            let new: Vec<RowKind> = (0..nc)
+                .filter(|&c| {
+                    self.stuckable[c]
+                        && matches!(d.modes[c], Mode::Forward | Mode::Backward)
+                        && s.vrel[c].abs() <= self.vtol(c)
+                        && !arrived.contains(&RowKind::Contact(c))
+                })
+                .map(RowKind::Contact)
+                .collect();
+            if new.is_empty() {
+                break;
+            }
+            arrived.extend(new);
+        }
+        *self.disc.borrow_mut() = d;
+        events
     }
 }
 

@@ -38,6 +38,7 @@
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
 //! max_step = 0.01
+//! max_steps = 10000000 # a run that needs more accepted steps stops with a partial result
 //! ```
 
 use std::collections::HashMap;
@@ -194,6 +195,8 @@ pub struct SolverSettings {
     pub atol_state: f64,
     /// Largest step [s].
     pub max_step: f64,
+    /// Largest number of accepted steps before the run is stopped as failed.
+    pub max_steps: usize,
 }
 
 /// A validated mechanical system with its solver settings.
@@ -310,6 +313,7 @@ struct RawSolver {
     rtol: Option<f64>,
     atol: Option<toml::Value>,
     max_step: Option<f64>,
+    max_steps: Option<i64>,
 }
 
 // ---------------------------------------------------------------- reading
@@ -696,6 +700,14 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
             return Err(bad("atol", format!("`atol` ({k}) = {x} is out of range; valid range (0, inf)")));
         }
     }
+    let max_steps = s.max_steps.unwrap_or(10_000_000);
+    if max_steps < 1 {
+        return Err(bad(
+            "max_steps",
+            format!("`max_steps` = {max_steps} is out of range; valid range integer >= 1"),
+        ));
+    }
+    let max_steps = max_steps as usize;
     let max_step = s.max_step.unwrap_or(s.t_end / 10.0);
     if !(max_step.is_finite() && max_step > 0.0) {
         return Err(bad(
@@ -713,6 +725,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         atol_velocity: av,
         atol_state: az,
         max_step,
+        max_steps,
     })
 }
 

@@ -197,7 +197,12 @@ impl Schedule {
                     return (v[0], 0.0, 0.0);
                 }
                 let n = ts.len();
-                if t >= ts[n - 1] {
+                if t == ts[n - 1] {
+                    // the last sample belongs to the last segment (a run that ends
+                    // there reports the motion it had, not the hold that follows)
+                    return (v[n - 1], (v[n - 1] - v[n - 2]) / (ts[n - 1] - ts[n - 2]), 0.0);
+                }
+                if t > ts[n - 1] {
                     return (v[n - 1], 0.0, 0.0);
                 }
                 let i = ts.partition_point(|&x| x <= t) - 1;

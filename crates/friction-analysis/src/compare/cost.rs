@@ -12,6 +12,9 @@ use friction_sim::{simulate, SimError};
 
 use crate::error::AnalysisError;
 
+/// Step budget of the cost run.
+pub const COST_MAX_STEPS: usize = 5_000_000;
+
 /// The common stick-slip system with `model` on its contact.
 ///
 /// ```
@@ -52,6 +55,7 @@ pub fn cost_system(model: AnyModel) -> System {
             atol_velocity: 1e-8,
             atol_state: 1e-11,
             max_step: 0.05,
+            max_steps: COST_MAX_STEPS,
         },
     }
 }
@@ -84,7 +88,12 @@ pub(crate) fn measure(model: &AnyModel) -> Result<Cost, AnalysisError> {
                 }
                 return Ok(Cost { time_ms: out.stats.wall_time * 1e3, steps: out.stats.steps, note });
             }
-            Some(f) => failures.push(format!("{} failed at t = {:.4}: {f}", method.name(), out.last("t"))),
+            Some(f) => {
+                failures.push(format!("{} failed at t = {:.4}: {f}", method.name(), out.last("t")));
+                if f.contains("max_steps") {
+                    break;
+                }
+            }
         }
     }
     Err(AnalysisError::Sim(SimError::Solver {

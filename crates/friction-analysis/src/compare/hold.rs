@@ -1,16 +1,20 @@
 //! Experiments with a body on the contact: break-away under a rising force,
 //! and stiction under a held force.
 //!
-//! **Varying break-away force.** A light body (10 g) slides onto the
-//! contact at [`Settings::breakaway_velocity`] (1 cm/s) and comes to rest
-//! (as in the stick-slip experiments of Johannes et al.: the break-away
-//! force of models with dwell-time stiction depends on how long the contact
-//! has stuck since the last slide, and a model that starts "fully healed"
-//! would hide it). From [`Settings::breakaway_start`] (0.2 s) an external
+//! **Varying break-away force.** A light body (10 g) first slides at
+//! [`Settings::launch_velocity`] (0.1 m/s) for [`Settings::launch_time`]
+//! (0.1 s), kept there by a force equal to the model's steady friction at
+//! that speed (plus the dashpot's force); the force is then removed and the
+//! body stops within about a millisecond. This is the stick-slip situation
+//! of Johannes et al.: the break-away force of a model with dwell-time
+//! stiction (Armstrong's) depends on how long the contact has stuck since
+//! the last slide, and a contact that starts "fully healed" would hide it.
+//! From [`Settings::breakaway_start`] (0.2 s) an external
 //! force P = r (t - 0.2 s) rises at a slow and a fast rate
 //! ([`Settings::force_rates`], 0.1 and 10 F_ref per second) up to 2 F_ref;
 //! a light dashpot ([`Settings::breakaway_damper`]) keeps the stopped body
-//! from ringing on an elastic contact.
+//! from ringing on an elastic contact (none on a set-valued contact, which
+//! has no spring: there it would only make Karnopp's band chatter).
 //! The break-away force F_ba is the largest friction force from the start of
 //! the ramp until the body first slides faster than 1 cm/s again. The
 //! friction force, not P, is used, so that the body's inertia does not enter.
@@ -32,7 +36,7 @@
 //! rest stiffness settle on their spring, models without a force at rest
 //! (viscous, regularised Coulomb, rate-and-state) creep.
 
-use friction_models::AnyModel;
+use friction_models::{AnyModel, FrictionModel};
 use friction_sim::schedule::Schedule;
 
 use super::property::{Figure, Property};
@@ -59,6 +63,7 @@ pub struct Breakaway {
 pub(crate) fn breakaway(
     model: &AnyModel,
     f_ref: f64,
+    f_launch: f64,
     s: &Settings,
     notes: &Notes,
 ) -> Result<Breakaway, AnalysisError> {
@@ -67,9 +72,22 @@ pub(crate) fn breakaway(
         let r = rel * f_ref;
         let ts = s.breakaway_start;
         let t_end = ts + 2.0 * f_ref / r;
-        let rig = Rig { mass: s.breakaway_mass, v0: s.breakaway_velocity, damper: s.breakaway_damper };
+        // a set-valued contact has no spring to ring on: no dashpot
+        let damper = if model.max_static(&vec![0.0; model.n_states()], &vec![0.0; model.n_memory()]).is_some()
+        {
+            0.0
+        } else {
+            s.breakaway_damper
+        };
+        let rig = Rig { mass: s.breakaway_mass, v0: s.launch_velocity, damper };
+        let launch = Schedule::Pulse {
+            value: f_launch + damper * s.launch_velocity,
+            from: 0.0,
+            to: s.launch_time,
+            base: 0.0,
+        };
         let ramp = Schedule::Ramp { rate: r, offset: 0.0, start: ts };
-        let o = body_run(model, vec![ramp], rig, (t_end, (t_end - ts) / SAMPLES, s.rtol), notes)?;
+        let o = body_run(model, vec![launch, ramp], rig, (t_end, (t_end - ts) / SAMPLES, s.rtol), notes)?;
         let (t, v, fc) = (o.series("t"), o.series("v.m"), o.series("F.c"));
         let k0 = t.iter().position(|&t| t >= ts).unwrap_or(0);
         let k_g = (k0..t.len()).find(|&k| v[k] > s.breakaway_velocity).unwrap_or(t.len() - 1);
@@ -122,7 +140,8 @@ pub(crate) fn hold(model: &AnyModel, load: f64, s: &Settings, notes: &Notes) -> 
     let t: Vec<f64> = (0..=n).map(|k| tr * k as f64 / n as f64).collect();
     let p: Vec<f64> = t.iter().map(|&t| load * 0.5 * (1.0 - (std::f64::consts::PI * t / tr).cos())).collect();
     let t_end = tr + s.hold_time;
-    let creep = |damper: f64| -> Result<(f64, f64, Vec<(f64, f64)>), AnalysisError> {
+    type Run = (f64, f64, Vec<(f64, f64)>);
+    let creep = |damper: f64| -> Result<Run, AnalysisError> {
         let rig = Rig { mass: s.mass, v0: 0.0, damper };
         let o = body_run(
             model,

@@ -186,7 +186,7 @@ pub(crate) fn memory_figure(m: &Memory, s: &Settings) -> Figure {
         "{}; and an inner loop >= {} of the range from the outer",
         fig.threshold, th.memory_min_inner
     );
-    if fig.verdict != Verdict::No && !(m.inner >= th.memory_min_inner) {
+    if fig.verdict != Verdict::No && (m.inner.is_nan() || m.inner < th.memory_min_inner) {
         fig.verdict = Verdict::No;
         fig.detail.push_str("; no distinct inner loop (every branch is the same)");
     }

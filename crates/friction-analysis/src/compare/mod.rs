@@ -46,7 +46,7 @@ pub use property::{Band, Figure, Property, Thresholds, Verdict};
 pub use report::{figures_csv, markdown, properties_csv, write_report, OLSSON};
 pub use setup::{build_model, experiment_params, Settings, ELEMENTS};
 use sim::Notes;
-pub use sim::{at_rest, AtRest, MAX_REST_SLOPE};
+pub use sim::{at_rest, AtRest, BODY_MAX_STEPS, MAX_REST_SLOPE};
 
 use crate::error::AnalysisError;
 
@@ -169,6 +169,14 @@ pub fn measure_model(id: &str, s: &Settings) -> Result<ModelRow, AnalysisError> 
         Some(st) if st.f_ref > 0.0 => (st.f_ref, st.v_star, st.scatter),
         _ => (1.0, 1e-3, 0.0),
     };
+    // the steady force at the launch speed of the break-away experiment
+    let f_launch = match &st {
+        Some(st) if st.f_ref > 0.0 => {
+            let lv: Vec<f64> = st.v.iter().map(|v| v.ln()).collect();
+            sim::interp(&lv, &st.f, s.launch_velocity.ln())
+        }
+        _ => f_ref,
+    };
     curves.steady = st;
 
     let mut load = 0.5 * f_ref;
@@ -177,7 +185,7 @@ pub fn measure_model(id: &str, s: &Settings) -> Result<ModelRow, AnalysisError> 
         None => {
             let (f, b) = run_one(
                 Property::VaryingBreakaway,
-                |n| hold::breakaway(&model, f_ref, s, n),
+                |n| hold::breakaway(&model, f_ref, f_launch, s, n),
                 |b| hold::breakaway_figure(b, scatter, s),
             );
             if let Some(b) = &b {

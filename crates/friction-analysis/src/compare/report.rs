@@ -185,8 +185,8 @@ pub fn markdown(rows: &[ModelRow], s: &Settings) -> String {
         (
             Property::VaryingBreakaway,
             format!(
-                "body of {} kg (dashpot {:.1} N s/m) launched at {:.0e} m/s comes to rest; from {} s a force ramp at {} and {} F_ref/s; F_ba = largest friction force before the body exceeds {:.0e} m/s again",
-                s.breakaway_mass, s.breakaway_damper, s.breakaway_velocity, s.breakaway_start, s.force_rates[0], s.force_rates[1], s.breakaway_velocity
+                "body of {} kg (dashpot {:.1} N s/m unless set-valued) slides at {} m/s for {} s, held there by its steady friction; the force is removed and it stops; from {} s a force ramp at {} and {} F_ref/s; F_ba = largest friction force before the body exceeds {:.0e} m/s again",
+                s.breakaway_mass, s.breakaway_damper, s.launch_velocity, s.launch_time, s.breakaway_start, s.force_rates[0], s.force_rates[1], s.breakaway_velocity
             ),
             "(abs(F_ba(fast) - F_ba(slow)) - 2 x scatter of the steady force) / F_ba(slow)".into(),
             th.breakaway.text(),

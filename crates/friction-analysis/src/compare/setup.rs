@@ -46,10 +46,15 @@ pub struct Settings {
     pub lag_cycles: usize,
     /// Stiction: mass of the body [kg]. Default 1 kg.
     pub mass: f64,
-    /// Break-away: mass of the body [kg]. Default 0.01 kg: launched at
-    /// [`Settings::breakaway_velocity`] it stops within about 0.1 ms, faster
-    /// than any lag of the models, as in a stick-slip cycle.
+    /// Break-away: mass of the body [kg]. Default 0.01 kg: when the force
+    /// that keeps it sliding is removed it stops within about 1 ms, faster
+    /// than the lags of the models, as in a stick-slip cycle.
     pub breakaway_mass: f64,
+    /// Break-away: the body first slides at this speed [m/s], kept there by
+    /// a force equal to the steady friction at this speed. Default 0.1 m/s.
+    pub launch_velocity: f64,
+    /// Break-away: how long it slides before the force is removed [s]. Default 0.1 s.
+    pub launch_time: f64,
     /// Break-away: a dashpot from the body to the ground [N s/m]. Default
     /// 12.6 N s/m, a fifth of critical damping of the 10 g body on a 1e5 N/m
     /// contact spring: the body, stopped on an elastic contact, would
@@ -58,10 +63,10 @@ pub struct Settings {
     /// Break-away: the two force rates, in units of F_ref per second
     /// (F_ref: the largest steady force). Default 0.1 and 10 /s.
     pub force_rates: [f64; 2],
-    /// Break-away: the force ramp starts at this time [s]; the body, launched
-    /// at [`Settings::breakaway_velocity`], has come to rest by then. Default 0.2 s.
+    /// Break-away: the force ramp starts at this time [s]; the body has come
+    /// to rest by then. Default 0.2 s.
     pub breakaway_start: f64,
-    /// Break-away: the body's initial speed, and gross sliding starts when its speed first exceeds
+    /// Break-away: gross sliding starts when the body's speed first exceeds
     /// this [m/s]. Default 1e-2 m/s (ten times the speed a 1e4 N/m pre-sliding
     /// spring reaches under the fast ramp).
     pub breakaway_velocity: f64,
@@ -100,6 +105,8 @@ impl Default for Settings {
             lag_cycles: 4,
             mass: 1.0,
             breakaway_mass: 0.01,
+            launch_velocity: 0.1,
+            launch_time: 0.1,
             breakaway_damper: 0.4 * (1e5f64 * 0.01).sqrt(),
             force_rates: [0.1, 10.0],
             breakaway_velocity: 1e-2,

@@ -32,7 +32,8 @@ impl Notes {
 /// other implicit methods, then the explicit `tsit45`.
 pub(crate) const METHODS: [Method; 4] = [Method::Auto, Method::Esdirk34, Method::TrBdf2, Method::Tsit45];
 
-/// Run `f` with each of [`METHODS`] until one succeeds; failures go to `notes`.
+/// Run `f` with each of [`METHODS`] until one succeeds (a run that exhausts
+/// its step budget is not retried); failures go to `notes`.
 fn with_fallback<T>(
     notes: &Notes,
     mut f: impl FnMut(Method) -> Result<T, AnalysisError>,
@@ -46,7 +47,14 @@ fn with_fallback<T>(
                 }
                 return Ok(x);
             }
-            Err(e) => errs.push(format!("{} failed: {e}", m.name())),
+            Err(e) => {
+                let budget = e.to_string().contains("max_steps");
+                errs.push(format!("{} failed: {e}", m.name()));
+                // a step budget exhausted is the problem's, not the method's
+                if budget {
+                    break;
+                }
+            }
         }
     }
     Err(AnalysisError::Model(errs.join("; ")))
@@ -83,6 +91,10 @@ fn driven_with(
     }
     Ok(out.rows.iter().map(|r| -r[i]).collect())
 }
+
+/// Step budget of a body experiment: a run that needs more accepted steps
+/// fails (and the next method is tried).
+pub const BODY_MAX_STEPS: usize = 1_000_000;
 
 /// A body on the contact: mass, initial speed, dashpot to the ground.
 #[derive(Debug, Clone, Copy)]
@@ -137,6 +149,7 @@ pub(crate) fn body_run(
             atol_velocity: 1e-12,
             atol_state: 1e-12,
             max_step: t_end / 100.0,
+            max_steps: BODY_MAX_STEPS,
         },
     };
     with_fallback(notes, |method| {

@@ -36,7 +36,7 @@ pub struct Virgin {
 
 fn half_point(c: &[(f64, f64)]) -> f64 {
     let f_end = c.last().map(|p| p.1).unwrap_or(f64::NAN);
-    if !(f_end > 0.0) {
+    if f_end.is_nan() || f_end <= 0.0 {
         return f64::NAN;
     }
     for k in 1..c.len() {
@@ -88,7 +88,7 @@ pub(crate) fn figure(v: &Virgin, s: &Settings) -> Figure {
     );
     fig.threshold =
         format!("{}; and x_half(fast)/x_half(slow) <= {}", fig.threshold, th.presliding_max_ratio);
-    if fig.verdict != Verdict::No && !(ratio <= th.presliding_max_ratio) {
+    if fig.verdict != Verdict::No && (ratio.is_nan() || ratio > th.presliding_max_ratio) {
         fig.verdict = Verdict::No;
         fig.detail.push_str("; the rise scales with the speed: a time lag, not a displacement");
     }

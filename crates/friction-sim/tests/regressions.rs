@@ -1,0 +1,144 @@
+//! Regression tests, each named after the symptom it guards against.
+
+use std::path::Path;
+
+use friction_sim::{scenario, simulate, Outcome};
+
+fn run(text: &str) -> Outcome {
+    let sys = scenario::parse(text, "regression.toml", Path::new(".")).unwrap();
+    let out = simulate(&sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    out
+}
+
+/// A stuck Coulomb contact under a force ramping smoothly through Fs must
+/// break away exactly when the force reaches Fs (here t = 1 s), and then the
+/// mass accelerates as (t - 1) / m, so x(3) = 2³/6. The bug: the root at
+/// |λ| = N Fs fired but the stick/slip decision kept the contact stuck, and the
+/// mass never moved.
+#[test]
+fn stuck_contact_breaks_away_when_a_ramped_force_reaches_fs() {
+    let out = run(r#"
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = { type = "ramp", rate = 1.0 }
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 1.0 }
+[solver]
+t_end = 3.0
+output_dt = 0.5
+rtol = 1e-9
+"#);
+    let ev: Vec<_> = out.events.iter().filter(|e| e.t > 0.0).collect();
+    assert_eq!(ev.len(), 1, "{:?}", out.events);
+    assert!((ev[0].t - 1.0).abs() < 1e-8 && ev[0].to == "forward");
+    assert!((out.last("x.m") - 8.0 / 6.0).abs() < 1e-7, "x(3) = {}", out.last("x.m"));
+}
+
+/// Two identical bodies reach their stops in the same instant; both must
+/// bounce (restitution 0.5), not only the one whose root the root finder
+/// reported. The bug: the second body passed through its stop.
+#[test]
+fn simultaneous_stop_impacts_are_all_handled() {
+    let out = run(r#"
+[[body]]
+name = "a"
+mass = 1.0
+v0 = 0.15
+[[body]]
+name = "b"
+mass = 1.0
+v0 = 0.15
+[[stop]]
+body = "a"
+min = -0.03
+max = 0.03
+restitution = 0.5
+[[stop]]
+body = "b"
+min = -0.03
+max = 0.03
+restitution = 0.5
+[solver]
+t_end = 0.5
+output_dt = 0.05
+rtol = 1e-9
+atol = { position = 1e-12, velocity = 1e-12 }
+"#);
+    // impact at 0.2 s, then back at 0.075 m/s for 0.3 s
+    for b in ["a", "b"] {
+        assert!((out.last(&format!("x.{b}")) - (0.03 - 0.075 * 0.3)).abs() < 1e-9, "{b}");
+        assert!((out.last(&format!("v.{b}")) + 0.075).abs() < 1e-12, "{b}");
+    }
+    assert_eq!(out.events.iter().filter(|e| e.to == "bounce").count(), 2);
+}
+
+/// A mass sliding against Coulomb friction into a plastic stop (restitution
+/// 0) comes to rest on it: the impact stops the mass, so the sliding contact
+/// must come to rest too and stick; friction must not push the mass back off
+/// the stop. Impact at x = 0.03 when 0.2 t - 0.1 t² = 0.03.
+#[test]
+fn plastic_impact_brings_a_sliding_contact_to_rest() {
+    let out = run(r#"
+[[body]]
+name = "m"
+mass = 1.0
+v0 = 0.2
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 0.2 }
+[[stop]]
+body = "m"
+max = 0.03
+restitution = 0.0
+[solver]
+t_end = 1.0
+output_dt = 0.05
+rtol = 1e-9
+atol = { position = 1e-12, velocity = 1e-12 }
+"#);
+    let t_hit = (0.2 - (0.04f64 - 0.012).sqrt()) / 0.2;
+    let stick = out.events.iter().find(|e| e.contact == "c" && e.to == "stuck").unwrap();
+    assert!((stick.t - t_hit).abs() < 1e-8, "{} vs {t_hit}", stick.t);
+    assert_eq!(out.last("v.m"), 0.0);
+    assert_eq!(out.last("x.m"), 0.03);
+}
+
+/// A long BDF run with many velocity reversals of a steep regularised model
+/// must not stop on diffsol's run-long count of Newton failures (it did at
+/// t = 3.4 s of 20).
+#[test]
+fn long_bdf_run_with_many_reversals_does_not_fail() {
+    let out = run(r#"
+[[driver]]
+name = "wall"
+motion = { type = "sine", amplitude = 0.02, frequency = 2.3873241463784303 }
+[[body]]
+name = "m"
+mass = 1.0
+[[spring]]
+between = ["m", "wall"]
+stiffness = 100.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb_sat"
+params = { fc = 0.981, ksat = 1000.0 }
+[solver]
+t_end = 20.0
+output_dt = 0.01
+method = "bdf"
+"#);
+    assert!((out.last("t") - 20.0).abs() < 1e-12);
+    let e = &out.energy;
+    let diss: f64 = e.contacts.iter().map(|c| c.1).sum();
+    assert!(e.residual.abs() < 1e-3 * diss, "residual {} of {diss}", e.residual);
+}
