@@ -288,7 +288,7 @@ mod tests {
         let p = [0.0, 1.0, -1.0, 0.5];
         assert_eq!(path_x(&p, 0.5), 0.5);
         assert_eq!(path_x(&p, 2.5), -0.5);
-        assert_eq!(path_x(&p, 4.25), -0.75);
+        assert_eq!(path_x(&p, 4.25), 0.25);
         assert_eq!(path_x(&p, 100.0), 0.5);
         assert_eq!(interp(&[0.0, 1.0, 3.0], &[0.0, 2.0, 0.0], 2.0), 1.0);
         assert_eq!(window_mean(&[0.0, 1.0, 2.0, 3.0], &[1.0, 2.0, 3.0, 4.0], 1.0, 2.0), 2.5);
