@@ -10,6 +10,7 @@ use friction_sim::scenario::{Body, Contact, Driver, Member, Method, SolverSettin
 use friction_sim::schedule::Schedule;
 use friction_sim::{simulate, SimError};
 
+use super::sim::{at_rest, short, AtRest, METHODS};
 use crate::error::AnalysisError;
 
 /// Step budget of the cost run.
@@ -72,12 +73,17 @@ pub struct Cost {
 }
 
 /// Wall time [ms] and accepted steps of the common set-up with `model`,
-/// with `method = "auto"`; if that fails, `esdirk34`, then `tr_bdf2` (the
-/// failures are kept in [`Cost::note`]).
+/// with `method = "auto"`; if that fails, `esdirk34`, `tr_bdf2`, then
+/// `tsit45` (the failures are kept in [`Cost::note`]). A model too steep at
+/// rest for the implicit methods ([`AtRest::Steep`]) starts with `tsit45`.
 pub(crate) fn measure(model: &AnyModel) -> Result<Cost, AnalysisError> {
     let mut sys = cost_system(model.clone());
     let mut failures = vec![];
-    for method in crate::compare::sim::METHODS {
+    let methods: Vec<Method> = match at_rest(model) {
+        Some(AtRest::Steep(_)) => vec![Method::Tsit45, Method::Auto],
+        _ => METHODS.to_vec(),
+    };
+    for method in methods {
         sys.solver.method = method;
         let out = simulate(&sys)?;
         match &out.failure {
@@ -89,10 +95,7 @@ pub(crate) fn measure(model: &AnyModel) -> Result<Cost, AnalysisError> {
                 return Ok(Cost { time_ms: out.stats.wall_time * 1e3, steps: out.stats.steps, note });
             }
             Some(f) => {
-                failures.push(format!("{} failed at t = {:.4}: {f}", method.name(), out.last("t")));
-                if f.contains("max_steps") {
-                    break;
-                }
+                failures.push(format!("{} failed at t = {:.4}: {}", method.name(), out.last("t"), short(f)))
             }
         }
     }

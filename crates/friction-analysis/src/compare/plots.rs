@@ -70,7 +70,14 @@ fn panel(
         .x_labels(5)
         .y_labels(5)
         .x_label_formatter(&|v| format!("{v:.2e}"))
-        .y_label_formatter(&|v| format!("{v:.3}"))
+        .y_label_formatter(&|v| {
+            let scale = y0.abs().max(y1.abs());
+            if scale < 1e-2 || scale >= 1e4 {
+                format!("{v:.2e}")
+            } else {
+                format!("{v:.3}")
+            }
+        })
         .label_style(("sans-serif", 11))
         .draw()
         .map_err(|e| perr(path, e))?;

@@ -157,10 +157,12 @@ impl Band {
         }
     }
 
-    /// The thresholds as text, e.g. `yes > 0.05, partial > 0.01`.
+    /// The thresholds as text, e.g. `yes > 0.05, partial > 0.01` (`1e-9`
+    /// for small numbers).
     pub fn text(&self) -> String {
         let op = if self.larger_is_yes { ">" } else { "<" };
-        format!("yes {op} {}, partial {op} {}", self.yes, self.partial)
+        let n = |x: f64| if x != 0.0 && x.abs() < 1e-3 { format!("{x:e}") } else { format!("{x}") };
+        format!("yes {op} {}, partial {op} {}", n(self.yes), n(self.partial))
     }
 }
 

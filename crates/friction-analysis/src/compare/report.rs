@@ -242,7 +242,7 @@ pub fn markdown(rows: &[ModelRow], s: &Settings) -> String {
         m.push_str(&format!("| `{}` | {exp} | {fig} | {thr} |\n", p.name()));
     }
     m.push_str(
-        "| `time_ms`, `steps` | the LuGre stick-slip set-up (1 kg, 2 N/m spring pulled at 0.1 m/s, 20 s, rtol 1e-6, method auto; esdirk34, then tsit45 if it fails) with this contact, run alone | wall time (depends on the machine and its load), accepted steps | — |\n",
+        "| `time_ms`, `steps` | the LuGre stick-slip set-up (1 kg, 2 N/m spring pulled at 0.1 m/s, 20 s, rtol 1e-6, method auto; esdirk34, tr_bdf2, then tsit45 if it fails; tsit45 first for a model too steep at rest) with this contact, run alone | wall time (depends on the machine and its load), accepted steps | — |\n",
     );
     m.push_str(
         "\nModels built with more than their defaults: `maxwell_slip` and `leuven` with the elements \

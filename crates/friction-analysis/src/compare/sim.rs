@@ -32,6 +32,14 @@ impl Notes {
 /// other implicit methods, then the explicit `tsit45`.
 pub(crate) const METHODS: [Method; 4] = [Method::Auto, Method::Esdirk34, Method::TrBdf2, Method::Tsit45];
 
+/// The first 200 characters of an error message.
+pub(crate) fn short(msg: &str) -> String {
+    match msg.char_indices().nth(200) {
+        Some((i, _)) => format!("{}...", &msg[..i]),
+        None => msg.to_string(),
+    }
+}
+
 /// Run `f` with each of [`METHODS`] until one succeeds (a run that exhausts
 /// its step budget is not retried); failures go to `notes`.
 fn with_fallback<T>(
@@ -49,7 +57,7 @@ fn with_fallback<T>(
             }
             Err(e) => {
                 let budget = e.to_string().contains("max_steps");
-                errs.push(format!("{} failed: {e}", m.name()));
+                errs.push(format!("{} failed: {}", m.name(), short(&e.to_string())));
                 // a step budget exhausted is the problem's, not the method's
                 if budget {
                     break;
