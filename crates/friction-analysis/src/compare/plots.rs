@@ -72,7 +72,7 @@ fn panel(
         .x_label_formatter(&|v| format!("{v:.2e}"))
         .y_label_formatter(&|v| {
             let scale = y0.abs().max(y1.abs());
-            if scale < 1e-2 || scale >= 1e4 {
+            if !(1e-2..1e4).contains(&scale) {
                 format!("{v:.2e}")
             } else {
                 format!("{v:.3}")
