@@ -244,7 +244,6 @@ pub fn plot_property(
     if hi <= lo_l {
         hi = lo_l + 1.0;
     }
-    let unit = figs.first().map(|f| f.unit).unwrap_or("-");
     let mut chart = ChartBuilder::on(&root)
         .caption(format!("{}: measured figure per model", prop.title()), ("sans-serif", 20))
         .margin(10)
@@ -256,7 +255,7 @@ pub fn plot_property(
         .configure_mesh()
         .disable_y_mesh()
         .y_labels(0)
-        .x_desc(format!("log10 figure [{unit}]   ({th})"))
+        .x_desc(format!("log10 {}   ({th})", prop.figure_name()))
         .label_style(("sans-serif", 12))
         .draw()
         .map_err(|e| perr(path, e))?;

@@ -50,6 +50,19 @@ impl Property {
         }
     }
 
+    /// What the measured figure is, for axis labels.
+    pub fn figure_name(self) -> &'static str {
+        match self {
+            Property::Stribeck => "fall of the steady force / F_ref",
+            Property::VaryingBreakaway => "relative change of the break-away force",
+            Property::Presliding => "x½, displacement to half the sliding force [m]",
+            Property::Lag => "F-v loop width / F_ref",
+            Property::NonlocalMemory => "gap to the outer branch / range",
+            Property::RateIndependent => "largest force difference / range",
+            Property::Stiction => "creep over the hold [m]",
+        }
+    }
+
     /// A short human title.
     pub fn title(self) -> &'static str {
         match self {
