@@ -16,7 +16,9 @@
 //! from ringing on an elastic contact (none on a set-valued contact, which
 //! has no spring: there it would only make Karnopp's band chatter).
 //! The break-away force F_ba is the largest friction force from the start of
-//! the ramp until the body first slides faster than 1 cm/s again. The
+//! the ramp until the body first slides faster than 1 cm/s again (a run the
+//! step budget stops after that moment still counts: `bristle` snaps bonds
+//! at every 1e-5 m of sliding). The
 //! friction force, not P, is used, so that the body's inertia does not enter.
 //! A static map gives the same F_ba at any rate (the largest F(v) for
 //! v <= 1 cm/s); a set-valued model its Fs. The figure is
@@ -41,7 +43,7 @@ use friction_sim::schedule::Schedule;
 
 use super::property::{Figure, Property};
 use super::setup::Settings;
-use super::sim::{body_run, window_mean, Notes, Rig};
+use super::sim::{body_run, short, window_mean, Notes, Rig};
 use crate::error::AnalysisError;
 
 /// Output samples per run.
@@ -87,10 +89,22 @@ pub(crate) fn breakaway(
             base: 0.0,
         };
         let ramp = Schedule::Ramp { rate: r, offset: 0.0, start: ts };
-        let o = body_run(model, vec![launch, ramp], rig, (t_end, (t_end - ts) / SAMPLES, s.rtol), notes)?;
+        let o =
+            body_run(model, vec![launch, ramp], rig, (t_end, (t_end - ts) / SAMPLES, s.rtol), true, notes)?;
         let (t, v, fc) = (o.series("t"), o.series("v.m"), o.series("F.c"));
         let k0 = t.iter().position(|&t| t >= ts).unwrap_or(0);
-        let k_g = (k0..t.len()).find(|&k| v[k] > s.breakaway_velocity).unwrap_or(t.len() - 1);
+        let k_g = match (k0..t.len()).find(|&k| v[k] > s.breakaway_velocity) {
+            Some(k) => k,
+            // a run stopped early must have seen gross sliding
+            None if o.failure.is_some() => {
+                return Err(AnalysisError::Model(format!(
+                    "stopped by the step budget at t = {:.4} s before gross sliding: {}",
+                    o.last("t"),
+                    short(o.failure.as_deref().unwrap_or(""))
+                )))
+            }
+            None => t.len() - 1,
+        };
         let f_ba = (k0..=k_g).map(|k| -fc[k]).fold(f64::NEG_INFINITY, f64::max);
         let p = |t: f64| r * (t - ts).max(0.0);
         out.rates[i] = r;
@@ -148,6 +162,7 @@ pub(crate) fn hold(model: &AnyModel, load: f64, s: &Settings, notes: &Notes) -> 
             vec![Schedule::Table { t: t.clone(), v: p.clone() }],
             rig,
             (t_end, 1e-3, s.rtol),
+            false,
             notes,
         )?;
         let (t, x) = (o.series("t"), o.series("x.m"));
