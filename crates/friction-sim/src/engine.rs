@@ -264,7 +264,7 @@ impl<'s> Engine<'s> {
             .contacts
             .iter()
             .map(|c| {
-                c.model.max_static(&[], &[]).is_some()
+                c.model.max_static(&vec![0.0; c.model.n_states()], &vec![0.0; c.model.n_memory()]).is_some()
                     && c.between.iter().any(|m| matches!(m, Member::Body(_)))
                     && c.model.n_states() == 0
             })
@@ -1438,7 +1438,19 @@ impl<'s> Engine<'s> {
         let mut impacts = Vec::new();
         if idx < nc {
             match d.modes[idx] {
-                Mode::Forward | Mode::Backward => arrived.push(RowKind::Contact(idx)),
+                Mode::Forward | Mode::Backward => {
+                    // with a stick band (Karnopp) the root also fires when the
+                    // contact speeds up out of the band after a break-away:
+                    // only entering the band is an arrival
+                    let dir = if d.modes[idx] == Mode::Forward { 1.0 } else { -1.0 };
+                    let mut s = self.scr.borrow().clone();
+                    self.eval(t, y, &d, &mut s, None);
+                    let leaving = self.sys.contacts[idx].model.stick_band() > 0.0
+                        && dir * self.rel_acc(&s, &self.contact_row(idx)) > 0.0;
+                    if !leaving {
+                        arrived.push(RowKind::Contact(idx));
+                    }
+                }
                 // |λ| reached N Fs: the contact cannot stay stuck, nor can any
                 // other stuck contact that reached its limit at the same instant
                 Mode::Stuck => {

@@ -142,3 +142,57 @@ method = "bdf"
     let diss: f64 = e.contacts.iter().map(|c| c.1).sum();
     assert!(e.residual.abs() < 1e-3 * diss, "residual {} of {diss}", e.residual);
 }
+
+/// A Karnopp contact breaking away starts inside its zero-velocity band; the
+/// root that marks the band's edge then fires as the body speeds *out* of the
+/// band, which must not count as arriving at rest. The bug: the contact stuck
+/// again at once, and the step size collapsed (200 000 steps for 0.13 s).
+/// Here Fs = 1 N is reached by the 0.1 N/s ramp at t = 10 s.
+#[test]
+fn karnopp_break_away_leaves_its_band_without_sticking_again() {
+    let out = run(r#"
+[[body]]
+name = "m"
+mass = 0.01
+[[force]]
+on = "m"
+value = { type = "ramp", rate = 0.1 }
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "karnopp"
+[solver]
+t_end = 11.0
+max_steps = 20000
+"#);
+    let ev: Vec<_> = out.events.iter().filter(|e| e.t > 0.0).collect();
+    assert_eq!(ev.len(), 1, "{:?}", out.events);
+    assert!((ev[0].t - 10.0).abs() < 1e-6, "break-away at {}", ev[0].t);
+    // after break-away: m a = 0.1 t - 1, so v(11) = (0.05 (t² - 100) - (t - 10)) / m at t = 11
+    let v_exact = (0.05 * (121.0 - 100.0) - 1.0) / 0.01;
+    assert!((out.last("v.m") - v_exact).abs() < 1e-3, "{} vs {v_exact}", out.last("v.m"));
+}
+
+/// A wrapper around a model with continuous states (stochastic noise on
+/// LuGre) must build into a system: the engine asked the model for its
+/// maximum static force with empty state slices, and the wrapper panicked.
+#[test]
+fn wrapper_with_inner_states_runs_in_a_system() {
+    let out = run(r#"
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = 2.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "stochastic"
+params = { std = 0.01, frequency = 50.0, inner = { model = "lugre" } }
+[solver]
+t_end = 1.0
+"#);
+    // a 2 N push against a 1 N Coulomb level (plus noise and viscous drag): it slides
+    assert!(out.last("v.m") > 0.5);
+}
