@@ -658,7 +658,7 @@ impl<'s> Engine<'s> {
             }
         }
         let scale = a.amax().max(f64::MIN_POSITIVE);
-        a.clone().pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns))
+        a.pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns))
     }
 
     /// Project velocities so every row has zero relative velocity: a group
@@ -1225,7 +1225,6 @@ impl<'s> Engine<'s> {
         let mut failure: Option<String> = None;
         let mut last_event_t = f64::NEG_INFINITY;
         let mut same_instant = 0usize;
-        let mut t_prev = 0.0;
         let mut tstop_set = f64::NAN;
 
         loop {
@@ -1278,7 +1277,7 @@ impl<'s> Engine<'s> {
                 OdeSolverStopReason::RootFound(tr, _) => tr,
                 _ => t_step,
             };
-            // outputs in (t_prev, t_acc] with the memory of the step's start
+            // outputs up to t_acc with the memory of the step's start
             if every_step {
                 let y = match reason {
                     OdeSolverStopReason::RootFound(tr, _) => solver
@@ -1306,8 +1305,6 @@ impl<'s> Engine<'s> {
                     next_out_k += 1;
                 }
             }
-            let _ = t_prev;
-            t_prev = t_acc;
 
             if let OdeSolverStopReason::RootFound(tr, idx) = reason {
                 if let Err(e) = solver.state_mut_back(tr) {
@@ -1520,7 +1517,6 @@ impl<'s> Engine<'s> {
     /// (a body beyond a stop, a sliding contact moving against its mode).
     fn missed_event(&self, t: f64, y: &[f64]) -> bool {
         let d = self.disc.borrow();
-        let nb = self.nb;
         for (k, st) in self.sys.stops.iter().enumerate() {
             if d.stops[k] == StopMode::Free {
                 let tol = 10.0 * self.sys.solver.atol_position;
@@ -1532,7 +1528,6 @@ impl<'s> Engine<'s> {
         }
         let mut s = self.scr.borrow().clone();
         self.eval(t, y, &d, &mut s, None);
-        let _ = nb;
         (0..self.sys.contacts.len()).any(|c| match d.modes[c] {
             Mode::Forward => s.vrel[c] < -self.vtol(c),
             Mode::Backward => s.vrel[c] > self.vtol(c),
