@@ -136,6 +136,18 @@ pub trait FrictionModel {
         0.0
     }
 
+    /// Whether the discrete memory records the turning points of the relative
+    /// displacement (Masing-type hysteresis: Jenkins, Maxwell-slip, Iwan).
+    ///
+    /// A simulator must then call [`FrictionModel::accept`] exactly at every
+    /// reversal of the relative velocity, not only at the ends of its steps:
+    /// a reversal inside a step would otherwise be lost together with the
+    /// loop it opens. The engine locates every reversal as an event (a root
+    /// of the relative velocity) for models that return `true`.
+    fn turns_at_reversals(&self) -> bool {
+        false
+    }
+
     /// Whether the model makes the equations stiff (stiff bristles, steep
     /// regularisation), so that `method = "auto"` picks an implicit solver.
     fn is_stiff(&self) -> bool {

@@ -70,6 +70,9 @@ macro_rules! registry {
             fn stick_band(&self) -> f64 {
                 match self { $(AnyModel::$variant(m) => m.stick_band(),)* }
             }
+            fn turns_at_reversals(&self) -> bool {
+                match self { $(AnyModel::$variant(m) => m.turns_at_reversals(),)* }
+            }
             fn is_stiff(&self) -> bool {
                 match self { $(AnyModel::$variant(m) => m.is_stiff(),)* }
             }

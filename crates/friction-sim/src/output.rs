@@ -76,6 +76,17 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
             "rejected_steps": out.stats.rejected,
             "rhs_evaluations": out.stats.rhs_evals,
             "wall_time_s": out.stats.wall_time,
+            "events": {
+                "stick_slip": out.stats.events_stick_slip,
+                "stops": out.stats.events_stops,
+                "engagement": out.stats.events_engagement,
+                "reversals": out.stats.events_reversals,
+            },
+            "lcp": {
+                "solves": out.stats.lcp_solves,
+                "pivots": out.stats.lcp_pivots,
+                "largest": out.stats.lcp_max_size,
+            },
         },
         "energy": {
             "work_forces": e.work_forces,

@@ -78,9 +78,9 @@ fn clutch_lock_time() -> f64 {
 fn clutch_locks_once_at_the_closed_form_time_and_opens_at_2() {
     let out = run(&load("clutch.toml"));
     let tl = clutch_lock_time();
-    // at t = 0 both are at rest and the clutch (capacity 0) lets go at once
-    assert_eq!(out.events[0].t, 0.0);
-    assert_eq!((out.events[0].from.as_str(), out.events[0].to.as_str()), ("stuck", "forward"));
+    // disengaged (normal load 0) until t = 1: free, no events; then it engages sliding
+    assert_eq!(out.events[0].t, 1.0, "events: {:?}", out.events);
+    assert_eq!((out.events[0].from.as_str(), out.events[0].to.as_str()), ("free", "forward"));
     let later: Vec<_> = out.events.iter().filter(|e| e.t > 0.0).collect();
     let locks: Vec<_> = later.iter().filter(|e| e.to == "stuck").collect();
     assert_eq!(locks.len(), 1, "events: {:?}", out.events);

@@ -234,6 +234,9 @@ impl Bristle {
 }
 
 impl FrictionModel for Bristle {
+    fn turns_at_reversals(&self) -> bool {
+        true
+    }
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }

@@ -296,6 +296,9 @@ impl Gms {
 }
 
 impl FrictionModel for Gms {
+    fn turns_at_reversals(&self) -> bool {
+        true
+    }
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }

@@ -276,6 +276,9 @@ impl Iwan4 {
 }
 
 impl FrictionModel for Iwan4 {
+    fn turns_at_reversals(&self) -> bool {
+        true
+    }
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }

@@ -160,6 +160,9 @@ impl Iwan5 {
 }
 
 impl FrictionModel for Iwan5 {
+    fn turns_at_reversals(&self) -> bool {
+        true
+    }
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }

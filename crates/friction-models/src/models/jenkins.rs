@@ -179,6 +179,9 @@ impl Jenkins {
 }
 
 impl FrictionModel for Jenkins {
+    fn turns_at_reversals(&self) -> bool {
+        true
+    }
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }

@@ -140,6 +140,9 @@ impl MaxwellSlip {
 }
 
 impl FrictionModel for MaxwellSlip {
+    fn turns_at_reversals(&self) -> bool {
+        true
+    }
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }

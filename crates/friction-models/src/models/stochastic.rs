@@ -312,6 +312,9 @@ impl FrictionModel for Stochastic {
     fn stick_band(&self) -> f64 {
         self.p.inner.stick_band()
     }
+    fn turns_at_reversals(&self) -> bool {
+        self.p.inner.turns_at_reversals()
+    }
     fn is_stiff(&self) -> bool {
         self.p.inner.is_stiff()
     }

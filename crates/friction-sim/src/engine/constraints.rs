@@ -1,0 +1,325 @@
+//! Clusters of bodies held together by active constraints (stuck contacts,
+//! resting stops) and the constraint forces that hold them.
+//!
+//! Bodies linked by active rows move as one: a cluster held to the ground
+//! or a driver takes its acceleration, a free cluster the mean acceleration
+//! `Σ f / Σ m`. Every body then needs a known net constraint force
+//! `m_i a - f_i`, and the row forces follow from statics:
+//! - a cluster whose rows form a tree (the usual case: a chain, a clutch
+//!   pack, a body stuck to the ground) is solved by one walk from the leaves
+//!   to the root, O(rows) per evaluation and exact;
+//! - a cluster with redundant rows (a loop, two contacts holding one body,
+//!   a body held by the ground and a driver) is statically indeterminate:
+//!   its forces are the minimum-norm solution `λ = W⁺ b`, `W = E^T M^-1 E`,
+//!   with the pseudo-inverse of its own block formed once per event.
+
+use nalgebra::DMatrix;
+
+use super::network::{Engine, Row, Scratch};
+
+/// What a cluster is held to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Anchor {
+    Free,
+    Ground,
+    Driver(usize),
+}
+
+/// Bodies moving as one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Cluster {
+    pub bodies: Vec<usize>,
+    pub anchor: Anchor,
+}
+
+/// One edge of a tree cluster, processed leaf to root: row `row` carries
+/// whatever body `child` still needs; `parent` (a body, or the anchor when
+/// `None`) takes the reaction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TreeStep {
+    pub row: usize,
+    pub child: usize,
+    pub parent: Option<usize>,
+    pub child_is_first: bool,
+}
+
+/// A cluster with redundant rows: its rows and the pseudo-inverse of its
+/// block of `W`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DenseBlock {
+    pub rows: Vec<usize>,
+    pub pinv: DMatrix<f64>,
+}
+
+/// How to find the forces of the active rows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Plan {
+    pub clusters: Vec<Cluster>,
+    pub steps: Vec<TreeStep>,
+    pub dense: Vec<DenseBlock>,
+}
+
+fn find(p: &mut [usize], i: usize) -> usize {
+    let mut r = i;
+    while p[r] != r {
+        r = p[r];
+    }
+    let mut j = i;
+    while p[j] != r {
+        let nx = p[j];
+        p[j] = r;
+        j = nx;
+    }
+    r
+}
+
+impl Engine<'_> {
+    /// Node of a row's member side: a body, the ground (`nb`) or a driver (`nb + 1 + k`).
+    fn node(&self, body: Option<usize>, driver: Option<usize>) -> usize {
+        match (body, driver) {
+            (Some(i), _) => i,
+            (None, Some(k)) => self.nb + 1 + k,
+            (None, None) => self.nb,
+        }
+    }
+
+    /// Group the bodies linked by `rows`, find what each group is held to,
+    /// and prepare the force solution of each group.
+    pub(crate) fn plan(&self, rows: &[Row]) -> Plan {
+        let nb = self.nb;
+        let nn = nb + 1 + self.sys.drivers.len();
+        let mut parent: Vec<usize> = (0..nn).collect();
+        let ends: Vec<(usize, usize)> =
+            rows.iter().map(|r| (self.node(r.ia, r.da), self.node(r.ib, r.db))).collect();
+        // bodies are grouped through body-body rows only: the ground or a
+        // driver holding two groups does not make them one
+        for &(a, b) in &ends {
+            if a < nb && b < nb {
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                if ra != rb {
+                    parent[ra] = rb;
+                }
+            }
+        }
+        // components that hold a body, in order of their lowest body
+        let mut comp_of_root = vec![usize::MAX; nn];
+        let mut comps: Vec<(Vec<usize>, Vec<usize>)> = Vec::new(); // (bodies, rows)
+        let mut involved = vec![false; nb];
+        for r in rows {
+            for i in [r.ia, r.ib].into_iter().flatten() {
+                involved[i] = true;
+            }
+        }
+        for i in 0..nb {
+            if involved[i] {
+                let root = find(&mut parent, i);
+                if comp_of_root[root] == usize::MAX {
+                    comp_of_root[root] = comps.len();
+                    comps.push((vec![], vec![]));
+                }
+                comps[comp_of_root[root]].0.push(i);
+            }
+        }
+        for (j, &(a, b)) in ends.iter().enumerate() {
+            let root = find(&mut parent, if a < nb { a } else { b });
+            if comp_of_root[root] != usize::MAX {
+                comps[comp_of_root[root]].1.push(j);
+            }
+        }
+        let mut plan = Plan::default();
+        for (bodies, crow) in comps {
+            // anchor: the first row (in row order) that holds a body to something else
+            let mut anchor = Anchor::Free;
+            let mut anchors: Vec<usize> = Vec::new();
+            for &j in &crow {
+                let r = &rows[j];
+                for (b, d, other_b) in [(r.ia, r.da, r.ib), (r.ib, r.db, r.ia)] {
+                    if b.is_none() && other_b.is_some() {
+                        let nd = self.node(None, d);
+                        if !anchors.contains(&nd) {
+                            anchors.push(nd);
+                        }
+                        if anchor == Anchor::Free {
+                            anchor = match d {
+                                Some(k) => Anchor::Driver(k),
+                                None => Anchor::Ground,
+                            };
+                        }
+                    }
+                }
+            }
+            let nodes = bodies.len() + anchors.len();
+            if crow.len() + 1 == nodes {
+                self.tree_steps(rows, &ends, &bodies, &crow, anchors.first().copied(), &mut plan.steps);
+            } else {
+                plan.dense.push(DenseBlock { pinv: self.pinv(rows, &crow), rows: crow });
+            }
+            plan.clusters.push(Cluster { bodies, anchor });
+        }
+        plan
+    }
+
+    /// Leaf-to-root steps of a tree cluster rooted at `root` (the anchor
+    /// node) or, for a free cluster, at its first body.
+    fn tree_steps(
+        &self,
+        rows: &[Row],
+        ends: &[(usize, usize)],
+        bodies: &[usize],
+        crow: &[usize],
+        root: Option<usize>,
+        steps: &mut Vec<TreeStep>,
+    ) {
+        let nb = self.nb;
+        let root = root.unwrap_or(bodies[0]);
+        // adjacency of the cluster's nodes through its rows
+        let mut adj: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+        for &j in crow {
+            adj.entry(ends[j].0).or_default().push(j);
+            adj.entry(ends[j].1).or_default().push(j);
+        }
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(root);
+        let mut order: Vec<TreeStep> = Vec::with_capacity(crow.len());
+        let mut queue = std::collections::VecDeque::from([root]);
+        while let Some(nd) = queue.pop_front() {
+            for &j in adj.get(&nd).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let (a, b) = ends[j];
+                let other = if a == nd { b } else { a };
+                if seen.insert(other) {
+                    // in a tree cluster every node but the root is a body
+                    debug_assert!(other < nb);
+                    order.push(TreeStep {
+                        row: j,
+                        child: other,
+                        parent: (nd < nb).then_some(nd),
+                        child_is_first: rows[j].ia == Some(other),
+                    });
+                    queue.push_back(other);
+                }
+            }
+        }
+        order.reverse();
+        steps.extend(order);
+    }
+
+    /// Pseudo-inverse of the block of `W = E^T M^-1 E` over rows `crow`.
+    fn pinv(&self, rows: &[Row], crow: &[usize]) -> DMatrix<f64> {
+        let ns = crow.len();
+        let a = self.w_block(rows, crow);
+        let scale = a.amax().max(f64::MIN_POSITIVE);
+        a.pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns))
+    }
+
+    /// The block of `W = E^T M^-1 E` over rows `sel` (indices into `rows`):
+    /// how the relative acceleration of one row answers a unit force in another.
+    pub(crate) fn w_block(&self, rows: &[Row], sel: &[usize]) -> DMatrix<f64> {
+        let ns = sel.len();
+        let inv_m = |i: usize| 1.0 / self.sys.bodies[i].mass;
+        let mut a = DMatrix::zeros(ns, ns);
+        for (j, &rj) in sel.iter().enumerate() {
+            let rj = &rows[rj];
+            for (l, &rl) in sel.iter().enumerate() {
+                let rl = &rows[rl];
+                let mut s = 0.0;
+                for (bj, sj) in [(rj.ia, 1.0), (rj.ib, -1.0)] {
+                    for (bl, sl) in [(rl.ia, 1.0), (rl.ib, -1.0)] {
+                        if let (Some(x), Some(y)) = (bj, bl) {
+                            if x == y {
+                                s += sj * sl * inv_m(x);
+                            }
+                        }
+                    }
+                }
+                a[(j, l)] = s;
+            }
+        }
+        a
+    }
+
+    /// Constraint forces of the active rows: fills `s.lam`, applies them to
+    /// the bodies, drivers and contact forces, and sets every clustered
+    /// body's acceleration. `s.f` holds the free forces on entry.
+    pub(crate) fn constraint_forces(&self, rows: &[Row], plan: &Plan, s: &mut Scratch) {
+        let sys = self.sys;
+        let nb = self.nb;
+        let ns = rows.len();
+        s.lam.resize(ns, 0.0);
+        s.f_free.copy_from_slice(&s.f);
+        for i in 0..nb {
+            s.a[i] = s.f[i] / sys.bodies[i].mass;
+        }
+        if ns == 0 {
+            return;
+        }
+        // bodies held together move with exactly one acceleration, so their
+        // relative velocity stays exactly zero under any integration formula
+        for cl in &plan.clusters {
+            let a = match cl.anchor {
+                Anchor::Ground => 0.0,
+                Anchor::Driver(k) => s.drv[k].2,
+                Anchor::Free => {
+                    let fsum: f64 = cl.bodies.iter().map(|&i| s.f_free[i]).sum();
+                    let msum: f64 = cl.bodies.iter().map(|&i| sys.bodies[i].mass).sum();
+                    fsum / msum
+                }
+            };
+            for &i in &cl.bodies {
+                s.a[i] = a;
+                s.need[i] = sys.bodies[i].mass * a - s.f_free[i];
+            }
+        }
+        // trees: each row supplies what its child still needs
+        for st in &plan.steps {
+            let need = s.need[st.child];
+            // the row pushes its first member by -λ and its second by +λ
+            let l = if st.child_is_first { -need } else { need };
+            s.lam[st.row] = l;
+            if let Some(p) = st.parent {
+                s.need[p] -= if st.child_is_first { l } else { -l };
+            }
+        }
+        // redundant clusters: minimum-norm forces from the free accelerations
+        for blk in &plan.dense {
+            for (jj, &j) in blk.rows.iter().enumerate() {
+                let mut l = 0.0;
+                for (kk, &k) in blk.rows.iter().enumerate() {
+                    let r = &rows[k];
+                    let mut b = 0.0;
+                    if let Some(i) = r.ia {
+                        b += s.f_free[i] / sys.bodies[i].mass;
+                    }
+                    if let Some(i) = r.ib {
+                        b -= s.f_free[i] / sys.bodies[i].mass;
+                    }
+                    if let Some(d) = r.da {
+                        b += s.drv[d].2;
+                    }
+                    if let Some(d) = r.db {
+                        b -= s.drv[d].2;
+                    }
+                    l += blk.pinv[(jj, kk)] * b;
+                }
+                s.lam[j] = l;
+            }
+        }
+        for (j, r) in rows.iter().enumerate() {
+            let l = s.lam[j];
+            if let Some(i) = r.ia {
+                s.f[i] -= l;
+            }
+            if let Some(i) = r.ib {
+                s.f[i] += l;
+            }
+            if let Some(k) = r.da {
+                s.fd[k] -= l;
+            }
+            if let Some(k) = r.db {
+                s.fd[k] += l;
+            }
+            if let super::network::RowKind::Contact(c) = r.kind {
+                s.fc[c] = l;
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Energy bookkeeping: stored energy of the network, and the balance of the
+//! work done on it against what it stored and dissipated.
+//!
+//! The powers of the contacts, dampers, forces and drivers are integrated as
+//! quadrature states alongside the motion; impulses (sticking projections,
+//! impacts) are booked as they happen.
+
+use super::network::Engine;
+use super::outcome::Energy;
+
+impl Engine<'_> {
+    /// Kinetic and spring energy at (t, y) [J].
+    pub(crate) fn mechanical_energy(&self, t: f64, y: &[f64]) -> (f64, f64) {
+        let sys = self.sys;
+        let nb = self.nb;
+        let ke = (0..nb).map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
+        let mut s = self.scr.borrow_mut();
+        for (k, dr) in sys.drivers.iter().enumerate() {
+            s.drv[k] = dr.motion.eval(t);
+        }
+        let pe = sys
+            .springs
+            .iter()
+            .map(|sp| {
+                let (xa, _) = self.pos(y, &s, sp.between[0]);
+                let (xb, _) = self.pos(y, &s, sp.between[1]);
+                0.5 * sp.stiffness * (xb - xa - sp.length).powi(2)
+            })
+            .sum();
+        (ke, pe)
+    }
+
+    /// The energy balance of a run from its initial energies and its final state.
+    pub(crate) fn energy_balance(&self, e0: (f64, f64), t_last: f64, y_end: &[f64]) -> Energy {
+        let sys = self.sys;
+        let (ke0, pe0) = e0;
+        let (ke1, pe1) = self.mechanical_energy(t_last, y_end);
+        let q = self.q_off;
+        let nc = sys.contacts.len();
+        let nd = sys.dampers.len();
+        let contacts: Vec<(String, f64)> =
+            sys.contacts.iter().enumerate().map(|(c, ct)| (ct.name.clone(), y_end[q + c])).collect();
+        let dampers: Vec<(String, f64)> =
+            sys.dampers.iter().enumerate().map(|(k, dp)| (dp.name.clone(), y_end[q + nc + k])).collect();
+        let work_forces = y_end[q + nc + nd];
+        let work_drivers = y_end[q + nc + nd + 1];
+        let impacts = self.disc.borrow().impacts;
+        let stored = (ke1 - ke0) + (pe1 - pe0);
+        let dissipated: f64 =
+            contacts.iter().map(|c| c.1).sum::<f64>() + dampers.iter().map(|d| d.1).sum::<f64>();
+        let residual = work_forces + work_drivers - stored - dissipated - impacts;
+        Energy {
+            work_forces,
+            work_drivers,
+            kinetic: (ke0, ke1),
+            spring: (pe0, pe1),
+            contacts,
+            dampers,
+            impacts,
+            residual,
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Root functions (what diffsol's root finder watches) and what each root
+//! means: arrivals at rest, break-aways, stop impacts and releases, normal
+//! loads crossing zero, and reversals of hysteresis contacts.
+
+use friction_models::FrictionModel;
+
+use super::network::{Discrete, Engine, RowKind, StopMode};
+use super::outcome::{Event, Mode};
+use crate::error::SimError;
+
+/// Margin on the normal-load roots, so that a contact engaged or released
+/// at a crossing starts on the right side of it.
+const NORMAL_EPS: f64 = 1e-12;
+
+impl Engine<'_> {
+    /// Root functions at (t, y) under the current modes; layout
+    /// `[contacts | 2 per stop | normal crossings | reversals]`.
+    pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        let d = self.disc.borrow();
+        let mut s = self.scr.borrow_mut();
+        self.eval(t, y, &d, &mut s, None);
+        g.fill(1.0);
+        for (c, ct) in self.sys.contacts.iter().enumerate() {
+            g[c] = match d.modes[c] {
+                Mode::Smooth | Mode::Free => 1.0,
+                Mode::Forward => s.vrel[c] - ct.model.stick_band(),
+                Mode::Backward => -s.vrel[c] - ct.model.stick_band(),
+                Mode::Stuck => {
+                    let fs = ct.model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
+                    // a margin above the settle test, so that a contact
+                    // stuck exactly at its limit starts on the positive side
+                    fs * (1.0 + 1e-9) - s.fc[c].abs()
+                }
+            };
+        }
+        let nc = self.sys.contacts.len();
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            let x = y[st.body];
+            let (g0, g1) = match d.stops[k] {
+                StopMode::Free => (x - st.min, st.max - x),
+                StopMode::AtMax => {
+                    let l = self.stop_lambda(&d, &s.lam, k);
+                    (l + 1e-12 * (1.0 + l.abs()), 1.0)
+                }
+                StopMode::AtMin => {
+                    let l = -self.stop_lambda(&d, &s.lam, k);
+                    (1.0, l + 1e-12 * (1.0 + l.abs()))
+                }
+            };
+            g[nc + 2 * k] = if g0.is_finite() { g0 } else { 1.0 };
+            g[nc + 2 * k + 1] = if g1.is_finite() { g1 } else { 1.0 };
+        }
+        let off = nc + 2 * self.sys.stops.len();
+        for (i, &c) in self.root_normal.iter().enumerate() {
+            let raw = self.sys.contacts[c].normal.value(t);
+            g[off + i] = if d.modes[c] == Mode::Free { raw - NORMAL_EPS } else { raw + NORMAL_EPS };
+        }
+        let off = off + self.root_normal.len();
+        for (i, &c) in self.root_rev.iter().enumerate() {
+            g[off + i] = if d.dir[c] == 0.0 { 1.0 } else { d.dir[c] * s.vrel[c] + self.vtol(c) };
+        }
+    }
+
+    fn stop_lambda(&self, d: &Discrete, lam: &[f64], k: usize) -> f64 {
+        d.rows.iter().position(|r| r.kind == RowKind::Stop(k)).map(|j| lam[j]).unwrap_or(0.0)
+    }
+
+    /// Engage or release stuckable contacts whose normal load changed sign.
+    /// Engaged contacts that are moving slide; those at rest are put stuck
+    /// and returned as arrivals for the joint decision, which may make them
+    /// slide at once.
+    fn engagement(&self, t: f64, y: &[f64], events: &mut Vec<Event>) -> Vec<RowKind> {
+        let mut arrived = Vec::new();
+        let mut d = self.disc.borrow_mut();
+        let mut s = self.scr.borrow_mut();
+        self.eval(t, y, &d, &mut s, None);
+        let mut changed = false;
+        for c in 0..self.sys.contacts.len() {
+            if !self.stuckable[c] {
+                continue;
+            }
+            let raw = self.sys.contacts[c].normal.value(t);
+            let from = d.modes[c];
+            let to = if raw <= 0.0 {
+                Mode::Free
+            } else if from == Mode::Free {
+                let v = s.vrel[c];
+                if v > self.vtol(c) {
+                    Mode::Forward
+                } else if v < -self.vtol(c) {
+                    Mode::Backward
+                } else {
+                    arrived.push(RowKind::Contact(c));
+                    Mode::Stuck
+                }
+            } else {
+                from
+            };
+            if to != from {
+                changed = true;
+                d.modes[c] = to;
+                self.count.engagements.set(self.count.engagements.get() + 1);
+                events.push(Event {
+                    t,
+                    contact: self.sys.contacts[c].name.clone(),
+                    from: from.name().into(),
+                    to: to.name().into(),
+                });
+            }
+        }
+        drop(s);
+        if changed {
+            self.rebuild_rows(&mut d);
+        }
+        arrived
+    }
+
+    /// Handle a root found at `t` (root index `idx`).
+    pub(crate) fn handle_root(&self, t: f64, y: &mut [f64], idx: usize) -> Result<Vec<Event>, SimError> {
+        let nc = self.sys.contacts.len();
+        let nstop = 2 * self.sys.stops.len();
+        let d = self.disc.borrow().clone();
+        let mut arrived = Vec::new();
+        let mut must_slide = Vec::new();
+        let mut impacts = Vec::new();
+        let mut events = Vec::new();
+        if idx < nc {
+            match d.modes[idx] {
+                Mode::Forward | Mode::Backward => {
+                    // with a stick band (Karnopp) the root also fires when the
+                    // contact speeds up out of the band after a break-away:
+                    // only entering the band is an arrival
+                    let dir = if d.modes[idx] == Mode::Forward { 1.0 } else { -1.0 };
+                    let leaving = {
+                        let mut s = self.scr.borrow_mut();
+                        self.eval(t, y, &d, &mut s, None);
+                        self.sys.contacts[idx].model.stick_band() > 0.0
+                            && dir * self.rel_acc(&s, &self.contact_row(idx)) > 0.0
+                    };
+                    if !leaving {
+                        arrived.push(RowKind::Contact(idx));
+                    }
+                }
+                // |λ| reached N Fs: the contact cannot stay stuck, nor can any
+                // other stuck contact that reached its limit at the same instant
+                Mode::Stuck => {
+                    must_slide.push(idx);
+                    must_slide.extend(self.at_limit(t, y, &d, 1e-9).into_iter().filter(|&c| c != idx));
+                }
+                Mode::Smooth | Mode::Free => {}
+            }
+        } else if idx < nc + nstop {
+            let k = (idx - nc) / 2;
+            if d.stops[k] == StopMode::Free {
+                impacts.push(k);
+            }
+        } else if idx < nc + nstop + self.root_normal.len() {
+            arrived.extend(self.engagement(t, y, &mut events));
+        } else {
+            let c = self.root_rev[idx - nc - nstop - self.root_normal.len()];
+            // the memory was updated at this instant (accept); the motion now
+            // runs the other way (already seen by accept if the velocity jumped)
+            let v = {
+                let mut s = self.scr.borrow_mut();
+                self.eval(t, y, &d, &mut s, None);
+                s.vrel[c]
+            };
+            let mut dm = self.disc.borrow_mut();
+            dm.dir[c] = if v.abs() > self.vtol(c) { v.signum() } else { -d.dir[c] };
+            self.count.reversals.set(self.count.reversals.get() + 1);
+            return Ok(events);
+        }
+        events.extend(self.resolve(t, y, arrived, &must_slide, &impacts)?);
+        Ok(events)
+    }
+
+    /// Re-establish consistent modes at `t` after a jump in the forces,
+    /// normal loads or prescribed velocities (a breakpoint of a schedule).
+    pub(crate) fn handle_breakpoint(&self, t: f64, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
+        let mut ev = Vec::new();
+        let arrived = self.engagement(t, y, &mut ev);
+        let mut d = self.disc.borrow().clone();
+        {
+            let mut s = self.scr.borrow_mut();
+            self.eval(t, y, &d, &mut s, None);
+            // stuck contacts whose relative velocity jumped (a driver's corner) slide
+            for c in 0..self.sys.contacts.len() {
+                if d.modes[c] == Mode::Stuck && s.vrel[c] != 0.0 {
+                    let v = s.vrel[c];
+                    if v.abs() > self.vtol(c) {
+                        let new = if v > 0.0 { Mode::Forward } else { Mode::Backward };
+                        ev.push(Event {
+                            t,
+                            contact: self.sys.contacts[c].name.clone(),
+                            from: "stuck".into(),
+                            to: new.name().into(),
+                        });
+                        d.modes[c] = new;
+                    }
+                }
+            }
+        }
+        self.rebuild_rows(&mut d);
+        *self.disc.borrow_mut() = d;
+        ev.extend(self.resolve(t, y, arrived, &[], &[])?);
+        Ok(ev)
+    }
+
+    /// Stuck contacts whose force is within `rel` (relative) of, or beyond, N Fs.
+    pub(crate) fn at_limit(&self, t: f64, y: &[f64], d: &Discrete, rel: f64) -> Vec<usize> {
+        let mut s = self.scr.borrow_mut();
+        self.eval(t, y, d, &mut s, None);
+        (0..self.sys.contacts.len())
+            .filter(|&c| {
+                d.modes[c] == Mode::Stuck && {
+                    let fs =
+                        self.sys.contacts[c].model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
+                    s.fc[c].abs() >= fs * (1.0 - rel) - 1e-300
+                }
+            })
+            .collect()
+    }
+
+    /// Safety net after an accepted step: a crossing the root finder missed
+    /// (a body beyond a stop, a sliding contact moving against its mode, a
+    /// normal load on the other side of zero).
+    pub(crate) fn missed_event(&self, t: f64, y: &[f64]) -> bool {
+        let d = self.disc.borrow();
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            if d.stops[k] == StopMode::Free {
+                let tol = 10.0 * self.sys.solver.atol_position;
+                let x = y[st.body];
+                if x > st.max + tol || x < st.min - tol {
+                    return true;
+                }
+            }
+        }
+        for &c in &self.root_normal {
+            let raw = self.sys.contacts[c].normal.value(t);
+            if (d.modes[c] == Mode::Free) != (raw <= 0.0) {
+                return true;
+            }
+        }
+        let mut s = self.scr.borrow_mut();
+        self.eval(t, y, &d, &mut s, None);
+        (0..self.sys.contacts.len()).any(|c| match d.modes[c] {
+            Mode::Forward => s.vrel[c] < -self.vtol(c),
+            Mode::Backward => s.vrel[c] > self.vtol(c),
+            _ => false,
+        })
+    }
+
+    /// After a missed crossing: engagement changes, then the joint decision.
+    pub(crate) fn resolve_missed(
+        &self,
+        t: f64,
+        y: &mut [f64],
+        over: &[usize],
+    ) -> Result<Vec<Event>, SimError> {
+        let mut ev = Vec::new();
+        let arrived = self.engagement(t, y, &mut ev);
+        ev.extend(self.resolve(t, y, arrived, over, &[])?);
+        Ok(ev)
+    }
+}

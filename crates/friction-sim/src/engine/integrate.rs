@@ -1,0 +1,443 @@
+//! The integration loop: initial state and modes, diffsol's solver, steps,
+//! roots, breakpoints of the schedules, output times, memory updates on
+//! accepted steps, and restarts after events.
+
+use std::time::Instant;
+
+use diffsol::{
+    NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder, OdeEquations, OdeSolverMethod, OdeSolverStopReason,
+};
+use friction_models::{FrictionModel, Input};
+
+use super::network::{Engine, RowKind};
+use super::outcome::{Event, Mode, Outcome, Stats};
+use crate::error::SimError;
+use crate::scenario::Method;
+
+type M = NalgebraMat<f64>;
+type LS = NalgebraLU<f64>;
+type V = NalgebraVec<f64>;
+
+fn slice(v: &V) -> &[f64] {
+    v.batch_as_slice(0)
+}
+
+impl Engine<'_> {
+    fn initial_state(&self) -> Vec<f64> {
+        let sys = self.sys;
+        let nb = self.nb;
+        let mut y = vec![0.0; self.n];
+        for (i, b) in sys.bodies.iter().enumerate() {
+            y[i] = b.x0;
+            y[nb + i] = b.v0;
+        }
+        let mut s = self.scr.borrow_mut();
+        for (k, dr) in sys.drivers.iter().enumerate() {
+            s.drv[k] = dr.motion.eval(0.0);
+        }
+        let mut d = self.disc.borrow_mut();
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let (xa, va) = self.pos(&y, &s, ct.between[0]);
+            let (xb, vb) = self.pos(&y, &s, ct.between[1]);
+            let nzc = ct.model.n_states();
+            let off = self.z_off[c];
+            let inp = Input::new(0.0, xa - xb, va - vb);
+            let mut z = vec![0.0; nzc];
+            ct.model.init(&inp, &mut z, &mut d.mem[c]);
+            y[off..off + nzc].copy_from_slice(&z);
+            d.dir[c] = friction_models::sign(va - vb);
+        }
+        y
+    }
+
+    /// Modes from the sign of each stuckable contact's relative velocity;
+    /// contacts exactly at rest are settled jointly; contacts without normal
+    /// load are free.
+    fn initial_modes(&self, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
+        let mut d = self.disc.borrow().clone();
+        {
+            let mut s = self.scr.borrow_mut();
+            self.eval(0.0, y, &d, &mut s, None);
+            for c in 0..self.sys.contacts.len() {
+                if self.stuckable[c] {
+                    let v = s.vrel[c];
+                    d.modes[c] = if self.sys.contacts[c].normal.value(0.0) <= 0.0 {
+                        Mode::Free
+                    } else if v > 0.0 {
+                        Mode::Forward
+                    } else if v < 0.0 {
+                        Mode::Backward
+                    } else {
+                        Mode::Stuck
+                    };
+                }
+            }
+        }
+        let mut arrived: Vec<RowKind> = (0..self.sys.contacts.len())
+            .filter(|&c| d.modes[c] == Mode::Stuck)
+            .map(RowKind::Contact)
+            .collect();
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            let x = y[st.body];
+            if x == st.max || x == st.min {
+                arrived.push(RowKind::Stop(k));
+            }
+        }
+        let ev = self.settle(0.0, y, &mut d, &arrived, &[])?;
+        *self.disc.borrow_mut() = d;
+        Ok(ev)
+    }
+
+    /// Update hysteresis memory (and any state projection) after an accepted
+    /// step ending at (t, y), and the direction of motion of contacts that
+    /// turn at reversals. Returns true if the state or the force jumped, so
+    /// the integrator must restart.
+    fn accept(&self, t: f64, y: &mut [f64]) -> bool {
+        let sys = self.sys;
+        let mut jumped = false;
+        let mut d = self.disc.borrow_mut();
+        let mut s = self.scr.borrow_mut();
+        for (k, dr) in sys.drivers.iter().enumerate() {
+            s.drv[k] = dr.motion.eval(t);
+        }
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let nzc = ct.model.n_states();
+            if ct.model.n_memory() == 0 && nzc == 0 {
+                continue;
+            }
+            let (xa, va) = self.pos(y, &s, ct.between[0]);
+            let (xb, vb) = self.pos(y, &s, ct.between[1]);
+            let v = va - vb;
+            let inp = Input::new(t, xa - xb, v);
+            let off = self.z_off[c];
+            let f0 = ct.model.force(&inp, &y[off..off + nzc], &d.mem[c]);
+            // models have at most a few continuous states: compare without allocating
+            let mut z_before = [0.0; 8];
+            let nkeep = nzc.min(8);
+            z_before[..nkeep].copy_from_slice(&y[off..off + nkeep]);
+            ct.model.accept(&inp, &mut y[off..off + nzc], &mut d.mem[c]);
+            let f1 = ct.model.force(&inp, &y[off..off + nzc], &d.mem[c]);
+            if y[off..off + nkeep] != z_before[..nkeep] || (f1 - f0).abs() > 1e-9 * (1.0 + f0.abs()) {
+                jumped = true;
+            }
+            // the direction of motion, for the reversal roots; a reversal
+            // itself flips it at its event
+            if v.abs() > 2.0 * self.vtol(c) {
+                d.dir[c] = v.signum();
+            }
+        }
+        jumped
+    }
+
+    /// Run the simulation to the end (or to a failure, with a partial result).
+    pub fn run(&self) -> Result<Outcome, SimError> {
+        let start = Instant::now();
+        let sys = self.sys;
+        let st = &sys.solver;
+        let method = match st.method {
+            Method::Auto => {
+                if sys.is_stiff() {
+                    Method::Bdf
+                } else {
+                    Method::Tsit45
+                }
+            }
+            m => m,
+        };
+        let mut y0 = self.initial_state();
+        let ev0 = self.initial_modes(&mut y0)?;
+        let nb = self.nb;
+        let mut atol = vec![st.atol_state; self.n];
+        atol[..nb].fill(st.atol_position);
+        atol[nb..2 * nb].fill(st.atol_velocity);
+        // energy quadratures: they do not feed back into the motion, but the
+        // energy per cycle of a micro-slip loop is micro-joules, so their
+        // absolute tolerance is a picojoule (1e-8 J gave 1 % on such loops)
+        for a in atol.iter_mut().skip(self.q_off) {
+            *a = 1e-12;
+        }
+        let y_init = y0.clone();
+        let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
+        let mut problem = OdeBuilder::<M>::new()
+            .t0(0.0)
+            .h0(h0)
+            .rtol(st.rtol)
+            .atol(atol)
+            .rhs_implicit(
+                |y: &[f64], _p: &[f64], t: f64, dy: &mut [f64]| self.rhs(t, y, dy),
+                |y: &[f64], _p: &[f64], t: f64, v: &[f64], jv: &mut [f64]| self.jvp(t, y, v, jv),
+            )
+            .init(move |_p: &[f64], _t: f64, y: &mut [f64]| y.copy_from_slice(&y_init), self.n)
+            .root(|y: &[f64], _p: &[f64], t: f64, g: &mut [f64]| self.roots(t, y, g), self.nroots)
+            .build()
+            .map_err(|e| SimError::Solver {
+                t: 0.0,
+                cause: format!("cannot set up the problem: {e}"),
+                state: String::new(),
+            })?;
+        // diffsol counts Newton failures over the whole run; every mode change
+        // costs a few, so only the step-size floor (min_timestep) ends a run
+        problem.ode_options.max_nonlinear_solver_failures = usize::MAX / 4;
+        let mut out = match method {
+            Method::Bdf => {
+                let s = problem.bdf::<LS>().map_err(|e| self.setup_err(e))?;
+                self.integrate(s, &y0, ev0)
+            }
+            Method::TrBdf2 => {
+                let s = problem.tr_bdf2::<LS>().map_err(|e| self.setup_err(e))?;
+                self.integrate(s, &y0, ev0)
+            }
+            Method::Esdirk34 => {
+                let s = problem.esdirk34::<LS>().map_err(|e| self.setup_err(e))?;
+                self.integrate(s, &y0, ev0)
+            }
+            _ => {
+                let s = problem.tsit45().map_err(|e| self.setup_err(e))?;
+                self.integrate(s, &y0, ev0)
+            }
+        };
+        out.stats.wall_time = start.elapsed().as_secs_f64();
+        out.stats.method = method.name().into();
+        out.stats.rhs_evals = self.count.rhs.get();
+        out.stats.lcp_solves = self.count.lcp_solves.get();
+        out.stats.lcp_pivots = self.count.lcp_pivots.get();
+        out.stats.lcp_max_size = self.count.lcp_max.get();
+        out.stats.events_reversals = self.count.reversals.get();
+        out.stats.events_engagement = self.count.engagements.get();
+        out.stats.events_stops = out.events.iter().filter(|e| e.contact.starts_with("stop:")).count();
+        out.stats.events_stick_slip = out
+            .events
+            .iter()
+            .filter(|e| !e.contact.starts_with("stop:") && e.from != "free" && e.to != "free")
+            .count();
+        Ok(out)
+    }
+
+    fn setup_err(&self, e: diffsol::DiffsolError) -> SimError {
+        SimError::Solver { t: 0.0, cause: format!("cannot start the solver: {e}"), state: String::new() }
+    }
+
+    fn fail(&self, t: f64, cause: String, y: &[f64]) -> String {
+        SimError::Solver { t, cause, state: self.state_text(y) }.to_string()
+    }
+
+    fn integrate<'a, Eqn, S>(&self, mut solver: S, y0: &[f64], ev0: Vec<Event>) -> Outcome
+    where
+        Eqn: OdeEquations<T = f64, V = V> + 'a,
+        S: OdeSolverMethod<'a, Eqn>,
+    {
+        let sys = self.sys;
+        let st = &sys.solver;
+        let t_end = st.t_end;
+        let mut bps: Vec<f64> = Vec::new();
+        for d in &sys.drivers {
+            bps.extend(d.motion.breakpoints(t_end));
+        }
+        for f in &sys.forces {
+            bps.extend(f.value.breakpoints(t_end));
+        }
+        for c in &sys.contacts {
+            bps.extend(c.normal.breakpoints(t_end));
+        }
+        bps.push(t_end);
+        bps.sort_by(|a, b| a.total_cmp(b));
+        bps.dedup_by(|a, b| (*a - *b).abs() <= 1e-14 * (1.0 + b.abs()));
+        let mut bp_i = 0;
+
+        let mut rows: Vec<Vec<f64>> = Vec::new();
+        let mut events = ev0;
+        let out_dt = st.output_dt;
+        let times: Vec<f64> = st.output_times.iter().flatten().copied().filter(|&t| t > 0.0).collect();
+        // k-th output time after t = 0 (None: past the last or every step)
+        let out_at = |k: usize| -> Option<f64> {
+            if st.output_times.is_some() {
+                times.get(k).copied()
+            } else {
+                out_dt.map(|dt| (k + 1) as f64 * dt)
+            }
+        };
+        let every_step = st.output_times.is_none() && out_dt.is_none();
+        let mut next_out_k: usize = 0;
+        rows.push(self.row(0.0, y0));
+        let e0 = self.mechanical_energy(0.0, y0);
+        let mut failure: Option<String> = None;
+        let mut last_event_t = f64::NEG_INFINITY;
+        let mut same_instant = 0usize;
+        let mut tstop_set = f64::NAN;
+        let mut y = vec![0.0; self.n];
+
+        loop {
+            let t_now = solver.state().t;
+            if t_now >= t_end * (1.0 - 1e-14) {
+                break;
+            }
+            while bp_i < bps.len() && bps[bp_i] <= t_now * (1.0 + 1e-14) + 1e-300 {
+                bp_i += 1;
+            }
+            let next_bp = if bp_i < bps.len() { bps[bp_i] } else { t_end };
+            let tstop = next_bp.min(t_now + st.max_step);
+            if tstop != tstop_set || solver.state().t >= tstop_set {
+                if let Err(e) = solver.set_stop_time(tstop) {
+                    failure = Some(format!("t = {t_now}: cannot set stop time {tstop}: {e}"));
+                    break;
+                }
+                tstop_set = tstop;
+            }
+            if solver.get_statistics().number_of_steps >= st.max_steps {
+                y.copy_from_slice(slice(solver.state().y));
+                failure = Some(self.fail(
+                    t_now,
+                    format!("more than max_steps = {} accepted steps", st.max_steps),
+                    &y,
+                ));
+                break;
+            }
+            let reason = match solver.step() {
+                Ok(r) => r,
+                Err(e) => {
+                    y.copy_from_slice(slice(solver.state().y));
+                    failure = Some(self.fail(solver.state().t, e.to_string(), &y));
+                    break;
+                }
+            };
+            let t_step = solver.state().t;
+            let t_acc = match reason {
+                OdeSolverStopReason::RootFound(tr, _) => tr,
+                _ => t_step,
+            };
+            // outputs up to t_acc with the memory of the step's start
+            if every_step {
+                match reason {
+                    OdeSolverStopReason::RootFound(tr, _) => match solver.interpolate(tr) {
+                        Ok(v) => y.copy_from_slice(slice(&v)),
+                        Err(_) => y.copy_from_slice(slice(solver.state().y)),
+                    },
+                    _ => y.copy_from_slice(slice(solver.state().y)),
+                }
+                rows.push(self.row(t_acc, &y));
+            } else {
+                while let Some(to) = out_at(next_out_k) {
+                    if to > t_acc * (1.0 + 1e-13) || to > t_end * (1.0 + 1e-12) {
+                        break;
+                    }
+                    let to = to.min(t_end);
+                    if (to - t_step).abs() <= 1e-15 * (1.0 + t_step.abs()) {
+                        y.copy_from_slice(slice(solver.state().y));
+                    } else {
+                        match solver.interpolate(to) {
+                            Ok(v) => y.copy_from_slice(slice(&v)),
+                            Err(_) => y.copy_from_slice(slice(solver.state().y)),
+                        }
+                    }
+                    rows.push(self.row(to, &y));
+                    next_out_k += 1;
+                }
+            }
+
+            if let OdeSolverStopReason::RootFound(tr, idx) = reason {
+                if let Err(e) = solver.state_mut_back(tr) {
+                    failure = Some(format!("t = {tr}: cannot move to the event: {e}"));
+                    break;
+                }
+                y.copy_from_slice(slice(solver.state().y));
+                self.accept(tr, &mut y);
+                let evs = match self.handle_root(tr, &mut y, idx) {
+                    Ok(evs) => evs,
+                    Err(e) => {
+                        failure = Some(e.to_string());
+                        break;
+                    }
+                };
+                // reversals of hysteresis contacts are not mode changes
+                if !evs.is_empty() {
+                    if (tr - last_event_t).abs() <= 1e-12 * (1.0 + tr.abs()) {
+                        same_instant += 1;
+                    } else {
+                        same_instant = 0;
+                    }
+                    last_event_t = tr;
+                }
+                events.extend(evs);
+                if same_instant > 50 {
+                    failure =
+                        Some(self.fail(tr, "chattering: more than 50 events at the same instant".into(), &y));
+                    break;
+                }
+                self.restart(&mut solver, tr, &y);
+                continue;
+            }
+
+            // accepted step (internal or at a stop time)
+            y.copy_from_slice(slice(solver.state().y));
+            if let Some(bad) = y.iter().position(|v| !v.is_finite()) {
+                failure = Some(self.fail(t_step, format!("non-finite state component {bad}"), &y));
+                break;
+            }
+            let mut restart = self.accept(t_step, &mut y);
+            let over = {
+                let d = self.disc.borrow();
+                if d.rows.is_empty() {
+                    Vec::new()
+                } else {
+                    self.at_limit(t_step, &y, &d, -1e-9)
+                }
+            };
+            if !over.is_empty() || self.missed_event(t_step, &y) {
+                // a crossing the root finder could not see (it started on the
+                // wrong side of zero): handle it now
+                match self.resolve_missed(t_step, &mut y, &over) {
+                    Ok(evs) => events.extend(evs),
+                    Err(e) => {
+                        failure = Some(e.to_string());
+                        break;
+                    }
+                }
+                restart = true;
+            }
+            let at_bp = bp_i < bps.len() && (t_step - bps[bp_i]).abs() <= 1e-12 * (1.0 + t_step.abs());
+            if matches!(reason, OdeSolverStopReason::TstopReached) && at_bp && t_step < t_end {
+                match self.handle_breakpoint(t_step, &mut y) {
+                    Ok(evs) => events.extend(evs),
+                    Err(e) => {
+                        failure = Some(e.to_string());
+                        break;
+                    }
+                }
+                restart = true;
+            }
+            if restart {
+                self.restart(&mut solver, t_step, &y);
+            }
+        }
+
+        let y_end = slice(solver.state().y).to_vec();
+        let t_last = solver.state().t;
+        let energy = self.energy_balance(e0, t_last, &y_end);
+        let stats_d = solver.get_statistics();
+        Outcome {
+            columns: self.columns(),
+            rows,
+            events,
+            stats: Stats {
+                steps: stats_d.number_of_steps,
+                rejected: stats_d.number_of_error_test_failures,
+                ..Default::default()
+            },
+            energy,
+            failure,
+        }
+    }
+
+    /// Write `y` into the solver at time `t` with a fresh derivative, which
+    /// restarts multistep history and re-arms the root finder.
+    fn restart<'a, Eqn, S>(&self, solver: &mut S, t: f64, y: &[f64])
+    where
+        Eqn: OdeEquations<T = f64, V = V> + 'a,
+        S: OdeSolverMethod<'a, Eqn>,
+    {
+        let st = solver.state_mut();
+        let dy = st.dy.batch_as_mut_slice(0);
+        self.rhs(t, y, dy);
+        st.y.batch_as_mut_slice(0).copy_from_slice(y);
+    }
+}

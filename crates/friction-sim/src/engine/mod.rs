@@ -1,0 +1,85 @@
+//! The simulation engine: 1-D mechanical networks with any number of
+//! frictional contacts, true stick and slip, events, and diffsol's solvers.
+//!
+//! # Formulation
+//! ```text
+//! state y = [x_b (bodies), v_b (bodies), z (contact states), quadratures]
+//! M dv/dt = f(t, x, v, z) - E λ          f: springs, dampers, forces, sliding contacts
+//! E^T dv/dt + k(t) = 0                   for the active constraints (stuck contacts, resting stops)
+//! ```
+//! Set-valued contacts (a model with a maximum static force) have modes
+//! stuck / forward / backward, and free while their normal load is zero or
+//! negative (a disengaged clutch). While stuck, the relative acceleration is
+//! zero and the contact force λ is whatever the system needs: bodies held
+//! together move as one cluster with one acceleration, and λ follows from
+//! the cluster's statics (a tree walk; redundant constraints share the load
+//! by the minimum-norm solution).
+//!
+//! Transitions are events located by diffsol's root finder: a sliding
+//! contact's relative velocity reaching zero (Karnopp: entering its band), a
+//! stuck contact's |λ| reaching the maximum static force N Fs, a normal load
+//! crossing zero, a resting stop's reaction changing sign, a free body
+//! reaching a stop, and the reversals of every hysteresis contact (so its
+//! memory is updated at the turning point, not at the end of a step). At
+//! every event the stuck/sliding choice of all contacts at rest is made
+//! jointly by a linear complementarity problem ([`modes`], [`lcp`]).
+//!
+//! # Where each job lives
+//! - [`network`]: the prepared system (offsets, members, constraint rows);
+//! - [`rhs`]: one evaluation of the equations and the Jacobian-vector product;
+//! - [`constraints`]: clusters of stuck bodies and their constraint forces;
+//! - [`events`]: root functions and what each root means;
+//! - [`modes`]: the joint stick/slip decision at an event (the LCP);
+//! - [`lcp`]: the box-constrained LCP solver;
+//! - [`energy`]: energy bookkeeping;
+//! - [`rows`]: output columns and rows;
+//! - [`integrate`]: the integration loop;
+//! - [`outcome`]: the result types.
+
+// Index loops over parallel arrays (bodies, rows, contacts) read best as such.
+#![allow(clippy::needless_range_loop)]
+
+pub mod constraints;
+pub mod energy;
+pub mod events;
+pub mod integrate;
+pub mod lcp;
+pub mod modes;
+pub mod network;
+pub mod outcome;
+pub mod rhs;
+pub mod rows;
+
+pub use network::Engine;
+pub use outcome::{Energy, Event, Mode, Outcome, Stats};
+
+use crate::error::SimError;
+use crate::scenario::System;
+
+/// Simulate `sys`.
+///
+/// ```
+/// let text = r#"
+/// [[body]]
+/// name = "m"
+/// mass = 1.0
+/// x0 = 0.1
+/// [[spring]]
+/// between = ["m", "ground"]
+/// stiffness = 100.0
+/// [[contact]]
+/// name = "c"
+/// between = ["m", "ground"]
+/// model = "coulomb"
+/// params = { fc = 0.981 }
+/// [solver]
+/// t_end = 2.0
+/// "#;
+/// let sys = friction_sim::scenario::parse(text, "doc.toml", std::path::Path::new(".")).unwrap();
+/// let out = friction_sim::simulate(&sys).unwrap();
+/// // Coulomb free decay: the mass stops for good at x = -0.0019 after half a period
+/// assert!((out.last("x.m") + 0.0019).abs() < 1e-6);
+/// ```
+pub fn simulate(sys: &System) -> Result<Outcome, SimError> {
+    Engine::new(sys).run()
+}

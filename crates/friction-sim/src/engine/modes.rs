@@ -1,0 +1,417 @@
+//! The joint stick/slip decision at an event, as a linear complementarity
+//! problem.
+//!
+//! At an event every contact at rest (stuck, or sliding contacts whose
+//! relative velocity just reached zero) and every resting end stop is an
+//! unknown force λ_j with a relative acceleration `a = b - W λ`, where `b`
+//! is the relative acceleration with all of them free and
+//! `W = E^T M^-1 E`. With `w = -a = W λ - b`, each contact must be
+//! - stuck: `a = 0` and `|λ| <= N Fs` (the maximum static force), or
+//! - sliding forward: `λ = N Fk(0+)` and `a >= 0`, or backward:
+//!   `λ = -N Fk(0-)` and `a <= 0` (the sliding force at zero speed);
+//!
+//! and each stop resting at its upper limit must push (`λ >= 0`, `a <= 0`)
+//! or release with `λ = 0`, `a >= 0` (mirrored at the lower limit). This is
+//! the box-constrained LCP of Pfeiffer and Glocker (Multibody Dynamics with
+//! Unilateral Contacts, Wiley 1996, ch. 7, reduced to one tangential
+//! direction), solved exactly by pivoting ([`super::lcp`]).
+//!
+//! `W` couples two rows only when they share a body, so the problem splits
+//! into independent groups (a chain of masses each on its own contact with
+//! the ground is n problems of size one, whatever the springs between them:
+//! they enter `b`, which is fixed at the event).
+//!
+//! Stiction above the sliding level (Fs > Fk) makes the choice
+//! non-convex. The rule, deterministic and documented: solve with the
+//! static bounds N Fs; every contact that the solution puts at its bound
+//! breaks away and from then on carries its sliding force N Fk (its bounds
+//! shrink to it); re-solve until no further contact breaks away (at most
+//! one round per contact). Contacts that reached N Fs while stuck (the event
+//! that fired) start broken. Contacts stick whenever sticking is consistent,
+//! and every final choice satisfies the conditions above. A group without a
+//! solution (a stop pushed through with no force able to hold it) or a
+//! pivoting cycle stops the run with an error that names the time and the
+//! contacts; the engine never guesses.
+
+use friction_models::{FrictionModel, Input};
+
+use super::lcp::{solve_box_lcp, LcpWork};
+use super::network::{Discrete, Engine, Row, RowKind, StopMode};
+use super::outcome::{Event, Mode};
+use crate::error::SimError;
+
+impl Engine<'_> {
+    /// Project velocities so every row has zero relative velocity: a group
+    /// of bodies held together takes its common momentum-weighted velocity, a
+    /// group held to the ground or a driver takes its velocity (a plastic
+    /// impulse). Returns the kinetic energy lost.
+    pub(crate) fn project(&self, t: f64, y: &mut [f64], rows: &[Row]) -> f64 {
+        use super::constraints::Anchor;
+        let nb = self.nb;
+        let mut lost = 0.0;
+        for cl in self.plan(rows).clusters {
+            let m = |i: usize| self.sys.bodies[i].mass;
+            let v = match cl.anchor {
+                Anchor::Ground => 0.0,
+                Anchor::Driver(k) => self.sys.drivers[k].motion.eval(t).1,
+                Anchor::Free => {
+                    cl.bodies.iter().map(|&i| m(i) * y[nb + i]).sum::<f64>()
+                        / cl.bodies.iter().map(|&i| m(i)).sum::<f64>()
+                }
+            };
+            for &i in &cl.bodies {
+                lost += 0.5 * m(i) * (y[nb + i].powi(2) - v * v);
+                y[nb + i] = v;
+            }
+        }
+        lost
+    }
+
+    /// +1 if stop `k`'s body is at (nearer) its upper limit, -1 at the lower.
+    fn stop_side(&self, k: usize, y: &[f64]) -> f64 {
+        let st = &self.sys.stops[k];
+        let x = y[st.body];
+        if (x - st.max).abs() <= (x - st.min).abs() {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// Rebuild the active rows and their force plan from the modes in `d`.
+    pub(crate) fn rebuild_rows(&self, d: &mut Discrete) {
+        let mut rows = Vec::new();
+        for (c, m) in d.modes.iter().enumerate() {
+            if *m == Mode::Stuck {
+                rows.push(self.contact_row(c));
+            }
+        }
+        for (s, m) in d.stops.iter().enumerate() {
+            if *m != StopMode::Free {
+                rows.push(self.stop_row(s));
+            }
+        }
+        d.plan = self.plan(&rows);
+        d.rows = rows;
+    }
+
+    /// Choose the modes of every contact and stop that is at rest at (t, y),
+    /// jointly. `arrived` lists contacts/stops that just reached rest;
+    /// `must_slide` the stuck contacts whose force reached N Fs. Updates `d`
+    /// and projects `y`; returns the transitions.
+    pub(crate) fn settle(
+        &self,
+        t: f64,
+        y: &mut [f64],
+        d: &mut Discrete,
+        arrived: &[RowKind],
+        must_slide: &[usize],
+    ) -> Result<Vec<Event>, SimError> {
+        let sys = self.sys;
+        let nc = sys.contacts.len();
+        let nb = self.nb;
+        let mut is_rest = vec![false; nc + sys.stops.len()];
+        for k in arrived {
+            match *k {
+                RowKind::Contact(c) => is_rest[c] = true,
+                RowKind::Stop(s) => is_rest[nc + s] = true,
+            }
+        }
+        for c in 0..nc {
+            is_rest[c] |= d.modes[c] == Mode::Stuck;
+        }
+        for (k, sm) in d.stops.iter().enumerate() {
+            is_rest[nc + k] |= *sm != StopMode::Free;
+        }
+        let rest: Vec<RowKind> = (0..nc)
+            .filter(|&c| is_rest[c] && d.modes[c] != Mode::Free)
+            .map(RowKind::Contact)
+            .chain((0..sys.stops.len()).filter(|&k| is_rest[nc + k]).map(RowKind::Stop))
+            .collect();
+        let rows: Vec<Row> = rest.iter().map(|&k| self.row_of(k)).collect();
+        d.impacts += self.project(t, y, &rows);
+        let old_modes = d.modes.clone();
+        let old_stops = d.stops.clone();
+
+        // free relative accelerations: every rest item unconstrained, no force
+        let mut trial = d.clone();
+        for k in &rest {
+            match *k {
+                RowKind::Contact(c) => trial.modes[c] = Mode::Stuck,
+                RowKind::Stop(s) => trial.stops[s] = StopMode::Free,
+            }
+        }
+        trial.rows.clear();
+        trial.plan = Default::default();
+        let b: Vec<f64> = {
+            let mut s = self.scr.borrow_mut();
+            self.eval(t, y, &trial, &mut s, None);
+            rows.iter().map(|r| self.rel_acc(&s, r)).collect()
+        };
+        let normal: Vec<f64> = self.scr.borrow().normal.clone();
+
+        // groups of rows coupled through shared bodies
+        let nr = rows.len();
+        let mut parent: Vec<usize> = (0..nr).collect();
+        fn find(p: &mut [usize], i: usize) -> usize {
+            let mut r = i;
+            while p[r] != r {
+                r = p[r];
+            }
+            p[i] = r;
+            r
+        }
+        let mut first_row_of_body = vec![usize::MAX; nb];
+        for (j, r) in rows.iter().enumerate() {
+            for i in [r.ia, r.ib].into_iter().flatten() {
+                if first_row_of_body[i] == usize::MAX {
+                    first_row_of_body[i] = j;
+                } else {
+                    let (a, b) = (find(&mut parent, first_row_of_body[i]), find(&mut parent, j));
+                    if a != b {
+                        parent[a.max(b)] = a.min(b);
+                    }
+                }
+            }
+        }
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of = vec![usize::MAX; nr];
+        for j in 0..nr {
+            let r = find(&mut parent, j);
+            if group_of[r] == usize::MAX {
+                group_of[r] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[group_of[r]].push(j);
+        }
+
+        let mut work = LcpWork::default();
+        for sel in &groups {
+            let m = sel.len();
+            let a = self.w_block(&rows, sel);
+            let q: Vec<f64> = sel.iter().map(|&j| -b[j]).collect();
+            let (mut lo, mut hi) = (vec![0.0; m], vec![0.0; m]);
+            // static and kinetic bounds of contacts; stops push one way only
+            let mut stat = vec![(0.0, 0.0); m];
+            let mut kin = vec![(0.0, 0.0); m];
+            let mut broken = vec![false; m];
+            for (jj, &j) in sel.iter().enumerate() {
+                match rest[j] {
+                    RowKind::Contact(c) => {
+                        let ct = &sys.contacts[c];
+                        let n = normal[c];
+                        let mem = &d.mem[c];
+                        let fs = ct.model.max_static(&[], mem).unwrap_or(0.0) * n;
+                        let (xa, _) = self.pos(y, &self.scr.borrow(), ct.between[0]);
+                        let (xb, _) = self.pos(y, &self.scr.borrow(), ct.between[1]);
+                        let fp =
+                            n * ct.model.force(&Input::new(t, xa - xb, f64::MIN_POSITIVE), &[], mem).abs();
+                        let fm =
+                            n * ct.model.force(&Input::new(t, xa - xb, -f64::MIN_POSITIVE), &[], mem).abs();
+                        stat[jj] = (-fs, fs);
+                        kin[jj] = (-fm, fp);
+                        broken[jj] = must_slide.contains(&c);
+                        (lo[jj], hi[jj]) = if broken[jj] { kin[jj] } else { stat[jj] };
+                    }
+                    RowKind::Stop(s) => {
+                        if self.stop_side(s, y) > 0.0 {
+                            (lo[jj], hi[jj]) = (0.0, f64::INFINITY);
+                        } else {
+                            (lo[jj], hi[jj]) = (f64::NEG_INFINITY, 0.0);
+                        }
+                    }
+                }
+            }
+            let qscale = q.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let wtol = 1e-10 * (1.0 + qscale);
+            let at_hi = |l: f64, h: f64| h.is_finite() && l >= h - 1e-12 * (1.0 + h.abs());
+            let at_lo = |l: f64, lo: f64| lo.is_finite() && l <= lo + 1e-12 * (1.0 + lo.abs());
+            let mut sol;
+            let mut rounds = 0;
+            loop {
+                sol = solve_box_lcp(&a, &q, &lo, &hi, &mut work).map_err(|e| {
+                    let names: Vec<String> = sel.iter().map(|&j| self.item_name(rest[j])).collect();
+                    SimError::Solver {
+                        t,
+                        cause: format!(
+                            "no consistent stick/slip choice for the contacts and stops at rest ({}): {e}",
+                            names.join(", ")
+                        ),
+                        state: self.state_text(y),
+                    }
+                })?;
+                self.count.lcp_solves.set(self.count.lcp_solves.get() + 1);
+                self.count.lcp_pivots.set(self.count.lcp_pivots.get() + sol.pivots);
+                self.count.lcp_max.set(self.count.lcp_max.get().max(m));
+                rounds += 1;
+                let mut changed = false;
+                for jj in 0..m {
+                    if broken[jj] || !matches!(rest[sel[jj]], RowKind::Contact(_)) {
+                        continue;
+                    }
+                    let (l, w) = (sol.lambda[jj], sol.w[jj]);
+                    if (at_hi(l, hi[jj]) && w < -wtol) || (at_lo(l, lo[jj]) && w > wtol) {
+                        broken[jj] = true;
+                        if kin[jj] != stat[jj] {
+                            (lo[jj], hi[jj]) = kin[jj];
+                            changed = true;
+                        }
+                    }
+                }
+                if !changed || rounds > m + 1 {
+                    break;
+                }
+            }
+            for (jj, &j) in sel.iter().enumerate() {
+                let (l, w) = (sol.lambda[jj], sol.w[jj]);
+                match rest[j] {
+                    RowKind::Contact(c) => {
+                        let forced = must_slide.contains(&c);
+                        d.modes[c] = if at_hi(l, hi[jj]) && (w < -wtol || forced) {
+                            Mode::Forward
+                        } else if at_lo(l, lo[jj]) && (w > wtol || forced) {
+                            Mode::Backward
+                        } else {
+                            Mode::Stuck
+                        };
+                    }
+                    RowKind::Stop(s) => {
+                        let side = self.stop_side(s, y);
+                        // released: no force and accelerating away from the wall
+                        let release = l.abs() <= 1e-12 * (1.0 + qscale) && side * w > wtol;
+                        d.stops[s] = if release {
+                            StopMode::Free
+                        } else if side > 0.0 {
+                            StopMode::AtMax
+                        } else {
+                            StopMode::AtMin
+                        };
+                    }
+                }
+            }
+        }
+        self.rebuild_rows(d);
+        let mut ev = Vec::new();
+        for c in 0..nc {
+            if d.modes[c] != old_modes[c] {
+                ev.push(Event {
+                    t,
+                    contact: sys.contacts[c].name.clone(),
+                    from: old_modes[c].name().into(),
+                    to: d.modes[c].name().into(),
+                });
+            }
+        }
+        for k in 0..d.stops.len() {
+            if d.stops[k] != old_stops[k] {
+                ev.push(Event {
+                    t,
+                    contact: self.item_name(RowKind::Stop(k)),
+                    from: old_stops[k].name().into(),
+                    to: d.stops[k].name().into(),
+                });
+            }
+        }
+        Ok(ev)
+    }
+
+    /// Make every mode consistent at (t, y): impacts on stops (bounce or
+    /// rest), sliding contacts brought to rest or reversed by impulses, and a
+    /// joint stick/slip decision over everything at rest. Iterates until no
+    /// contact newly arrives at rest.
+    pub(crate) fn resolve(
+        &self,
+        t: f64,
+        y: &mut [f64],
+        mut arrived: Vec<RowKind>,
+        must_slide: &[usize],
+        impacts: &[usize],
+    ) -> Result<Vec<Event>, SimError> {
+        let nb = self.nb;
+        let nc = self.sys.contacts.len();
+        let mut d = self.disc.borrow().clone();
+        let mut events = Vec::new();
+        // stops: the one that fired, and any other free stop at its limit moving outwards
+        let ptol = 10.0 * self.sys.solver.atol_position;
+        let vtol_stop = 10.0 * self.sys.solver.atol_velocity;
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            if d.stops[k] != StopMode::Free {
+                continue;
+            }
+            let (x, v) = (y[st.body], y[nb + st.body]);
+            let at_max = x >= st.max - ptol && (v >= 0.0 || x > st.max);
+            let at_min = x <= st.min + ptol && (v <= 0.0 || x < st.min);
+            if !(impacts.contains(&k) || at_max || at_min) {
+                continue;
+            }
+            let hit_max = (x - st.max).abs() < (x - st.min).abs();
+            y[st.body] = if hit_max { st.max } else { st.min };
+            let name = self.item_name(RowKind::Stop(k));
+            if st.restitution > 0.0 && v.abs() > vtol_stop {
+                let v1 = -st.restitution * v;
+                d.impacts += 0.5 * self.sys.bodies[st.body].mass * (v * v - v1 * v1);
+                y[nb + st.body] = v1;
+                events.push(Event { t, contact: name, from: "free".into(), to: "bounce".into() });
+            } else {
+                arrived.push(RowKind::Stop(k));
+            }
+        }
+        let mut is_arrived = vec![false; nc];
+        for k in &arrived {
+            if let RowKind::Contact(c) = *k {
+                is_arrived[c] = true;
+            }
+        }
+        for _round in 0..=nc {
+            // sliding contacts: at rest, or reversed by an impulse
+            {
+                let mut s = self.scr.borrow_mut();
+                self.eval(t, y, &d, &mut s, None);
+                for c in 0..nc {
+                    if !self.stuckable[c] || !matches!(d.modes[c], Mode::Forward | Mode::Backward) {
+                        continue;
+                    }
+                    let v = s.vrel[c];
+                    if v.abs() <= self.vtol(c) {
+                        if !is_arrived[c] {
+                            is_arrived[c] = true;
+                            arrived.push(RowKind::Contact(c));
+                        }
+                    } else {
+                        let want = if v > 0.0 { Mode::Forward } else { Mode::Backward };
+                        if want != d.modes[c] && !is_arrived[c] {
+                            events.push(Event {
+                                t,
+                                contact: self.sys.contacts[c].name.clone(),
+                                from: d.modes[c].name().into(),
+                                to: want.name().into(),
+                            });
+                            d.modes[c] = want;
+                        }
+                    }
+                }
+            }
+            events.extend(self.settle(t, y, &mut d, &arrived, must_slide)?);
+            // the projection may have brought further sliding contacts to rest
+            let mut s = self.scr.borrow_mut();
+            self.eval(t, y, &d, &mut s, None);
+            let mut new = false;
+            for c in 0..nc {
+                if self.stuckable[c]
+                    && matches!(d.modes[c], Mode::Forward | Mode::Backward)
+                    && s.vrel[c].abs() <= self.vtol(c)
+                    && !is_arrived[c]
+                {
+                    is_arrived[c] = true;
+                    arrived.push(RowKind::Contact(c));
+                    new = true;
+                }
+            }
+            if !new {
+                break;
+            }
+        }
+        *self.disc.borrow_mut() = d;
+        Ok(events)
+    }
+}

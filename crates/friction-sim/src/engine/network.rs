@@ -1,0 +1,288 @@
+//! The prepared system: state offsets, members, constraint rows, the
+//! discrete state (modes, memory) and the preallocated work space.
+
+use std::cell::{Cell, RefCell};
+
+use friction_models::FrictionModel;
+
+use super::constraints::Plan;
+use super::outcome::Mode;
+use crate::scenario::{Member, System};
+use crate::schedule::Schedule;
+
+/// State of an end stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StopMode {
+    Free,
+    AtMin,
+    AtMax,
+}
+
+impl StopMode {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            StopMode::Free => "free",
+            StopMode::AtMin => "at_min",
+            StopMode::AtMax => "at_max",
+        }
+    }
+}
+
+/// An active constraint row: relative motion (first - second) held at zero.
+/// `ia`/`ib` are the bodies, `da`/`db` the drivers of the first and second
+/// member (ground is neither).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Row {
+    pub kind: RowKind,
+    pub ia: Option<usize>,
+    pub ib: Option<usize>,
+    pub da: Option<usize>,
+    pub db: Option<usize>,
+}
+
+/// What a constraint row stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RowKind {
+    Contact(usize),
+    Stop(usize),
+}
+
+/// Everything discrete: modes, active rows and how to solve for their
+/// forces, hysteresis memory, reversal directions.
+#[derive(Debug, Clone)]
+pub(crate) struct Discrete {
+    pub modes: Vec<Mode>,
+    pub stops: Vec<StopMode>,
+    pub rows: Vec<Row>,
+    pub plan: Plan,
+    pub mem: Vec<Vec<f64>>,
+    /// Direction of the last motion of each contact whose memory turns at
+    /// reversals (+1, -1, or 0 before it has moved).
+    pub dir: Vec<f64>,
+    pub impacts: f64,
+}
+
+/// Preallocated work space of one evaluation.
+#[derive(Debug, Clone)]
+pub(crate) struct Scratch {
+    pub f: Vec<f64>,
+    pub f_free: Vec<f64>,
+    pub fd: Vec<f64>,
+    pub drv: Vec<(f64, f64, f64)>,
+    pub fc: Vec<f64>,
+    pub vrel: Vec<f64>,
+    pub normal: Vec<f64>,
+    pub lam: Vec<f64>,
+    pub need: Vec<f64>,
+    pub a: Vec<f64>,
+    pub fy: Vec<f64>,
+    pub yp: Vec<f64>,
+    pub fyp: Vec<f64>,
+}
+
+/// Counters kept while running.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub rhs: Cell<usize>,
+    pub lcp_solves: Cell<usize>,
+    pub lcp_pivots: Cell<usize>,
+    pub lcp_max: Cell<usize>,
+    pub reversals: Cell<usize>,
+    pub engagements: Cell<usize>,
+}
+
+/// A prepared simulation of a [`System`].
+pub struct Engine<'s> {
+    pub(crate) sys: &'s System,
+    pub(crate) nb: usize,
+    pub(crate) z_off: Vec<usize>,
+    pub(crate) nz: usize,
+    pub(crate) q_off: usize,
+    pub(crate) n: usize,
+    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`.
+    pub(crate) nroots: usize,
+    pub(crate) root_normal: Vec<usize>,
+    pub(crate) root_rev: Vec<usize>,
+    pub(crate) stuckable: Vec<bool>,
+    pub(crate) disc: RefCell<Discrete>,
+    pub(crate) scr: RefCell<Scratch>,
+    pub(crate) count: Counters,
+}
+
+impl<'s> Engine<'s> {
+    /// Prepare the engine for `sys`.
+    pub fn new(sys: &'s System) -> Self {
+        let nb = sys.bodies.len();
+        let mut z_off = Vec::with_capacity(sys.contacts.len());
+        let mut nz = 0;
+        for c in &sys.contacts {
+            z_off.push(2 * nb + nz);
+            nz += c.model.n_states();
+        }
+        let nc = sys.contacts.len();
+        let q_off = 2 * nb + nz;
+        // quadratures: contact works (nc), damper dissipations (nd), force work, driver work
+        let n = q_off + nc + sys.dampers.len() + 2;
+        let stuckable: Vec<bool> = sys
+            .contacts
+            .iter()
+            .map(|c| {
+                c.model.max_static(&vec![0.0; c.model.n_states()], &vec![0.0; c.model.n_memory()]).is_some()
+                    && c.between.iter().any(|m| matches!(m, Member::Body(_)))
+                    && c.model.n_states() == 0
+            })
+            .collect();
+        let root_normal: Vec<usize> = (0..nc)
+            .filter(|&c| stuckable[c] && !matches!(sys.contacts[c].normal, Schedule::Constant { .. }))
+            .collect();
+        let root_rev: Vec<usize> = (0..nc).filter(|&c| sys.contacts[c].model.turns_at_reversals()).collect();
+        let nroots = (nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len()).max(1);
+        let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
+        let nd = sys.drivers.len();
+        Engine {
+            sys,
+            nb,
+            z_off,
+            nz,
+            q_off,
+            n,
+            nroots,
+            root_normal,
+            root_rev,
+            stuckable,
+            disc: RefCell::new(Discrete {
+                modes: vec![Mode::Smooth; nc],
+                stops: vec![StopMode::Free; sys.stops.len()],
+                rows: vec![],
+                plan: Plan::default(),
+                mem,
+                dir: vec![0.0; nc],
+                impacts: 0.0,
+            }),
+            scr: RefCell::new(Scratch {
+                f: vec![0.0; nb],
+                f_free: vec![0.0; nb],
+                fd: vec![0.0; nd],
+                drv: vec![(0.0, 0.0, 0.0); nd],
+                fc: vec![0.0; nc],
+                vrel: vec![0.0; nc],
+                normal: vec![0.0; nc],
+                lam: vec![],
+                need: vec![0.0; nb],
+                a: vec![0.0; nb],
+                fy: vec![0.0; n],
+                yp: vec![0.0; n],
+                fyp: vec![0.0; n],
+            }),
+            count: Counters::default(),
+        }
+    }
+
+    /// Number of states of the ODE (including energy quadratures).
+    pub fn n_states(&self) -> usize {
+        self.n
+    }
+
+    /// Position and velocity of a member.
+    pub(crate) fn pos(&self, y: &[f64], s: &Scratch, m: Member) -> (f64, f64) {
+        match m {
+            Member::Ground => (0.0, 0.0),
+            Member::Body(i) => (y[i], y[self.nb + i]),
+            Member::Driver(d) => (s.drv[d].0, s.drv[d].1),
+        }
+    }
+
+    /// Add a force to a member (bodies and drivers; the ground takes anything).
+    pub(crate) fn add_force(s: &mut Scratch, m: Member, f: f64) {
+        match m {
+            Member::Ground => {}
+            Member::Body(i) => s.f[i] += f,
+            Member::Driver(d) => s.fd[d] += f,
+        }
+    }
+
+    /// The constraint row of contact `c` (its members' relative motion).
+    pub(crate) fn contact_row(&self, c: usize) -> Row {
+        let [a, b] = self.sys.contacts[c].between;
+        let mut r = Row { kind: RowKind::Contact(c), ia: None, ib: None, da: None, db: None };
+        match a {
+            Member::Body(i) => r.ia = Some(i),
+            Member::Driver(k) => r.da = Some(k),
+            Member::Ground => {}
+        }
+        match b {
+            Member::Body(i) => r.ib = Some(i),
+            Member::Driver(k) => r.db = Some(k),
+            Member::Ground => {}
+        }
+        r
+    }
+
+    /// The constraint row of stop `k` (its body against the ground).
+    pub(crate) fn stop_row(&self, k: usize) -> Row {
+        Row { kind: RowKind::Stop(k), ia: Some(self.sys.stops[k].body), ib: None, da: None, db: None }
+    }
+
+    /// The row of a rest item.
+    pub(crate) fn row_of(&self, k: RowKind) -> Row {
+        match k {
+            RowKind::Contact(c) => self.contact_row(c),
+            RowKind::Stop(s) => self.stop_row(s),
+        }
+    }
+
+    /// Name of a rest item for messages and the event log.
+    pub(crate) fn item_name(&self, k: RowKind) -> String {
+        match k {
+            RowKind::Contact(c) => self.sys.contacts[c].name.clone(),
+            RowKind::Stop(s) => format!("stop:{}", self.sys.bodies[self.sys.stops[s].body].name),
+        }
+    }
+
+    /// Velocity below which a sliding contact counts as arrived at rest.
+    pub(crate) fn vtol(&self, c: usize) -> f64 {
+        self.sys.contacts[c].model.stick_band().max(10.0 * self.sys.solver.atol_velocity)
+    }
+
+    /// Relative acceleration of a row from the accelerations in `s`.
+    pub(crate) fn rel_acc(&self, s: &Scratch, r: &Row) -> f64 {
+        let mut a = 0.0;
+        if let Some(i) = r.ia {
+            a += s.a[i];
+        }
+        if let Some(i) = r.ib {
+            a -= s.a[i];
+        }
+        if let Some(k) = r.da {
+            a += s.drv[k].2;
+        }
+        if let Some(k) = r.db {
+            a -= s.drv[k].2;
+        }
+        a
+    }
+
+    /// The state as text for error messages.
+    pub(crate) fn state_text(&self, y: &[f64]) -> String {
+        let mut parts = Vec::new();
+        for (i, b) in self.sys.bodies.iter().enumerate().take(20) {
+            parts.push(format!("x.{} = {:e}", b.name, y[i]));
+            parts.push(format!("v.{} = {:e}", b.name, y[self.nb + i]));
+        }
+        if self.sys.bodies.len() > 20 {
+            parts.push(format!("... ({} bodies)", self.sys.bodies.len()));
+        }
+        for (c, ct) in self.sys.contacts.iter().enumerate().take(20) {
+            for k in 0..ct.model.n_states().min(4) {
+                parts.push(format!("z.{}.{k} = {:e}", ct.name, y[self.z_off[c] + k]));
+            }
+        }
+        let d = self.disc.borrow();
+        for (c, ct) in self.sys.contacts.iter().enumerate().take(20) {
+            if d.modes[c] != Mode::Smooth {
+                parts.push(format!("mode.{} = {}", ct.name, d.modes[c].name()));
+            }
+        }
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,143 @@
+//! The result of a run: modes and events, statistics, the energy balance and
+//! the time series.
+
+/// Stick/slip mode of a contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Not set-valued (smooth, state or hysteresis model), or no body involved.
+    Smooth,
+    /// At rest, relative acceleration held at zero.
+    Stuck,
+    /// Sliding with positive relative velocity.
+    Forward,
+    /// Sliding with negative relative velocity.
+    Backward,
+    /// Disengaged: the normal load is zero or negative, the contact carries
+    /// no force and cannot stick.
+    Free,
+}
+
+impl Mode {
+    /// Name used in the event log.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Smooth => "smooth",
+            Mode::Stuck => "stuck",
+            Mode::Forward => "forward",
+            Mode::Backward => "backward",
+            Mode::Free => "free",
+        }
+    }
+}
+
+/// One logged transition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// Time [s].
+    pub t: f64,
+    /// Contact (or `stop:BODY`) name.
+    pub contact: String,
+    /// Mode before.
+    pub from: String,
+    /// Mode after.
+    pub to: String,
+}
+
+/// Solver statistics.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps (error test failures).
+    pub rejected: usize,
+    /// Right-hand-side evaluations: every evaluation of the equations,
+    /// including those for Jacobians, root functions, events and output.
+    pub rhs_evals: usize,
+    /// Wall time of the whole run, from the initial mode selection to the
+    /// last output row [s].
+    pub wall_time: f64,
+    /// The method actually used.
+    pub method: String,
+    /// Events: stick/slip mode changes of contacts.
+    pub events_stick_slip: usize,
+    /// Events: end-stop impacts, rests and releases.
+    pub events_stops: usize,
+    /// Events: engagements and disengagements (normal load crossing zero).
+    pub events_engagement: usize,
+    /// Events: velocity reversals of hysteresis contacts (memory updates).
+    pub events_reversals: usize,
+    /// Linear complementarity problems solved (one per coupled group of
+    /// contacts at rest, per event).
+    pub lcp_solves: usize,
+    /// Pivots over all LCP solves.
+    pub lcp_pivots: usize,
+    /// Largest LCP (contacts and stops at rest in one coupled group).
+    pub lcp_max_size: usize,
+}
+
+/// Energy bookkeeping over the run.
+#[derive(Debug, Clone, Default)]
+pub struct Energy {
+    /// Work done by the external forces [J].
+    pub work_forces: f64,
+    /// Work done by the drivers [J].
+    pub work_drivers: f64,
+    /// Kinetic energy at start and end [J].
+    pub kinetic: (f64, f64),
+    /// Spring energy at start and end [J].
+    pub spring: (f64, f64),
+    /// ∫ F v_rel dt per contact: dissipated (plus, for elastic contact models, stored) [J].
+    pub contacts: Vec<(String, f64)>,
+    /// Dissipated per damper [J].
+    pub dampers: Vec<(String, f64)>,
+    /// Kinetic energy lost in impulses (sticking projections, impacts) [J].
+    pub impacts: f64,
+    /// work in - (change of stored energy + dissipation) [J].
+    pub residual: f64,
+}
+
+/// The result of a run: a time series, the event log, statistics, energy.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Column names: `t`, `x.NAME`, `v.NAME`, `F.NAME`, `z.NAME.k`.
+    ///
+    /// `F.NAME` is the force the contact exerts on its *first* member: it
+    /// opposes that member's slip, so it is `-F` of the model convention
+    /// (negative while the first member slides forward).
+    pub columns: Vec<String>,
+    /// Rows of values, one per output time.
+    pub rows: Vec<Vec<f64>>,
+    /// Mode transitions.
+    pub events: Vec<Event>,
+    /// Statistics.
+    pub stats: Stats,
+    /// Energy balance.
+    pub energy: Energy,
+    /// If the run failed, why; the rows then hold what was computed until then.
+    pub failure: Option<String>,
+}
+
+impl Outcome {
+    /// Index of a column by name.
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// The whole column `name`.
+    ///
+    /// # Panics
+    /// If there is no such column (a programming error in the caller).
+    pub fn series(&self, name: &str) -> Vec<f64> {
+        let i = self.col(name).unwrap_or_else(|| panic!("no column {name}"));
+        self.rows.iter().map(|r| r[i]).collect()
+    }
+
+    /// Last value of column `name`.
+    ///
+    /// # Panics
+    /// If there is no such column (a programming error in the caller).
+    pub fn last(&self, name: &str) -> f64 {
+        let i = self.col(name).unwrap_or_else(|| panic!("no column {name}"));
+        self.rows.last().map(|r| r[i]).unwrap_or(f64::NAN)
+    }
+}

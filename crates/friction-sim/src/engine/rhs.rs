@@ -1,0 +1,131 @@
+//! One evaluation of the equations of motion under the current modes, the
+//! right-hand side handed to diffsol, and its Jacobian-vector product.
+
+use friction_models::{FrictionModel, Input};
+
+use super::network::{Discrete, Engine, Scratch};
+use super::outcome::Mode;
+
+impl Engine<'_> {
+    /// One evaluation of the equations at (t, y) under discrete state `d`:
+    /// fills the scratch (forces, λ, accelerations) and, if given, dy.
+    pub(crate) fn eval(&self, t: f64, y: &[f64], d: &Discrete, s: &mut Scratch, dy: Option<&mut [f64]>) {
+        self.count.rhs.set(self.count.rhs.get() + 1);
+        let sys = self.sys;
+        let nb = self.nb;
+        for (k, dr) in sys.drivers.iter().enumerate() {
+            s.drv[k] = dr.motion.eval(t);
+        }
+        s.f.fill(0.0);
+        s.fd.fill(0.0);
+        for f in &sys.forces {
+            s.f[f.on] += f.value.value(t);
+        }
+        for sp in &sys.springs {
+            let (xa, _) = self.pos(y, s, sp.between[0]);
+            let (xb, _) = self.pos(y, s, sp.between[1]);
+            let fs = sp.stiffness * (xb - xa - sp.length);
+            Self::add_force(s, sp.between[0], fs);
+            Self::add_force(s, sp.between[1], -fs);
+        }
+        for dp in &sys.dampers {
+            let (_, va) = self.pos(y, s, dp.between[0]);
+            let (_, vb) = self.pos(y, s, dp.between[1]);
+            let fdmp = dp.coefficient * (vb - va);
+            Self::add_force(s, dp.between[0], fdmp);
+            Self::add_force(s, dp.between[1], -fdmp);
+        }
+        let mut dy = dy;
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let (xa, va) = self.pos(y, s, ct.between[0]);
+            let (xb, vb) = self.pos(y, s, ct.between[1]);
+            let v = va - vb;
+            s.vrel[c] = v;
+            // a normal load <= 0 disengages the contact
+            let n = ct.normal.value(t).max(0.0);
+            s.normal[c] = n;
+            let mode = d.modes[c];
+            let veff = match mode {
+                Mode::Forward => v.max(f64::MIN_POSITIVE),
+                Mode::Backward => v.min(-f64::MIN_POSITIVE),
+                _ => v,
+            };
+            let inp = Input::new(t, xa - xb, veff);
+            let nzc = ct.model.n_states();
+            let z = &y[self.z_off[c]..self.z_off[c] + nzc];
+            if matches!(mode, Mode::Stuck | Mode::Free) || n == 0.0 {
+                s.fc[c] = 0.0;
+            } else {
+                let fc = n * ct.model.force(&inp, z, &d.mem[c]);
+                s.fc[c] = fc;
+                Self::add_force(s, ct.between[0], -fc);
+                Self::add_force(s, ct.between[1], fc);
+            }
+            if let Some(dy) = dy.as_deref_mut() {
+                if nzc > 0 {
+                    let off = self.z_off[c];
+                    ct.model.rates(&inp, z, &d.mem[c], &mut dy[off..off + nzc]);
+                }
+            }
+        }
+        self.constraint_forces(&d.rows, &d.plan, s);
+        if let Some(dy) = dy {
+            dy[..nb].copy_from_slice(&y[nb..2 * nb]);
+            dy[nb..2 * nb].copy_from_slice(&s.a);
+            let q = self.q_off;
+            let nc = sys.contacts.len();
+            for c in 0..nc {
+                dy[q + c] = s.fc[c] * s.vrel[c];
+            }
+            for (k, dp) in sys.dampers.iter().enumerate() {
+                let (_, va) = self.pos(y, s, dp.between[0]);
+                let (_, vb) = self.pos(y, s, dp.between[1]);
+                dy[q + nc + k] = dp.coefficient * (vb - va).powi(2);
+            }
+            let mut pf = 0.0;
+            for f in &sys.forces {
+                pf += f.value.value(t) * y[nb + f.on];
+            }
+            let mut pd = 0.0;
+            for (k, dr) in s.drv.iter().enumerate() {
+                pd -= s.fd[k] * dr.1;
+            }
+            dy[q + nc + sys.dampers.len()] = pf;
+            dy[q + nc + sys.dampers.len() + 1] = pd;
+        }
+    }
+
+    /// The right-hand side dy = f(t, y) under the current modes.
+    pub(crate) fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        let d = self.disc.borrow();
+        let mut s = self.scr.borrow_mut();
+        self.eval(t, y, &d, &mut s, Some(dy));
+    }
+
+    /// Jacobian-vector product by a forward difference (two evaluations).
+    pub(crate) fn jvp(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64]) {
+        let vn = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if vn == 0.0 {
+            jv.fill(0.0);
+            return;
+        }
+        let yn = y.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let h = f64::EPSILON.sqrt() * (1.0 + yn) / vn;
+        let (mut fy, mut yp, mut fyp) = {
+            let mut s = self.scr.borrow_mut();
+            (std::mem::take(&mut s.fy), std::mem::take(&mut s.yp), std::mem::take(&mut s.fyp))
+        };
+        self.rhs(t, y, &mut fy);
+        for i in 0..y.len() {
+            yp[i] = y[i] + h * v[i];
+        }
+        self.rhs(t, &yp, &mut fyp);
+        for i in 0..y.len() {
+            jv[i] = (fyp[i] - fy[i]) / h;
+        }
+        let mut s = self.scr.borrow_mut();
+        s.fy = fy;
+        s.yp = yp;
+        s.fyp = fyp;
+    }
+}
