@@ -60,10 +60,61 @@ fn free_decay(c: &mut Criterion) {
     g.finish();
 }
 
+/// `n` unit masses in a chain of springs, each on its own Coulomb contact,
+/// all overloaded at t = 0 (every contact changes mode at the same event),
+/// or pulled at one end through a spring (stick-slip waves).
+fn chain_text(n: usize, overloaded: bool) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    if !overloaded {
+        writeln!(s, "[[driver]]\nname = \"pull\"\nmotion = {{ type = \"ramp\", rate = 0.1 }}").unwrap();
+    }
+    for i in 0..n {
+        writeln!(s, "[[body]]\nname = \"m{i}\"\nmass = 1.0").unwrap();
+        let (fc, fs) = if overloaded { (0.5, 0.5) } else { (1.0, 1.2) };
+        writeln!(s, "[[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"coulomb\"\nparams = {{ fc = {fc:?}, fs = {fs:?} }}").unwrap();
+        if overloaded {
+            writeln!(s, "[[force]]\nname = \"p{i}\"\non = \"m{i}\"\nvalue = 1.0").unwrap();
+        }
+        if i > 0 || !overloaded {
+            let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
+            writeln!(s, "[[spring]]\nname = \"k{i}\"\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0")
+                .unwrap();
+        }
+    }
+    let t_end = if overloaded { 1.0 } else { 10.0 };
+    writeln!(s, "[solver]\nt_end = {t_end:?}\noutput_dt = 0.1").unwrap();
+    s
+}
+
+fn chains(c: &mut Criterion) {
+    for (group, overloaded, sizes) in [
+        ("chain_overloaded", true, &[16usize, 64, 256, 1024][..]),
+        ("chain_stick_slip_waves", false, &[16, 128, 1024][..]),
+    ] {
+        let mut g = c.benchmark_group(group);
+        g.sample_size(10);
+        for &n in sizes {
+            let sys = scenario::parse(&chain_text(n, overloaded), "chain.toml", Path::new(".")).unwrap();
+            let out = simulate(&sys).unwrap();
+            println!(
+                "{group}/{n}: {} events, {} steps, {} LCP solves, {} pivots, failure: {:?}",
+                out.events.len(),
+                out.stats.steps,
+                out.stats.lcp_solves,
+                out.stats.lcp_pivots,
+                out.failure
+            );
+            g.bench_function(format!("{n}"), |b| b.iter(|| simulate(&sys).unwrap()));
+        }
+        g.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     // no HTML plots: criterion's plotting would need system fonts
     config = Criterion::default().without_plots();
-    targets = lugre, free_decay
+    targets = lugre, free_decay, chains
 }
 criterion_main!(benches);

@@ -230,3 +230,41 @@ atol = { position = 1e-12, velocity = 1e-12 }
     assert_eq!(frees.len(), 1, "{:?}", out.events);
     assert!((frees[0].t - 1.0).abs() < 1e-9, "released at {}", frees[0].t);
 }
+
+/// The Modelica Standard Library's CoupledClutches set-up: every lock and
+/// unlock is one event, the clutches engage and release at the schedule's
+/// instants, and a locked clutch has exactly zero slip.
+#[test]
+fn coupled_clutches_lock_and_unlock_once_each_without_chattering() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/coupled_clutches.toml");
+    let sys = friction_sim::scenario::load(&path).unwrap();
+    let out = simulate(&sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    assert!(out.events.len() < 20, "{} events: {:?}", out.events.len(), out.events);
+    for name in ["clutch1", "clutch2", "clutch3"] {
+        let ev: Vec<_> = out.events.iter().filter(|e| e.contact == name).collect();
+        for w in ev.windows(2) {
+            assert_eq!(w[0].to, w[1].from, "{name}: inconsistent log {:?}", ev);
+            assert!(w[1].t - w[0].t > 1e-3, "{name} chatters: {:?}", ev);
+        }
+    }
+    let at = |name: &str, to: &str| {
+        out.events.iter().find(|e| e.contact == name && e.to == to).map(|e| e.t).unwrap_or(f64::NAN)
+    };
+    assert!((at("clutch3", "free") - 0.9).abs() < 1e-12);
+    assert!((at("clutch1", "free") - 2.5).abs() < 1e-9, "clutch1 released at {}", at("clutch1", "free"));
+    let lock2 = at("clutch2", "stuck");
+    assert!(lock2 > 0.4 && lock2 < 0.6, "clutch2 locks at {lock2}");
+    // clutch 2 never unlocks after it locked: J2 and J3 turn exactly together
+    assert!(out.events.iter().all(|e| !(e.contact == "clutch2" && e.from == "stuck")));
+    let (t, v2, v3) = (out.series("t"), out.series("v.J2"), out.series("v.J3"));
+    for i in 0..t.len() {
+        if t[i] > lock2 + 1e-9 {
+            assert_eq!(v2[i], v3[i], "slip in the locked clutch 2 at t = {}", t[i]);
+        }
+    }
+    // released clutch 3 carries nothing: J4 coasts at its speed at 0.9 s
+    let v4 = out.series("v.J4");
+    let i09 = t.iter().position(|&x| x > 0.9 + 1e-9).unwrap();
+    assert!(v4[i09..].iter().all(|&v| v == v4[i09]));
+}

@@ -119,11 +119,13 @@ impl Engine<'_> {
     pub(crate) fn handle_root(&self, t: f64, y: &mut [f64], idx: usize) -> Result<Vec<Event>, SimError> {
         let nc = self.sys.contacts.len();
         let nstop = 2 * self.sys.stops.len();
+        let mut events = Vec::new();
+        // a normal load may have jumped through zero at this very instant
+        // (a root on a schedule's breakpoint): engagement first
+        let mut arrived = self.engagement(t, y, &mut events);
         let d = self.disc.borrow().clone();
-        let mut arrived = Vec::new();
         let mut must_slide = Vec::new();
         let mut impacts = Vec::new();
-        let mut events = Vec::new();
         if idx < nc {
             match d.modes[idx] {
                 Mode::Forward | Mode::Backward => {
@@ -155,7 +157,7 @@ impl Engine<'_> {
                 impacts.push(k);
             }
         } else if idx < nc + nstop + self.root_normal.len() {
-            arrived.extend(self.engagement(t, y, &mut events));
+            // handled by the engagement check above
         } else {
             let c = self.root_rev[idx - nc - nstop - self.root_normal.len()];
             // the memory was updated at this instant (accept); the motion now

@@ -341,7 +341,21 @@ impl Engine<'_> {
                 }
                 y.copy_from_slice(slice(solver.state().y));
                 self.accept(tr, &mut y);
-                let evs = match self.handle_root(tr, &mut y, idx) {
+                let mut res = self.handle_root(tr, &mut y, idx);
+                // a root on a breakpoint: the schedule's jump is handled here too
+                while bp_i < bps.len() && bps[bp_i] < tr - 1e-12 * (1.0 + tr.abs()) {
+                    bp_i += 1;
+                }
+                let on_bp = bp_i < bps.len() && (tr - bps[bp_i]).abs() <= 1e-12 * (1.0 + tr.abs());
+                if on_bp && tr < t_end {
+                    if let Ok(evs) = &mut res {
+                        match self.handle_breakpoint(tr, &mut y) {
+                            Ok(more) => evs.extend(more),
+                            Err(e) => res = Err(e),
+                        }
+                    }
+                }
+                let evs = match res {
                     Ok(evs) => evs,
                     Err(e) => {
                         failure = Some(e.to_string());
