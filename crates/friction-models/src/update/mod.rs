@@ -309,22 +309,29 @@ impl<'a> Args<'a> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(UpdateError::Step { dt });
         }
-        for (i, (&u, &nf)) in du.iter().zip(normal).enumerate() {
-            if !u.is_finite() {
-                return Err(UpdateError::NonFinite { contact: i, argument: "slip_increment", value: u });
-            }
-            if !(u / dt).is_finite() {
-                return Err(UpdateError::NonFinite {
-                    contact: i,
-                    argument: "slip velocity slip_increment / dt",
-                    value: u / dt,
-                });
-            }
-            if !nf.is_finite() {
-                return Err(UpdateError::NonFinite { contact: i, argument: "normal", value: nf });
-            }
-            if nf < 0.0 {
-                return Err(UpdateError::NegativeNormal { contact: i, value: nf });
+        // one branch-free pass; the culprit is looked up only on failure
+        let max_du = f64::MAX * dt;
+        let ok = du.iter().zip(normal).fold(true, |ok, (&u, &nf)| {
+            ok & (u.abs() <= max_du) & (u.abs() < f64::INFINITY) & (nf >= 0.0) & (nf < f64::INFINITY)
+        });
+        if !ok {
+            for (i, (&u, &nf)) in du.iter().zip(normal).enumerate() {
+                if !u.is_finite() {
+                    return Err(UpdateError::NonFinite { contact: i, argument: "slip_increment", value: u });
+                }
+                if u.abs() > max_du {
+                    return Err(UpdateError::NonFinite {
+                        contact: i,
+                        argument: "slip velocity slip_increment / dt",
+                        value: u / dt,
+                    });
+                }
+                if !nf.is_finite() {
+                    return Err(UpdateError::NonFinite { contact: i, argument: "normal", value: nf });
+                }
+                if nf < 0.0 {
+                    return Err(UpdateError::NegativeNormal { contact: i, value: nf });
+                }
             }
         }
         Ok(Args { dt, du, normal, state, force, len, model: m.info().id })

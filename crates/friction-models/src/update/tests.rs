@@ -384,6 +384,8 @@ fn bad_arguments_are_refused_with_a_message_naming_them() {
     assert!(e.to_string().starts_with("contact 1: `slip_increment` = NaN"), "{e}");
     let e = update(&m, 1e-300, &[0.0, 1e10], &[1.0, 1.0], &mut s, &mut f).unwrap_err();
     assert!(e.to_string().contains("slip velocity"), "{e}");
+    let e = update(&m, 10.0, &[0.0, f64::INFINITY], &[1.0, 1.0], &mut s, &mut f).unwrap_err();
+    assert!(e.to_string().starts_with("contact 1: `slip_increment` = inf"), "{e}");
     let e = update(&m, 1e-3, &[0.0, 0.0], &[f64::INFINITY, 1.0], &mut s, &mut f).unwrap_err();
     assert_eq!(e.to_string(), "contact 0: `normal` = inf is not finite");
     let e = update(&m, 1e-3, &[0.0, 0.0], &[1.0, -2.0], &mut s, &mut f).unwrap_err();
