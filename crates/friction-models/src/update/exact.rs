@@ -1,0 +1,109 @@
+//! Closed-form updates: the exact solution of a model's state equation over
+//! one step at constant slip velocity.
+//!
+//! For the three first-order models below the state relaxes exponentially,
+//! in slip distance, to its steady value:
+//!
+//! ```text
+//! LuGre:        z' = zss + (z - zss) exp(-σ0 |Δu| / g(v)),   zss = sign(v) g(v)/σ0
+//! Dahl (i = 1): F' = Fss + (F - Fss) exp(-σ0 |Δu| / Fc),     Fss = sign(v) Fc
+//! Dankowicz:    z' = zss + (z - zss) exp(-|Δu| / δ),          zss = sign(v) δ
+//! ```
+//!
+//! (`exp(-σ0 |v| dt / g)` written with the slip increment `|Δu| = |v| dt`,
+//! which the caller gives exactly.) The force is then the model's own force at
+//! the end of the step, so it is exact up to rounding for any step length.
+
+use super::layout::{T, X, Z};
+use super::{StepFailure, Stepper};
+use crate::model::{FrictionModel, Input};
+use crate::models::{dahl::Dahl, dankowicz::Dankowicz, lugre::LuGre};
+use crate::sign;
+
+/// `zss + (z - zss) exp(-|du| / length)`: exponential relaxation in slip.
+#[inline(always)]
+fn relax(z: f64, zss: f64, du: f64, length: f64) -> f64 {
+    zss + (z - zss) * (-du.abs() / length).exp()
+}
+
+/// Advance `t` and `x`, returning the input at the end of the step.
+#[inline(always)]
+fn advance(st: &mut [f64], dt: f64, du: f64) -> Input {
+    st[T] += dt;
+    st[X] += du;
+    Input::new(st[T], st[X], du / dt)
+}
+
+/// Exact update of the LuGre bristle state.
+pub(crate) struct LuGreExact<'a>(pub &'a LuGre);
+
+impl Stepper for LuGreExact<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        if du != 0.0 {
+            let g = self.0.g(inp.v);
+            let s0 = self.0.params().sigma0;
+            st[Z] = relax(st[Z], sign(du) * g / s0, du, g / s0);
+        }
+        Ok(self.0.force(&inp, &st[Z..Z + 1], &[]))
+    }
+}
+
+/// Exact update of Dahl's model with exponent 1.
+pub(crate) struct DahlExact<'a>(pub &'a Dahl);
+
+impl Stepper for DahlExact<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        if du != 0.0 {
+            let p = self.0.params();
+            st[Z] = relax(st[Z], sign(du) * p.fc, du, p.fc / p.sigma0);
+        }
+        Ok(self.0.force(&inp, &st[Z..Z + 1], &[]))
+    }
+}
+
+/// Exact update of Dankowicz's micro-slip state.
+pub(crate) struct DankowiczExact<'a>(pub &'a Dankowicz);
+
+impl Stepper for DankowiczExact<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        if du != 0.0 {
+            let d = self.0.params().delta;
+            st[Z] = relax(st[Z], sign(du) * d, du, d);
+        }
+        Ok(self.0.force(&inp, &st[Z..Z + 1], &[]))
+    }
+}
+
+/// Models without continuous states: static maps, set-valued friction and
+/// rate-independent hysteresis operators. The slip and time are set to the
+/// end of the step, [`FrictionModel::accept`] updates the discrete memory
+/// (exact for a monotone slip within the step), and the force is the model's
+/// force there.
+pub(crate) struct Direct<'a, M> {
+    pub m: &'a M,
+    pub n_memory: usize,
+}
+
+impl<M: FrictionModel + Sync> Stepper for Direct<'_, M> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        let mem = &mut st[Z..Z + self.n_memory];
+        self.m.accept(&inp, &mut [], mem);
+        Ok(self.m.force(&inp, &[], mem))
+    }
+}
