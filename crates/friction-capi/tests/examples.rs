@@ -187,7 +187,7 @@ fn vfric_in_rust() -> (Vec<f64>, f64) {
     let mut state = vec![0.0; N * state_len(&m)];
     init(&m, &mut state).unwrap();
     let dt = 1e-4;
-    let w = 2.0 * 3.141_592_653_589_793_f64 * 10.0;
+    let w = 2.0 * std::f64::consts::PI * 10.0;
     let amp: Vec<f64> = (1..=N).map(|i| 2.5e-6 * i as f64).collect();
     let normal: Vec<f64> = (1..=N).map(|i| 1.0 + 0.1 * i as f64).collect();
     let (mut f, mut f_old) = (vec![0.0; N], vec![0.0; N]);
