@@ -453,7 +453,7 @@ const SOURCES: [(&str, &str); 5] = [
     ("seed 004", "\"Modelling friction in 1d dynamics\" (blog post)"),
 ];
 
-/// The model's sources with the project's document numbers replaced by citations.
+/// A model's text with the project's document numbers replaced by citations.
 pub fn cite(sources: &str) -> String {
     let mut s = sources.to_string();
     for (seed, citation) in SOURCES {
@@ -505,7 +505,7 @@ pub fn describe(m: &ModelInfo) -> String {
                 json(kind(&p.kind)),
                 json(&p.range_text()),
                 json(&p.default_text()),
-                json(p.doc)
+                json(&cite(p.doc))
             )
         })
         .collect();
@@ -513,10 +513,10 @@ pub fn describe(m: &ModelInfo) -> String {
         "{{\"id\": {}, \"family\": {}, \"summary\": {}, \"equations\": {}, \"parameters\": [{}], \"states\": {}, \"state_layout\": {}, \"update\": {}, \"sources\": {}}}",
         json(m.id),
         json(m.family.name()),
-        json(m.summary),
-        json(m.equations),
+        json(&cite(m.summary)),
+        json(&cite(m.equations)),
         params.join(", "),
-        json(m.states),
+        json(&cite(m.states)),
         json("[t, x, z (n_states), mem (n_memory)]"),
         json(update_method(m)),
         json(&cite(m.sources))

@@ -35,7 +35,7 @@
 //! |---|---|---|
 //! | static maps: `viscous`, `coulomb_sat`, `coulomb_tanh`, `power_viscous`, `stribeck_sat`, `stribeck_tanh`, `magic_formula`, `bliman_tire` | `F(v)` at the step's velocity | exact |
 //! | set-valued: `coulomb`, `coulomb_viscous`, `stribeck`, `stribeck_exp`, `classical`, `karnopp` | the sliding force `F(v)` at the step's velocity; for a zero slip increment (`v = 0` exactly) the model's rest value, 0: the caller owns stick (it knows the forces that hold the contact; the maximum static force is [`FrictionModel::max_static`]) | exact while sliding |
-//! | hysteresis operators: `maxwell_slip`, `jenkins`, `iwan4`, `iwan5`, `bristle` | slip set to `x + Δu`, memory updated by [`FrictionModel::accept`] | exact (rate independent; the slip within a step is monotone) |
+//! | hysteresis operators: `maxwell_slip`, `jenkins`, `iwan4`, `iwan5`, `bristle` | slip set to `x + Δu`, memory updated by [`FrictionModel::accept`] (for `maxwell_slip` and `iwan4` fused with the force into one pass over the elements, the same to the bit) | exact (rate independent; the slip within a step is monotone) |
 //! | `hess_soom` (time-delayed friction memory) | time and slip set to the step's end, history updated by `accept` once per step | the model's own discrete history, sampled once per step |
 //! | `lugre` | exact exponential relaxation `z' = zss + (z - zss) exp(-σ0 |Δu| / g(v))`, `zss = sign(v) g(v)/σ0` | exact: 1e-15 after 1000 steps |
 //! | `dahl` with exponent 1 | exact `F' = Fss + (F - Fss) exp(-σ0 |Δu| / Fc)`, `Fss = sign(v) Fc` | exact |
@@ -75,7 +75,7 @@ use thiserror::Error;
 
 use crate::model::{FrictionModel, Input};
 use crate::registry::AnyModel;
-use exact::{DahlExact, DankowiczExact, Direct, LuGreExact};
+use exact::{DahlExact, DankowiczExact, Direct, Iwan4Sliders, LuGreExact, MaxwellSliders};
 use implicit::Implicit;
 use layout::Z;
 
@@ -312,7 +312,7 @@ impl<'a> Args<'a> {
         // one branch-free pass; the culprit is looked up only on failure
         let max_du = f64::MAX * dt;
         let ok = du.iter().zip(normal).fold(true, |ok, (&u, &nf)| {
-            ok & (u.abs() <= max_du) & (u.abs() < f64::INFINITY) & (nf >= 0.0) & (nf < f64::INFINITY)
+            ok & (u.abs() <= max_du) & (u.abs() < f64::INFINITY) & (0.0..f64::INFINITY).contains(&nf)
         });
         if !ok {
             for (i, (&u, &nf)) in du.iter().zip(normal).enumerate() {
@@ -377,9 +377,9 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
         A::Leuven(x) => generic!(x),
         A::Gms(x) => generic!(x),
         A::Armstrong(x) => generic!(x),
-        A::MaxwellSlip(x) => generic!(x),
+        A::MaxwellSlip(x) => run(&MaxwellSliders(x), a, par),
         A::Jenkins(x) => generic!(x),
-        A::Iwan4(x) => generic!(x),
+        A::Iwan4(x) => run(&Iwan4Sliders(x), a, par),
         A::Iwan5(x) => generic!(x),
         A::ResetIntegrator(x) => generic!(x),
         A::Bristle(x) => generic!(x),

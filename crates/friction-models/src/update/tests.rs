@@ -413,3 +413,29 @@ fn parallel_update_equals_serial_update() {
         assert_eq!(f1, f2);
     }
 }
+
+/// The fused slider updates of Iwan-4 and Maxwell-slip give the same bits
+/// as the models' own `accept` and `force` (the generic direct update).
+#[test]
+fn fused_slider_updates_equal_accept_then_force() {
+    let iwan = AnyModel::Iwan4(Iwan4::new(Iwan4Params { n: 30, ..Default::default() }).unwrap());
+    let elements: Vec<Element> = (1..=5).map(|i| Element { k: 1e4, fmax: 0.2 * i as f64 }).collect();
+    let maxwell = AnyModel::MaxwellSlip(MaxwellSlip::new(MaxwellSlipParams { elements }).unwrap());
+    for m in [&iwan, &maxwell] {
+        let l = Layout::of(m);
+        let (du, _) = sine_increments(3e-5, 200, 2);
+        let mut s = fresh(m, 1);
+        let mut reference = s.clone();
+        let mut f = [0.0];
+        for &u in &du {
+            update(m, 1e-3, &[u], &[1.0], &mut s, &mut f).unwrap();
+            let r = &mut reference;
+            r[0] += 1e-3;
+            r[1] += u;
+            let inp = Input::new(r[0], r[1], u / 1e-3);
+            m.accept(&inp, &mut [], &mut r[l.mem()]);
+            assert_eq!(f[0], m.force(&inp, &[], &r[l.mem()]), "{}", m.info().id);
+            assert_eq!(s, reference);
+        }
+    }
+}
