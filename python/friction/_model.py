@@ -1,0 +1,112 @@
+"""The per-step update of many contacts: :class:`Model`."""
+
+from typing import Any, Union
+
+import numpy as np
+
+from . import _friction
+from ._arrays import as_f64, as_float
+
+
+class Model:
+    """A friction model with its parameters, updated step by step for many contacts.
+
+    ``Model(id, **params)`` builds model ``id`` (see :func:`friction.models`)
+    with parameters by name, for example ``Model("lugre", sigma0=1e5, fc=1.0)``;
+    parameters not given take their defaults (:func:`friction.describe`).
+    Unknown ids or parameters and out-of-range values raise ``ValueError``
+    naming the parameter, the value and the valid range.
+
+    Each contact owns ``state_len`` doubles of state, laid out as
+    ``[t, x, z..., memory...]``: the contact's time, its slip, its continuous
+    states and its discrete memory (hysteresis reversal points). The caller
+    keeps the state array; nothing is remembered inside the model, so one
+    model serves any number of independent contact sets.
+
+    The update over a step of length ``dt`` in which contact ``i`` slips by
+    ``slip_increment[i]`` at the constant velocity ``slip_increment[i] / dt``
+    under the normal load ``normal[i]`` is exact for static maps, set-valued
+    models while sliding, hysteresis operators, LuGre, Dahl (exponent 1) and
+    Dankowicz, and an L-stable second-order implicit update for the other
+    models with states (:attr:`method` tells which). The force returned is
+    ``normal[i] * F`` at the end of the step, ``F`` opposing positive slip.
+    A set-valued model (Coulomb, Stribeck) gives 0 for a slip increment of
+    exactly 0: the caller owns sticking.
+    """
+
+    def __init__(self, id: str, **params: Any):
+        if not isinstance(id, str):
+            raise TypeError(f"model id must be a str, found {type(id).__name__}")
+        self._m = _friction.Model(id, params)
+
+    @property
+    def id(self) -> str:
+        """The model id."""
+        return self._m.id
+
+    @property
+    def state_len(self) -> int:
+        """Doubles of state per contact: 2 + states + memory."""
+        return self._m.state_len
+
+    @property
+    def method(self) -> str:
+        """The update used: ``"direct"``, ``"exact"`` or ``"implicit"``."""
+        return self._m.method
+
+    def init(self, n: int) -> np.ndarray:
+        """Relaxed states at rest for ``n`` contacts: a float64 array of shape (n, state_len)."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"`n` must be an int, found {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"`n` = {n} is out of range; valid range n >= 0")
+        return self._m.init(int(n))
+
+    def update(self, dt: float, slip_increment: Any, normal: Union[float, Any],
+               state: np.ndarray) -> np.ndarray:
+        """Advance every contact by one step of length ``dt`` [s].
+
+        Parameters
+        ----------
+        dt : float
+            Step length, finite and > 0.
+        slip_increment : array_like, shape (n,)
+            Slip of each contact over the step [m].
+        normal : float or array_like, shape (n,)
+            Normal load of each contact (>= 0); 1 gives the force in the
+            model's own units, the actual load makes force parameters act as
+            friction coefficients.
+        state : numpy.ndarray, shape (n, state_len), float64, C-contiguous
+            The contacts' states, updated in place (from :meth:`init`).
+
+        Returns
+        -------
+        numpy.ndarray, shape (n,)
+            The forces at the end of the step.
+
+        The contacts are spread over all cores with the GIL released.
+        """
+        dt = as_float("dt", dt)
+        du = as_f64("slip_increment", slip_increment)
+        n = du.shape[0]
+        if np.ndim(normal) == 0:
+            nn = np.full(n, as_float("normal", normal))
+        else:
+            nn = as_f64("normal", normal)
+            if nn.shape != (n,):
+                raise ValueError(
+                    f"`normal` has shape {nn.shape}, `slip_increment` has {du.shape}: the shapes must match")
+        if not isinstance(state, np.ndarray):
+            raise TypeError(f"`state` must be a numpy.ndarray from Model.init, found {type(state).__name__}")
+        if state.dtype != np.float64:
+            raise TypeError(f"`state` must have dtype float64, found {state.dtype} (it is updated in place)")
+        if state.shape != (n, self.state_len):
+            raise ValueError(
+                f"`state` has shape {state.shape}, expected ({n}, {self.state_len}) "
+                f"({n} contacts × state_len {self.state_len})")
+        if not (state.flags.c_contiguous and state.flags.writeable):
+            raise ValueError("`state` must be C-contiguous and writeable (it is updated in place)")
+        return self._m.update(dt, du, nn, state)
+
+    def __repr__(self) -> str:
+        return f"Model({self.id!r}, state_len={self.state_len}, method={self.method!r})"

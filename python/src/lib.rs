@@ -1,0 +1,68 @@
+//! `friction._friction`: the compiled part of the Python package `friction`.
+//!
+//! A thin binding: it converts Python values to the Rust core's types and
+//! the core's errors to Python exceptions, and owns nothing else. The
+//! pure-Python package `friction` (python/friction/) wraps these functions
+//! with docstrings, argument checks and pandas/Dask conveniences.
+//!
+//! Every entry point catches panics ([`guard`]) so that a defect in the core
+//! raises a Python `RuntimeError` instead of aborting the interpreter, and
+//! releases the GIL while it computes.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+mod analysis;
+mod convert;
+mod describe;
+mod model;
+mod sim;
+mod sweep;
+
+create_exception!(
+    _friction,
+    ScenarioError,
+    PyValueError,
+    "A scenario that cannot be read: the message names the key, the value, the valid range and the line."
+);
+create_exception!(
+    _friction,
+    SimulationError,
+    PyRuntimeError,
+    "An integration that failed; `.result` holds the partial result (None if the solver could not start)."
+);
+
+/// Run `f`, turning a panic into a Python `RuntimeError`.
+pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(PyRuntimeError::new_err(format!("internal error in {what}: {msg} (please report this)")))
+        }
+    }
+}
+
+#[pymodule]
+fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("ScenarioError", py.get_type::<ScenarioError>())?;
+    m.add("SimulationError", py.get_type::<SimulationError>())?;
+    m.add_function(wrap_pyfunction!(describe::models, m)?)?;
+    m.add_function(wrap_pyfunction!(describe::describe_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::simulate_text, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::to_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_check, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::fit_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;
+    m.add_class::<model::Model>()?;
+    Ok(())
+}

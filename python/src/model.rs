@@ -1,0 +1,85 @@
+//! `Model`: the per-step update of many contacts
+//! (`friction_models::update`), over NumPy arrays without copies.
+
+use friction_models::update::{self, UpdateError};
+use friction_models::{build, AnyModel};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+fn update_err(e: UpdateError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A friction model with its parameters, updated step by step for many
+/// contacts at once (the interface of finite-element user subroutines).
+#[pyclass(module = "friction._friction", frozen)]
+pub struct Model {
+    model: AnyModel,
+    #[pyo3(get)]
+    id: String,
+    #[pyo3(get)]
+    state_len: usize,
+}
+
+#[pymethods]
+impl Model {
+    #[new]
+    #[pyo3(signature = (id, params=None))]
+    fn new(id: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        crate::guard("Model", || {
+            let table = match params {
+                Some(p) => crate::convert::to_table(p, "")?,
+                None => toml::Table::new(),
+            };
+            let map = friction_sim::scenario::toml_to_params(&table);
+            let model = build(id, &map).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let state_len = update::state_len(&model);
+            Ok(Model { model, id: id.to_string(), state_len })
+        })
+    }
+
+    /// The update used for this model: "direct", "exact" or "implicit".
+    #[getter]
+    fn method(&self) -> &'static str {
+        update::method(&self.model).name()
+    }
+
+    /// Relaxed states at rest for `n` contacts, shape (n, state_len).
+    fn init<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let len = self.state_len;
+        let mut s = vec![0.0; n * len];
+        crate::guard("Model.init", || update::init(&self.model, &mut s).map_err(update_err))?;
+        PyArray1::from_vec(py, s).reshape([n, len])
+    }
+
+    /// Advance every contact by one step; `state` (n, state_len) float64,
+    /// C-contiguous, is updated in place; returns the forces (n,).
+    fn update<'py>(
+        &self,
+        py: Python<'py>,
+        dt: f64,
+        slip_increment: PyReadonlyArray1<'py, f64>,
+        normal: PyReadonlyArray1<'py, f64>,
+        mut state: PyReadwriteArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let du = slip_increment.as_slice()?;
+        let nn = normal.as_slice()?;
+        let st = state.as_slice_mut()?;
+        let mut force = vec![0.0; du.len()];
+        let model = &self.model;
+        crate::guard("Model.update", || {
+            py.detach(|| {
+                crate::guard("Model.update", || {
+                    update::update_par(model, dt, du, nn, st, &mut force).map_err(update_err)
+                })
+            })
+        })?;
+        Ok(PyArray1::from_vec(py, force))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Model('{}', state_len={})", self.id, self.state_len)
+    }
+}

@@ -1,0 +1,63 @@
+//! `simulate`: a scenario's text through the engine, the result as arrays.
+
+use std::path::Path;
+
+use friction_sim::{output, scenario, simulate, Outcome, SimError, System};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::{ScenarioError, SimulationError};
+
+/// The Python exception for a core error.
+pub fn py_err(e: &SimError) -> PyErr {
+    match e {
+        SimError::Input { .. } | SimError::Io { .. } => ScenarioError::new_err(e.to_string()),
+        SimError::Solver { .. } => SimulationError::new_err(e.to_string()),
+    }
+}
+
+/// Parse and check a scenario's text (`file` names it in messages, `dir`
+/// resolves relative table files).
+pub fn parse(text: &str, file: &str, dir: &str) -> Result<System, SimError> {
+    scenario::parse(text, file, Path::new(dir))
+}
+
+/// Rows flattened row-major into one vector.
+fn flat(out: &Outcome) -> Vec<f64> {
+    let mut v = Vec::with_capacity(out.rows.len() * out.columns.len());
+    for r in &out.rows {
+        v.extend_from_slice(r);
+    }
+    v
+}
+
+/// Run the scenario `text` with the GIL released. Returns `(columns, data,
+/// summary_json, events, failure)`: `data` a (rows, columns) float64 array
+/// (moved into NumPy without a copy), `summary_json` exactly
+/// `friction_sim::output::summary`, `events` a list of
+/// `(t, contact, from, to)`, `failure` None or the reason the run stopped.
+#[pyfunction]
+pub fn simulate_text<'py>(
+    py: Python<'py>,
+    text: &str,
+    file: &str,
+    dir: &str,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let res = crate::guard("simulate", || {
+        py.detach(|| {
+            crate::guard("simulate", || {
+                let sys = parse(text, file, dir).map_err(|e| py_err(&e))?;
+                let out = simulate(&sys).map_err(|e| py_err(&e))?;
+                let summary = output::summary(&sys, &out).to_string();
+                Ok((sys, out, summary))
+            })
+        })
+    })?;
+    let (_, out, summary) = res;
+    let (nr, nc) = (out.rows.len(), out.columns.len());
+    let data = PyArray1::from_vec(py, flat(&out)).reshape([nr, nc])?;
+    let events: Vec<(f64, String, String, String)> =
+        out.events.iter().map(|e| (e.t, e.contact.clone(), e.from.clone(), e.to.clone())).collect();
+    (out.columns.clone(), data, summary, events, out.failure.clone()).into_pyobject(py)
+}

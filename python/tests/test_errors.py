@@ -1,0 +1,125 @@
+"""Bad input raises Python exceptions with clear messages, never a crash."""
+
+import numpy as np
+import pytest
+
+import friction
+
+BASE = """
+[[body]]
+name = "m"
+mass = {mass}
+x0 = 0.1
+[[spring]]
+between = ["m", "ground"]
+stiffness = 100.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "{model}"
+params = {{ fc = {fc} }}
+[solver]
+t_end = 0.5
+"""
+
+
+def scen(mass=1.0, model="coulomb", fc=1.0):
+    return BASE.format(mass=mass, model=model, fc=fc)
+
+
+def test_unknown_key_names_key_and_line():
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.simulate(scen().replace("x0 = 0.1", "x0 = 0.1\ncolour = 3"))
+    msg = str(e.value)
+    assert "colour" in msg and "<string>:" in msg
+
+
+def test_out_of_range_value_names_key_value_range_line():
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.simulate(scen(mass=-2.0))
+    msg = str(e.value)
+    assert "`mass` = -2" in msg and "(0, inf)" in msg and "<string>:4" in msg
+    assert isinstance(e.value, ValueError)
+
+
+def test_out_of_range_model_parameter():
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.simulate(scen(fc=-1.0))
+    assert "fc" in str(e.value) and "-1" in str(e.value)
+
+
+def test_unknown_model():
+    with pytest.raises(friction.ScenarioError, match="unknown model"):
+        friction.simulate(scen(model="nonesuch"))
+    with pytest.raises(ValueError, match="unknown model `nonesuch`"):
+        friction.Model("nonesuch")
+    with pytest.raises(ValueError, match="unknown model"):
+        friction.describe("nonesuch")
+
+
+def test_model_parameters_checked():
+    with pytest.raises(ValueError, match="sigma0"):
+        friction.Model("lugre", sigma0=-1.0)
+    with pytest.raises(ValueError, match="bogus"):
+        friction.Model("lugre", bogus=1.0)
+
+
+def test_missing_file_and_wrong_type():
+    with pytest.raises(friction.ScenarioError, match="no_such_file.toml"):
+        friction.simulate("no_such_file.toml")
+    with pytest.raises(TypeError):
+        friction.simulate(42)
+    with pytest.raises(TypeError, match="cannot use a value of type"):
+        friction.simulate({"body": [{"name": "m", "mass": object()}]})
+
+
+def test_update_wrong_dtype_shape_nan():
+    m = friction.Model("coulomb")
+    s = m.init(3)
+    with pytest.raises(TypeError, match="slip_increment"):
+        m.update(1e-3, ["a", "b", "c"], 1.0, s)
+    with pytest.raises(TypeError, match="float64"):
+        m.update(1e-3, np.zeros(3), 1.0, s.astype(np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        m.update(1e-3, np.zeros(4), 1.0, s)
+    with pytest.raises(ValueError, match="shapes must match"):
+        m.update(1e-3, np.zeros(3), np.ones(2), s)
+    with pytest.raises(ValueError, match="not finite"):
+        m.update(1e-3, np.array([0.0, np.nan, 0.0]), 1.0, s)
+    with pytest.raises(ValueError, match="negative"):
+        m.update(1e-3, np.zeros(3), -np.ones(3), s)
+    with pytest.raises(ValueError, match="dt"):
+        m.update(0.0, np.zeros(3), 1.0, s)
+    with pytest.raises(TypeError):
+        m.init("3")
+
+
+def test_fit_and_analyze_inputs():
+    t = np.linspace(0, 1, 50)
+    with pytest.raises(ValueError, match="shapes must match"):
+        friction.fit("coulomb", t, v=np.ones(49), f=np.ones(50))
+    with pytest.raises(ValueError, match="not finite"):
+        friction.fit("coulomb", t, v=np.where(t > 0.5, np.nan, 1.0), f=np.ones(50))
+    with pytest.raises(ValueError, match="unknown model"):
+        friction.fit("nonesuch", t, v=np.ones(50), f=np.ones(50))
+    with pytest.raises(TypeError, match="float64"):
+        friction.analyze(t, np.array(["x"] * 50, dtype=object), np.ones(50))
+    with pytest.raises(ValueError, match="kind"):
+        friction.analyze(t, t, t, kind="wiggles")
+    with pytest.raises(ValueError, match="increase"):
+        friction.analyze(t[::-1].copy(), np.sin(t), np.sin(t))
+
+
+def test_sweep_inputs(root):
+    sc = root / "examples" / "coulomb_free_decay.toml"
+    with pytest.raises(ValueError, match="metric `final.x.nobody`"):
+        friction.sweep(sc, {"contact.c.fc": [1.0]}, ["final.x.nobody"], progress=False)
+    with pytest.raises(friction.ScenarioError, match="no contact named \"d\""):
+        friction.sweep(sc, {"contact.d.fc": [1.0]}, ["final.x.m"], progress=False)
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.sweep(sc, {"body.m.mass": [1.0, -1.0]}, ["final.x.m"], progress=False)
+    assert "grid point 1" in str(e.value) and "body.m.mass = -1" in str(e.value) and "(0, inf)" in str(e.value)
+    with pytest.raises(ValueError, match="not finite"):
+        friction.sweep(sc, {"body.m.mass": [np.nan]}, ["final.x.m"], progress=False)
+    with pytest.raises(ValueError, match="equal length"):
+        friction.sweep(sc, {"body.m.mass": [1, 2], "contact.c.fc": [1]}, ["final.x.m"], zip=True, progress=False)

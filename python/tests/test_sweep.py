@@ -1,0 +1,61 @@
+"""sweep(): closed forms, and a Dask cluster gives the local results bit for bit."""
+
+import math
+
+import numpy as np
+import pytest
+
+import friction
+
+
+def coulomb_rest(x0, fc, k):
+    """Where a Coulomb oscillator released from x0 (Fs = Fc) stops: the amplitude
+    drops by 2 Fc/k per half period until it is within Fc/k of the spring's rest."""
+    a, s = x0, 1.0
+    while a > fc / k:
+        a, s = a - 2 * fc / k, -s
+    return s * a
+
+
+def test_sweep_final_position_closed_form(root):
+    fcs = [0.3, 0.6, 0.981, 1.7, 2.9]
+    df = friction.sweep(root / "examples" / "coulomb_free_decay.toml", {"contact.c.fc": fcs, "contact.c.fs": fcs},
+                        ["final.x.m", "events.stuck", "energy.dissipated.c"], zip=True, progress=False)
+    for i, fc in enumerate(fcs):
+        xf = coulomb_rest(0.1, fc, 100.0)
+        assert df["final.x.m"][i] == pytest.approx(xf, abs=1e-8)
+        # the dissipated energy is the spring energy lost
+        assert df["energy.dissipated.c"][i] == pytest.approx(0.5 * 100 * (0.1 ** 2 - xf ** 2), rel=1e-6)
+        assert df["events.stuck"][i] >= 1
+    assert all(e == "" for e in df["error"])
+
+
+def test_sweep_product_order_and_paths(root):
+    df = friction.sweep(root / "examples" / "coulomb_free_decay.toml",
+                        {"body.m.mass": [1.0, 4.0], "spring.spring0.stiffness": [100.0, 400.0],
+                         "solver.t_end": [0.2]},
+                        ["final.t", "max.x.m", "min.v.m", "events.count"], progress=False)
+    assert list(df["body.m.mass"]) == [1.0, 1.0, 4.0, 4.0]
+    assert list(df["spring.spring0.stiffness"]) == [100.0, 400.0, 100.0, 400.0]
+    assert np.all(df["final.t"] == 0.2)
+    assert np.all(df["max.x.m"] == 0.1)
+    # the first swing's peak speed, (x0 - Fc/k) sqrt(k/m), is reached within 0.2 s for these
+    for m, k, vmin in zip(df["body.m.mass"], df["spring.spring0.stiffness"], df["min.v.m"]):
+        w = math.sqrt(k / m)
+        if math.pi / (2 * w) < 0.2:
+            assert vmin == pytest.approx(-(0.1 - 0.981 / k) * w, rel=1e-3)
+
+
+def test_sweep_on_dask_equals_local(root):
+    distributed = pytest.importorskip("distributed")
+    grid = {"contact.c.fc": np.linspace(0.2, 2.0, 20), "body.m.mass": np.linspace(0.5, 5.0, 10)}
+    metrics = ["final.x.m", "max.F.c", "min.v.m", "energy.dissipated.c", "events.stuck", "events.count"]
+    sc = root / "examples" / "coulomb_free_decay.toml"
+    local = friction.sweep(sc, grid, metrics, progress=False)
+    assert len(local) == 200
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = friction.sweep(sc, grid, metrics, client=client, progress=False)
+    for c in list(grid) + metrics:
+        assert np.array_equal(np.asarray(local[c]), np.asarray(remote[c])), c
+    assert list(local["error"]) == list(remote["error"])
