@@ -21,6 +21,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
     "$py" -m venv "$venv"
 fi
 vpy="$venv/bin/python"
+# the build backend runs the `maturin` binary of the environment
+export VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH"
 stamp="$venv/.deps-installed"
 if [[ ! -f "$stamp" || python/pyproject.toml -nt "$stamp" ]]; then
     # build backend (used without build isolation below, so no network on reruns)

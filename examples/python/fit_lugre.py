@@ -23,12 +23,21 @@ DATA = HERE.parent / "data" / "lugre_loops.csv"
 TRUE = {"sigma0": 1e5, "fc": 1.0, "fs": 1.5, "vs": 1e-3}
 
 
+def load(path):
+    """The columns of a data CSV (`#` comment lines, then a header) by name."""
+    with open(path) as fh:
+        lines = [ln for ln in fh if ln.strip() and not ln.startswith("#")]
+    names = lines[0].strip().split(",")
+    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+    return {n: data[:, i] for i, n in enumerate(names)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="out/python/fit_lugre.png")
     args = ap.parse_args()
 
-    d = np.genfromtxt(DATA, delimiter=",", names=True, comments="#")
+    d = load(DATA)
     r = friction.fit("lugre", d["t"], x=d["x"], f=d["F"], fix=("sigma1", "sigma2", "exponent"),
                      validate_from=0.25)
     print(f"{'parameter':<8} {'true':>10} {'fitted':>12} {'stderr':>10}  95 % interval")

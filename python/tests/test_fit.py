@@ -12,7 +12,12 @@ TRUE = {"sigma0": 1e5, "fc": 1.0, "fs": 1.5, "vs": 1e-3}
 
 
 def load(path):
-    return np.genfromtxt(path, delimiter=",", names=True, comments="#")
+    """The columns of a data CSV (`#` comment lines, then a header) by name."""
+    with open(path) as fh:
+        lines = [ln for ln in fh if ln.strip() and not ln.startswith("#")]
+    names = lines[0].strip().split(",")
+    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+    return {n: data[:, i] for i, n in enumerate(names)}
 
 
 def test_fit_recovers_the_lugre_data_set(root, cli, tmp_path):
