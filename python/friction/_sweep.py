@@ -71,8 +71,9 @@ def sweep(scenario: Scenario, grid: Mapping[str, Sequence[float]], metrics: Unio
     metrics : str or list of str
         ``final.COL``, ``max.COL``, ``min.COL``, ``mean.COL`` (time average),
         ``ptp.COL`` (max - min) of a time series column (``x.m``, ``v.m``,
-        ``F.c``, ``z.c.0``), optionally over a window ``[t0:t1]``
-        (``ptp.v.m[10:]``); ``energy.dissipated.NAME`` (∫ F v dt of a contact
+        ``F.c``, ``z.c.0``), optionally over a window ``[t0:t1]`` of times or
+        percentages of ``t_end`` (``ptp.v.m[10:]``, ``ptp.v.m[50%:]``); a run
+        with no row in the window gives NaN; ``energy.dissipated.NAME`` (∫ F v dt of a contact
         or damper), ``energy.dissipated`` (total), ``energy.residual``;
         ``events.count``, ``events.stuck`` (stick events; also
         ``events.forward``, ``events.backward``, ``events.free``);

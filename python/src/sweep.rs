@@ -18,7 +18,8 @@
 //! ```text
 //! final.COL, max.COL, min.COL, mean.COL (time average, trapezoidal), ptp.COL (max - min)
 //!     COL a column of the time series (x.m, v.m, F.c, z.c.0); an optional
-//!     window [t0:t1] (either bound may be left out) restricts the rows: ptp.v.m[10:]
+//!     window [t0:t1] (either bound may be left out; a bound written N% is N
+//!     percent of the run's t_end) restricts the rows: ptp.v.m[10:], ptp.v.m[50%:]
 //! energy.dissipated.NAME   ∫ F v dt of contact (or damper) NAME [J]
 //! energy.dissipated        the total dissipated energy (summary.json's dissipated_total) [J]
 //! energy.residual          the energy balance residual [J]
@@ -156,10 +157,26 @@ fn columns(sys: &System) -> Vec<String> {
     cols
 }
 
+/// A window bound: a time, or a fraction of `t_end`.
+#[derive(Debug, Clone, Copy)]
+enum Edge {
+    Abs(f64),
+    Rel(f64),
+}
+
+impl Edge {
+    fn at(self, t_end: f64) -> f64 {
+        match self {
+            Edge::Abs(t) => t,
+            Edge::Rel(f) => f * t_end,
+        }
+    }
+}
+
 /// A parsed metric.
 #[derive(Debug, Clone)]
 enum Metric {
-    Column { op: String, col: usize, from: f64, to: f64 },
+    Column { op: String, col: usize, from: Edge, to: Edge },
     Dissipated(Option<String>),
     Residual,
     EventCount,
@@ -180,21 +197,30 @@ fn parse_metric(m: &str, sys: &System) -> Result<Metric, String> {
                     let Some((a, b)) = w.split_once(':') else {
                         return bad(format!("window `[{w}]` must be [t0:t1]"));
                     };
-                    let num = |s: &str, d: f64| -> Result<f64, String> {
-                        if s.trim().is_empty() {
-                            Ok(d)
+                    let num = |s: &str, d: f64| -> Result<Edge, String> {
+                        let s = s.trim();
+                        let x = |t: &str| {
+                            t.parse::<f64>()
+                                .ok()
+                                .filter(|x| !x.is_nan())
+                                .ok_or_else(|| format!("metric `{m}`: `{s}` is not a number or a percentage"))
+                        };
+                        if s.is_empty() {
+                            Ok(Edge::Abs(d))
+                        } else if let Some(p) = s.strip_suffix('%') {
+                            Ok(Edge::Rel(x(p.trim())? / 100.0))
                         } else {
-                            s.trim()
-                                .parse::<f64>()
-                                .map_err(|_| format!("metric `{m}`: `{s}` is not a number"))
+                            Ok(Edge::Abs(x(s)?))
                         }
                     };
                     (c, num(a, f64::NEG_INFINITY)?, num(b, f64::INFINITY)?)
                 }
-                None => (rest, f64::NEG_INFINITY, f64::INFINITY),
+                None => (rest, Edge::Abs(f64::NEG_INFINITY), Edge::Abs(f64::INFINITY)),
             };
-            if from.is_nan() || to.is_nan() || from > to {
-                return bad(format!("window [{from}:{to}] is empty"));
+            if let (Edge::Abs(a), Edge::Abs(b)) | (Edge::Rel(a), Edge::Rel(b)) = (from, to) {
+                if a > b {
+                    return bad(format!("the window [{a}:{b}] is empty"));
+                }
             }
             let cols = columns(sys);
             match cols.iter().position(|c| c == col) {
@@ -236,7 +262,8 @@ fn parse_metric(m: &str, sys: &System) -> Result<Metric, String> {
 fn eval_metric(m: &Metric, sys: &System, out: &Outcome) -> f64 {
     match m {
         Metric::Column { op, col, from, to } => {
-            let rows: Vec<&Vec<f64>> = out.rows.iter().filter(|r| r[0] >= *from && r[0] <= *to).collect();
+            let (from, to) = (from.at(sys.solver.t_end), to.at(sys.solver.t_end));
+            let rows: Vec<&Vec<f64>> = out.rows.iter().filter(|r| r[0] >= from && r[0] <= to).collect();
             if rows.is_empty() {
                 return f64::NAN;
             }

@@ -20,13 +20,15 @@ def coulomb_rest(x0, fc, k):
 def test_sweep_final_position_closed_form(root):
     fcs = [0.3, 0.6, 0.981, 1.7, 2.9]
     df = friction.sweep(root / "examples" / "coulomb_free_decay.toml", {"contact.c.fc": fcs, "contact.c.fs": fcs, "solver.t_end": [8.0] * len(fcs)},
-                        ["final.x.m", "events.stuck", "energy.dissipated.c"], zip=True, progress=False)
+                        ["final.x.m", "events.stuck", "energy.dissipated.c", "ptp.x.m[80%:]"], zip=True,
+                        progress=False)
     for i, fc in enumerate(fcs):
         xf = coulomb_rest(0.1, fc, 100.0)
         assert df["final.x.m"][i] == pytest.approx(xf, abs=1e-8)
         # the dissipated energy is the spring energy lost
         assert df["energy.dissipated.c"][i] == pytest.approx(0.5 * 100 * (0.1 ** 2 - xf ** 2), rel=1e-6)
         assert df["events.stuck"][i] >= 1
+        assert df["ptp.x.m[80%:]"][i] == 0.0  # at rest for good over the last 20 % of t_end
     assert all(e == "" for e in df["error"])
 
 
