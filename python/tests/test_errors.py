@@ -123,3 +123,14 @@ def test_sweep_inputs(root):
         friction.sweep(sc, {"body.m.mass": [np.nan]}, ["final.x.m"], progress=False)
     with pytest.raises(ValueError, match="equal length"):
         friction.sweep(sc, {"body.m.mass": [1, 2], "contact.c.fc": [1]}, ["final.x.m"], zip=True, progress=False)
+
+
+def test_message_is_the_command_lines(cli, tmp_path):
+    import subprocess
+    path = tmp_path / "bad.toml"
+    path.write_text(scen(mass=-2.0))
+    p = subprocess.run([cli, "run", str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True)
+    assert p.returncode == 2
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.simulate(path)
+    assert p.stderr.strip() == f"error: {e.value}"
