@@ -47,7 +47,7 @@ enum Cmd {
     Run {
         /// Scenario TOML file.
         file: Option<PathBuf>,
-        /// Output directory (default: out/<scenario name>).
+        /// Output directory (default: out/NAME, NAME the scenario name).
         #[arg(long)]
         out: Option<PathBuf>,
     },

@@ -64,7 +64,7 @@ pub fn cost_system(model: AnyModel) -> System {
 /// The cost of one model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cost {
-    /// Wall time [ms].
+    /// Wall time \[ms\].
     pub time_ms: f64,
     /// Accepted steps.
     pub steps: usize,
