@@ -409,7 +409,12 @@ impl Engine<'_> {
                 restart = true;
             }
             let at_bp = bp_i < bps.len() && (t_step - bps[bp_i]).abs() <= 1e-12 * (1.0 + t_step.abs());
+            let mut t_step = t_step;
             if matches!(reason, OdeSolverStopReason::TstopReached) && at_bp && t_step < t_end {
+                // the solver may stop an ulp short of the breakpoint: the
+                // schedules must jump now, so the run continues from the
+                // breakpoint itself
+                t_step = bps[bp_i];
                 match self.handle_breakpoint(t_step, &mut y) {
                     Ok(evs) => events.extend(evs),
                     Err(e) => {
@@ -450,6 +455,7 @@ impl Engine<'_> {
         S: OdeSolverMethod<'a, Eqn>,
     {
         let st = solver.state_mut();
+        *st.t = t;
         let dy = st.dy.batch_as_mut_slice(0);
         self.rhs(t, y, dy);
         st.y.batch_as_mut_slice(0).copy_from_slice(y);
