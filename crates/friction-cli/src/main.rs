@@ -157,6 +157,13 @@ fn models(id: Option<&str>) -> ExitCode {
                     );
                 }
                 say!("\nStates: {}\nSources: {}", m.states, m.sources);
+                let own = friction_models::LOAD_PARAMS.iter().find(|(id, _)| *id == m.id).map(|(_, k)| *k);
+                say!(
+                    "Load: a scenario contact's `normal` N(t) multiplies this force and the maximum static force; \
+                     the parameters are the values at N = 1{}",
+                    own.map(|k| format!("; `{k}` is the same load: set it or the contact's `normal`, not both"))
+                        .unwrap_or_default()
+                );
                 ExitCode::SUCCESS
             }
         },

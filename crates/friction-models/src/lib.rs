@@ -9,6 +9,10 @@
 //! with a maximum static force, continuous internal state `dz/dt = g`,
 //! `F = h`, rate-independent hysteresis operators, and wrappers.
 //!
+//! Every model's force is the force at unit normal load: a simulator's
+//! contact load N(t) multiplies it (see [`LOAD_PARAMS`] for the two models
+//! that also carry a load parameter of their own, which must not double it).
+//!
 //! ```
 //! use friction_models::{build, FrictionModel, Input, ParamMap, ParamValue};
 //! let mut p = ParamMap::new();
