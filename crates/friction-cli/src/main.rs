@@ -47,7 +47,7 @@ enum Cmd {
     Run {
         /// Scenario TOML file.
         file: Option<PathBuf>,
-        /// Output directory (default: out/<scenario name>). The result replaces
+        /// Output directory (default: out/NAME, NAME the scenario name). The result replaces
         /// it only when complete; a second run into the same directory is refused
         /// while the first runs.
         #[arg(long)]

@@ -41,13 +41,13 @@ pub struct TuneArgs {
     /// Parameters of the reference model.
     #[arg(long, value_name = "k=v,...", requires = "target_model")]
     pub target_params: Option<String>,
-    /// Target dissipation per cycle [J]: one value, or one per amplitude.
+    /// Target dissipation per cycle (J): one value, or one per amplitude.
     #[arg(long, value_name = "E[,E..]", allow_hyphen_values = true)]
     pub target_energy: Option<String>,
-    /// Displacement amplitudes u0 [m].
+    /// Displacement amplitudes u0 (m).
     #[arg(long, value_name = "U0[,U0..]", allow_hyphen_values = true)]
     pub amplitude: String,
-    /// Frequency [Hz].
+    /// Frequency (Hz).
     #[arg(long, allow_negative_numbers = true)]
     pub frequency: f64,
     /// What is matched.

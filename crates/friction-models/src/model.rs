@@ -63,9 +63,9 @@ pub struct ModelInfo {
 /// `v > 0` in sliding. The force acting on the first member is `-F`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Input {
-    /// Time [s].
+    /// Time \[s\].
     pub t: f64,
-    /// Relative displacement [m] (or [rad]).
+    /// Relative displacement \[m\] (or \[rad\]).
     pub x: f64,
     /// Relative velocity [m/s] (or [rad/s]).
     pub v: f64,

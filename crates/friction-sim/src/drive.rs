@@ -87,7 +87,7 @@ pub fn drive_outcome(
 
 /// The friction force `F` (model convention: opposing the motion, positive
 /// when sliding forward) of `model` driven along the sampled displacement
-/// `x(t)` (linear between samples), at the sample times `t` (t[0] = 0).
+/// `x(t)` (linear between samples), at the sample times `t` (t\[0\] = 0).
 ///
 /// ```
 /// use friction_models::{build, ParamMap};

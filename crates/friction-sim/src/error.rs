@@ -40,7 +40,7 @@ pub enum SimError {
     /// The integration failed; the run stopped at `t`.
     #[error("simulation failed at t = {t}: {cause}; state: {state}")]
     Solver {
-        /// Time of the failure [s].
+        /// Time of the failure \[s\].
         t: f64,
         /// What happened (step size underflow, non-finite state, ...).
         cause: String,

@@ -166,7 +166,7 @@ pub enum Member {
 pub struct Body {
     /// Name.
     pub name: String,
-    /// Mass [kg] or inertia [kg m²].
+    /// Mass \[kg\] or inertia [kg m²].
     pub mass: f64,
     /// Initial position.
     pub x0: f64,
@@ -192,7 +192,7 @@ pub struct Spring {
     pub between: [Member; 2],
     /// Stiffness [N/m].
     pub stiffness: f64,
-    /// Unstretched length [m].
+    /// Unstretched length \[m\].
     pub length: f64,
 }
 
@@ -214,7 +214,7 @@ pub struct Force {
     pub name: String,
     /// Body index.
     pub on: usize,
-    /// Force schedule [N].
+    /// Force schedule \[N\].
     pub value: Schedule,
 }
 
@@ -277,7 +277,7 @@ impl Method {
 pub struct SolverSettings {
     /// Method.
     pub method: Method,
-    /// End time [s].
+    /// End time \[s\].
     pub t_end: f64,
     /// Output interval; `None` means every accepted step.
     pub output_dt: Option<f64>,
@@ -292,16 +292,16 @@ pub struct SolverSettings {
     pub atol_velocity: f64,
     /// Absolute tolerance of the contacts' internal states.
     pub atol_state: f64,
-    /// Largest step [s].
+    /// Largest step \[s\].
     pub max_step: f64,
     /// Largest number of accepted steps before the run is stopped as failed.
     pub max_steps: usize,
-    /// Wall-clock limit [s] after which a run stops with a partial result
+    /// Wall-clock limit \[s\] after which a run stops with a partial result
     /// (`[solver] max_wall`, or `friction run --max-wall`); `None`: no limit.
     pub max_wall: Option<f64>,
     /// Which internal-state columns are written (`[solver] states`).
     pub states: StateColumns,
-    /// Largest estimated output size [bytes] a run may have
+    /// Largest estimated output size \[bytes\] a run may have
     /// (`[solver] max_output_bytes`, default [`DEFAULT_MAX_OUTPUT_BYTES`]).
     pub max_output_bytes: u64,
 }

@@ -35,7 +35,7 @@ pub enum Schedule {
     Step {
         /// Height of the step.
         amplitude: f64,
-        /// Time of the step [s].
+        /// Time of the step \[s\].
         at: f64,
         /// Value before the step.
         offset: f64,
@@ -46,16 +46,16 @@ pub enum Schedule {
         rate: f64,
         /// Value before `start`.
         offset: f64,
-        /// Start time [s].
+        /// Start time \[s\].
         start: f64,
     },
     /// Sinusoid.
     Sine {
         /// Amplitude.
         amplitude: f64,
-        /// Frequency [Hz].
+        /// Frequency \[Hz\].
         frequency: f64,
-        /// Phase [rad].
+        /// Phase \[rad\].
         phase: f64,
         /// Mean value.
         offset: f64,
@@ -64,11 +64,11 @@ pub enum Schedule {
     Chirp {
         /// Amplitude.
         amplitude: f64,
-        /// Start frequency [Hz].
+        /// Start frequency \[Hz\].
         f0: f64,
-        /// End frequency [Hz].
+        /// End frequency \[Hz\].
         f1: f64,
-        /// Sweep duration [s].
+        /// Sweep duration \[s\].
         duration: f64,
         /// Mean value.
         offset: f64,
@@ -86,7 +86,7 @@ pub enum Schedule {
         bias: f64,
         /// Rate amplitude.
         amplitude: f64,
-        /// Frequency [Hz].
+        /// Frequency \[Hz\].
         frequency: f64,
         /// Value at t = 0.
         offset: f64,
@@ -95,9 +95,9 @@ pub enum Schedule {
     Pulse {
         /// Value inside the pulse.
         value: f64,
-        /// Start [s].
+        /// Start \[s\].
         from: f64,
-        /// End [s].
+        /// End \[s\].
         to: f64,
         /// Value outside the pulse.
         base: f64,
@@ -106,9 +106,9 @@ pub enum Schedule {
     Haversine {
         /// Peak value.
         amplitude: f64,
-        /// Pulse duration [s].
+        /// Pulse duration \[s\].
         duration: f64,
-        /// Start [s].
+        /// Start \[s\].
         start: f64,
     },
     /// Linearly interpolated table.

@@ -109,11 +109,11 @@ from rest, sliding forward: F(s) = Fc - (Fc + ΔF) exp(-s/L1) + ΔF exp(-s/L2),
 /// Parameters of [`BlimanSorine`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BlimanSorineParams {
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
     /// Stiffness scale `σ0` [N/m].
     pub sigma0: f64,
-    /// Peak amplitude parameter `ΔF` [N] (order 2).
+    /// Peak amplitude parameter `ΔF` \[N\] (order 2).
     pub df: f64,
     /// Length ratio factor `η` [-] (order 2).
     pub eta: f64,
@@ -157,7 +157,7 @@ impl BlimanSorineParams {
         Ok(())
     }
 
-    /// Order 2: the lengths `(L1, L2)` [m] of the fast and slow branches.
+    /// Order 2: the lengths `(L1, L2)` \[m\] of the fast and slow branches.
     pub fn lengths(&self) -> (f64, f64) {
         (self.eta * (self.fc + self.df) / self.sigma0, self.df / self.sigma0)
     }

@@ -54,7 +54,7 @@
 //! Dupont et al. 2002, where α_m goes from 0 at z_ba to 1 at z_ss(v).
 //!
 //! # States
-//! `z[0] = z`, the bristle deflection [m]; starts at 0 (relaxed). While
+//! `z[0] = z`, the bristle deflection \[m\]; starts at 0 (relaxed). While
 //! |z| <= z_ba, or whenever the motion unloads the bristle (sign(z) !=
 //! sign(v)), dz/dt = v exactly: the contact is a spring σ0 with damper σ1 and
 //! does not creep, so small oscillations return z exactly to its start.
@@ -136,9 +136,9 @@ pub struct ElastoPlasticParams {
     pub sigma1: f64,
     /// Viscous coefficient `σ2` [N s/m].
     pub sigma2: f64,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Static force `Fs` [N].
+    /// Static force `Fs` \[N\].
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
@@ -255,12 +255,12 @@ impl ElastoPlastic {
         &self.p
     }
 
-    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` [N].
+    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn g(&self, v: f64) -> f64 {
         self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
     }
 
-    /// The break-away deflection `z_ba = ρ min(Fc, Fs)/σ0` [m].
+    /// The break-away deflection `z_ba = ρ min(Fc, Fs)/σ0` \[m\].
     pub fn z_ba(&self) -> f64 {
         self.p.zba * self.p.fc.min(self.p.fs) / self.p.sigma0
     }

@@ -116,15 +116,15 @@ Olsson eq. 2.19 (F = W μ) is the case Fc = 0, Fs = W μb, vs = √(W E) / (η �
 /// Parameters of [`HessSoom`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HessSoomParams {
-    /// Coulomb level `Fc` [N].
+    /// Coulomb level `Fc` \[N\].
     pub fc: f64,
-    /// Boundary friction at rest `Fs` [N] (>= `fc`).
+    /// Boundary friction at rest `Fs` \[N\] (>= `fc`).
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
     /// Viscous coefficient `kv` [N s/m].
     pub kv: f64,
-    /// Time lag `τ` [s].
+    /// Time lag `τ` \[s\].
     pub tau: f64,
     /// Samples per lag in the delay buffer.
     pub samples: u64,
@@ -164,7 +164,7 @@ impl HessSoomParams {
         Ok(())
     }
 
-    /// The steady-state Stribeck magnitude `g(u) = Fc + (Fs - Fc)/(1 + (u/vs)^2)` [N].
+    /// The steady-state Stribeck magnitude `g(u) = Fc + (Fs - Fc)/(1 + (u/vs)^2)` \[N\].
     #[inline]
     pub fn g(&self, u: f64) -> f64 {
         let r = u / self.vs;

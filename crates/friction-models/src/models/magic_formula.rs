@@ -89,7 +89,7 @@ pub struct MagicFormulaParams {
     pub b: f64,
     /// Shape factor `C` [-].
     pub c: f64,
-    /// Peak force `D` [N].
+    /// Peak force `D` \[N\].
     pub d: f64,
     /// Curvature factor `E` [-].
     pub e: f64,
@@ -146,7 +146,7 @@ impl MagicFormula {
         &self.p
     }
 
-    /// Slope dF/ds at s = 0, `B C D` [N].
+    /// Slope dF/ds at s = 0, `B C D` \[N\].
     pub fn slope_at_rest(&self) -> f64 {
         self.p.b * self.p.c * self.p.d
     }

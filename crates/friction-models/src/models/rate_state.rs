@@ -148,9 +148,9 @@ pub struct RateStateParams {
     pub b: f64,
     /// Reference velocity `v0` [m/s].
     pub v0: f64,
-    /// Characteristic slip distance `Dc` [m].
+    /// Characteristic slip distance `Dc` \[m\].
     pub dc: f64,
-    /// Normal load `N` [N].
+    /// Normal load `N` \[N\].
     pub fn_load: f64,
     /// State evolution law.
     pub law: StateLaw,

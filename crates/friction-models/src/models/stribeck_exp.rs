@@ -41,7 +41,7 @@
 //!
 //! # Sources
 //! Seed 003 (Sandia study of friction models as Abaqus user contact models),
-//! eqs. 4-5 and its reference [4].
+//! eqs. 4-5 and its reference \[4\].
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -104,7 +104,7 @@ pub struct StribeckExpParams {
     pub beta: f64,
     /// Viscous slope of the coefficient `α` [s/m].
     pub alpha: f64,
-    /// Normal force `N` [N].
+    /// Normal force `N` \[N\].
     pub normal: f64,
 }
 
