@@ -14,8 +14,10 @@ pub enum Family {
     SetValued,
     /// Continuous internal state: `dz/dt = g(z, v, x)`, `F = h(z, v, x)`.
     ContinuousState,
-    /// Rate-independent hysteresis operator with discrete memory, updated
-    /// only on accepted steps ([`FrictionModel::accept`]).
+    /// Discrete memory updated only on accepted steps
+    /// ([`FrictionModel::accept`]): rate-independent hysteresis operators
+    /// (Jenkins, Iwan, Maxwell slip, ...), and also `hess_soom`, whose memory
+    /// is a velocity history: a time delay, which is rate-dependent.
     Hysteresis,
     /// A wrapper that modifies another model.
     Wrapper,

@@ -57,6 +57,9 @@ pub fn cost_system(model: AnyModel) -> System {
             atol_state: 1e-11,
             max_step: 0.05,
             max_steps: COST_MAX_STEPS,
+            max_wall: None,
+            states: friction_sim::scenario::StateColumns::Auto,
+            max_output_bytes: friction_sim::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     }
 }

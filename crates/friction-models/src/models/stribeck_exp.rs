@@ -28,6 +28,13 @@
 //! coefficient). The model equals `stribeck` with shape `tustin`,
 //! Fs = μc N, Fc = (μc - γ) N, vs = -1/β, kv = α N.
 //!
+//! **Load rule.** A scenario contact's `normal` N(t) already multiplies this
+//! model's force and its maximum static force. `normal` is the same load written
+//! into the model (F = μ N as in the source): give the load in one place
+//! only, either the contact's `normal` (recommended, it can vary in time)
+//! with `normal` = 1, or `normal` with the contact's `normal` = 1; otherwise N
+//! enters squared. The scenario loader refuses a contact that sets both.
+//!
 //! # States
 //! None. While stuck the force is set by the rest of the system, up to
 //! μc N (see [`crate::Family::SetValued`]).
