@@ -5,6 +5,7 @@ mod compare;
 mod fit;
 mod tune;
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,7 +20,7 @@ macro_rules! say {
 }
 
 use friction_models::{all, info, ParamKind};
-use friction_sim::{output, scenario, simulate, SimError};
+use friction_sim::{output, scenario, SimError};
 
 /// The scenario `friction run` runs when no file is given (LuGre stick-slip,
 /// Canudas de Wit et al. 1995).
@@ -211,14 +212,50 @@ fn run(file: Option<&Path>, out: Option<&Path>, max_wall: Option<f64>) -> Result
         }
     };
     let _lock = output::OutputLock::acquire(&dir)?;
-    let res = simulate(&sys)?;
-    output::write_atomic(&sys, &res, &dir)?;
+    // rows stream to the CSV as they are computed; a progress bar on a
+    // terminal for runs longer than a second
+    let mut result = None;
+    output::write_atomic_with(&dir, |tmp| {
+        let columns = friction_sim::engine::columns(&sys);
+        let mut csv = output::CsvStream::create(&tmp.join("timeseries.csv"), &columns)?;
+        let started = std::time::Instant::now();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        let t_end = sys.solver.t_end;
+        let mut progress = |t: f64, events: usize| {
+            if bar.is_none() && std::io::stderr().is_terminal() && started.elapsed().as_secs_f64() > 1.0 {
+                let b = indicatif::ProgressBar::new(1000);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{bar:40} {msg} [{elapsed}]")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+                bar = Some(b);
+            }
+            if let Some(b) = &bar {
+                b.set_position((1000.0 * t / t_end).clamp(0.0, 1000.0) as u64);
+                b.set_message(format!("t = {t:.4e} s of {t_end} s, {events} events"));
+            }
+        };
+        let res = friction_sim::engine::simulate_streaming(&sys, &mut |r| csv.write(r), Some(&mut progress))?;
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        csv.finish()?;
+        output::write_summary_and_plot(&sys, &res, tmp)?;
+        result = Some(res);
+        Ok(())
+    })?;
+    let Some(res) = result else {
+        return Err(SimError::Io {
+            path: dir.display().to_string(),
+            source: std::io::Error::other("no result"),
+        });
+    };
     let e = &res.energy;
     say!(
         "{}: t_end = {} s, {} rows, {} events, {} steps ({} rejected), {} rhs evaluations, {:.3} s [{}]",
         sys.name,
         sys.solver.t_end,
-        res.rows.len(),
+        res.stats.rows,
         res.events.len(),
         res.stats.steps,
         res.stats.rejected,

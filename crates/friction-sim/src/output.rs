@@ -218,6 +218,46 @@ pub fn write_all(sys: &System, out: &Outcome, dir: &Path) -> Result<(), SimError
     Ok(())
 }
 
+/// A CSV time series written row by row as a run goes (the `friction run`
+/// output: memory stays bounded however long the run).
+pub struct CsvStream {
+    w: csv::Writer<std::io::BufWriter<fs::File>>,
+    path: std::path::PathBuf,
+    buf: Vec<String>,
+}
+
+impl CsvStream {
+    /// Create `path` and write the header.
+    pub fn create(path: &Path, columns: &[String]) -> Result<Self, SimError> {
+        let f = fs::File::create(path).map_err(|e| io(path, e))?;
+        let mut w = csv::Writer::from_writer(std::io::BufWriter::new(f));
+        let p = path.to_path_buf();
+        w.write_record(columns).map_err(|e| io(&p, std::io::Error::other(e.to_string())))?;
+        Ok(CsvStream { w, path: p, buf: Vec::new() })
+    }
+
+    /// Append one row.
+    pub fn write(&mut self, row: &[f64]) -> Result<(), SimError> {
+        self.buf.clear();
+        self.buf.extend(row.iter().map(|x| format!("{x:e}")));
+        self.w.write_record(&self.buf).map_err(|e| io(&self.path, std::io::Error::other(e.to_string())))
+    }
+
+    /// Flush everything to disk.
+    pub fn finish(mut self) -> Result<(), SimError> {
+        self.w.flush().map_err(|e| io(&self.path, e))
+    }
+}
+
+/// Write `summary.json` and `plot.png` into `dir` (the time series having
+/// been streamed there by a [`CsvStream`]).
+pub fn write_summary_and_plot(sys: &System, out: &Outcome, dir: &Path) -> Result<(), SimError> {
+    let summary = summary(sys, out);
+    let p = dir.join("summary.json");
+    fs::write(&p, serde_json::to_string_pretty(&summary).unwrap_or_default()).map_err(|e| io(&p, e))?;
+    plot(out, &dir.join("plot.png"), &sys.name)
+}
+
 /// Write the time series as CSV.
 pub fn write_csv(out: &Outcome, path: &Path) -> Result<(), SimError> {
     let mut w = csv::Writer::from_path(path).map_err(|e| SimError::Io {
@@ -258,6 +298,7 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
             "rejected_steps": out.stats.rejected,
             "rhs_evaluations": out.stats.rhs_evals,
             "wall_time_s": out.stats.wall_time,
+            "rows": out.stats.rows.max(out.rows.len()),
             "events": {
                 "stick_slip": out.stats.events_stick_slip,
                 "stops": out.stats.events_stops,

@@ -104,6 +104,8 @@ pub struct Engine<'s> {
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
     pub(crate) stuckable: Vec<bool>,
+    /// Per contact, whether its states are output columns (`[solver] states`).
+    pub(crate) state_cols: Vec<bool>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -150,6 +152,7 @@ impl<'s> Engine<'s> {
             root_normal,
             root_rev,
             stuckable,
+            state_cols: sys.state_columns(),
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],

@@ -73,6 +73,9 @@ pub struct Stats {
     pub lcp_pivots: usize,
     /// Largest LCP (contacts and stops at rest in one coupled group).
     pub lcp_max_size: usize,
+    /// Output rows written (when streaming, [`Outcome::rows`] keeps a
+    /// thinned copy, at most about 40,000 rows, with the last row).
+    pub rows: usize,
 }
 
 /// Energy bookkeeping over the run.
