@@ -30,6 +30,7 @@ pub mod params;
 pub mod registry;
 pub mod shape;
 pub mod testing;
+pub mod update;
 
 pub use error::ModelError;
 pub use model::{Family, FrictionModel, Input, ModelInfo};

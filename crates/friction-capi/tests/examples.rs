@@ -1,0 +1,235 @@
+//! Builds and runs the C and Fortran examples against the static library and
+//! checks their results against the same computation through the Rust
+//! update API (relative agreement 1e-12).
+//!
+//! The library is built by a nested `cargo build -p friction-capi` into
+//! `<target>/capi-examples` (its own target directory, so it never waits for
+//! the lock of the running build; cached between runs), and the examples are
+//! compiled there with `cc` and `gfortran`. gfortran is installed with
+//! apt-get when missing; if that is impossible the test fails with a message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use friction_models::update::{init, state_len, update};
+use friction_models::{build, ParamMap};
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `<target>/capi-examples`, where `<target>` is CARGO_TARGET_DIR or the
+/// workspace's `target`.
+fn work_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate_dir().join("../../target"));
+    let dir = target.join("capi-examples");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("could not start {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The static library, built once per test run.
+fn static_lib() -> &'static Path {
+    static LIB: OnceLock<PathBuf> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let dir = work_dir();
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        run(Command::new(cargo)
+            .args(["build", "-p", "friction-capi", "--lib"])
+            .env("CARGO_TARGET_DIR", dir.join("build"))
+            .current_dir(crate_dir()));
+        let lib = dir.join("build/debug/libfriction_capi.a");
+        assert!(lib.exists(), "{} was not built", lib.display());
+        lib
+    })
+}
+
+/// Libraries a Rust static library needs on Linux.
+const SYSTEM_LIBS: [&str; 4] = ["-lpthread", "-ldl", "-lm", "-lgcc_s"];
+
+/// `key = value` lines of an example's output.
+fn value(out: &str, key: &str) -> f64 {
+    out.lines()
+        .find_map(|l| {
+            l.split_once('=').filter(|(k, _)| k.trim() == key).map(|(_, v)| v.trim().parse().unwrap())
+        })
+        .unwrap_or_else(|| panic!("no `{key}` in output:\n{out}"))
+}
+
+fn assert_close(what: &str, got: f64, want: f64) {
+    let err = (got - want).abs() / want.abs().max(1e-300);
+    println!("{what}: example {got:e}, Rust {want:e}, relative difference {err:e}");
+    assert!(err <= 1e-12, "{what}: example {got} vs Rust {want}");
+}
+
+/// The bar of `examples/c/explicit_fe.c`, through the Rust update API:
+/// (tip displacement, dissipated energy).
+fn explicit_fe_in_rust() -> (f64, f64) {
+    const NODES: usize = 10_000;
+    const STEPS: usize = 2000;
+    const DT: f64 = 1e-5;
+    const M: f64 = 1e-3;
+    const K: f64 = 1e6;
+    const G: f64 = 9.81;
+    const F_MAX: f64 = 30.0;
+    const T_RAMP: f64 = 0.01;
+    let params: ParamMap = friction_capi::parse_params(
+        "sigma0 = 1e5\nsigma1 = 316.0\nsigma2 = 0.4\nfc = 0.3\nfs = 0.4\nvs = 1e-3",
+    )
+    .unwrap();
+    let m = build("lugre", &params).unwrap();
+    let mut state = vec![0.0; NODES * state_len(&m)];
+    init(&m, &mut state).unwrap();
+    let (mut u, mut v, mut du) = (vec![0.0; NODES], vec![0.0; NODES], vec![0.0; NODES]);
+    let normal = vec![M * G; NODES];
+    let (mut f, mut f_new) = (vec![0.0; NODES], vec![0.0; NODES]);
+    let mut energy = 0.0;
+    for n in 0..STEPS {
+        let t = n as f64 * DT;
+        let tip = F_MAX * if t < T_RAMP { t / T_RAMP } else { 1.0 };
+        for i in 0..NODES {
+            let mut fint = 0.0;
+            if i > 0 {
+                fint += K * (u[i - 1] - u[i]);
+            }
+            if i + 1 < NODES {
+                fint += K * (u[i + 1] - u[i]);
+            }
+            let fext = if i + 1 == NODES { tip } else { 0.0 };
+            v[i] += DT * (fint + fext - f[i]) / M;
+            du[i] = DT * v[i];
+        }
+        for i in 0..NODES {
+            u[i] += du[i];
+        }
+        update(&m, DT, &du, &normal, &mut state, &mut f_new).unwrap();
+        for i in 0..NODES {
+            energy += 0.5 * (f[i] + f_new[i]) * du[i];
+            f[i] = f_new[i];
+        }
+    }
+    (u[NODES - 1], energy)
+}
+
+/// The C example: a 10,000-node bar on LuGre friction under explicit
+/// central differences. Its tip displacement and dissipated energy equal
+/// the Rust computation's; the energy is positive and the tip has moved.
+#[test]
+fn c_explicit_fe_example_agrees_with_the_rust_api() {
+    let dir = work_dir();
+    let exe = dir.join("explicit_fe");
+    run(Command::new("cc")
+        .args(["-std=c99", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir().join("include"))
+        .arg(crate_dir().join("examples/c/explicit_fe.c"))
+        .arg(static_lib())
+        .args(SYSTEM_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let csv = dir.join("explicit_fe.csv");
+    let out = run(Command::new(&exe).arg(&csv));
+    let (tip, energy) = explicit_fe_in_rust();
+    assert_close("tip displacement", value(&out, "tip_displacement"), tip);
+    assert_close("dissipated energy", value(&out, "dissipated_energy"), energy);
+    assert!(tip > 0.0 && energy > 0.0, "tip {tip}, energy {energy}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().next(), Some("node,u,v,friction"));
+    assert_eq!(rows.lines().count(), 1 + 20 + 1);
+}
+
+/// gfortran, installed with apt-get when missing.
+fn gfortran() -> &'static str {
+    static READY: OnceLock<()> = OnceLock::new();
+    READY.get_or_init(|| {
+        let present = || Command::new("gfortran").arg("--version").output().is_ok_and(|o| o.status.success());
+        if present() {
+            return;
+        }
+        let apt = |args: &[&str]| {
+            Command::new("apt-get")
+                .args(args)
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !apt(&["install", "-y", "gfortran"]) {
+            apt(&["update"]);
+            apt(&["install", "-y", "gfortran"]);
+        }
+        assert!(
+            present(),
+            "gfortran is missing and `apt-get install -y gfortran` did not install it; \
+             install a Fortran compiler (gfortran) to run the Fortran example"
+        );
+    });
+    "gfortran"
+}
+
+/// The Fortran example through the Rust update API: the final forces of the
+/// 8 nodes and the dissipated energy.
+fn vfric_in_rust() -> (Vec<f64>, f64) {
+    const N: usize = 8;
+    let params = friction_capi::parse_params("fs = 1.0\nkt = 1e5\nchi = -0.5\nbeta = 0.1\nn = 50").unwrap();
+    let m = build("iwan4", &params).unwrap();
+    let mut state = vec![0.0; N * state_len(&m)];
+    init(&m, &mut state).unwrap();
+    let dt = 1e-4;
+    let w = 2.0 * std::f64::consts::PI * 10.0;
+    let amp: Vec<f64> = (1..=N).map(|i| 2.5e-6 * i as f64).collect();
+    let normal: Vec<f64> = (1..=N).map(|i| 1.0 + 0.1 * i as f64).collect();
+    let (mut f, mut f_old) = (vec![0.0; N], vec![0.0; N]);
+    let mut du = vec![0.0; N];
+    let mut energy = 0.0;
+    for k in 1..=2000 {
+        let (t0, t1) = ((k - 1) as f64 * dt, k as f64 * dt);
+        for i in 0..N {
+            du[i] = amp[i] * ((w * t1).sin() - (w * t0).sin());
+        }
+        update(&m, dt, &du, &normal, &mut state, &mut f).unwrap();
+        for i in 0..N {
+            energy += 0.5 * (f_old[i] + f[i]) * du[i];
+        }
+        f_old.copy_from_slice(&f);
+    }
+    (f, energy)
+}
+
+/// The Fortran example: a VFRIC-shaped subroutine driving Iwan-4 contacts
+/// through iso_c_binding. Its forces and dissipated energy equal the Rust
+/// computation's, and the hysteresis loops dissipate.
+#[test]
+fn fortran_vfric_example_agrees_with_the_rust_api() {
+    let fc = gfortran();
+    let dir = work_dir();
+    let exe = dir.join("vfric");
+    let modules = dir.join("fortran-modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    run(Command::new(fc)
+        .args(["-O2", "-ffp-contract=off", "-Wall", "-J"])
+        .arg(&modules)
+        .arg(crate_dir().join("examples/fortran/vfric.f90"))
+        .arg(static_lib())
+        .args(SYSTEM_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let out = run(&mut Command::new(&exe));
+    let (f, energy) = vfric_in_rust();
+    for (i, fi) in f.iter().enumerate() {
+        assert_close(&format!("force {}", i + 1), value(&out, &format!("force_{}", i + 1)), *fi);
+    }
+    assert_close("dissipated energy", value(&out, "dissipated_energy"), energy);
+    assert!(energy > 0.0);
+}

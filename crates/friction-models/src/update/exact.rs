@@ -1,0 +1,173 @@
+//! Closed-form updates: the exact solution of a model's state equation over
+//! one step at constant slip velocity.
+//!
+//! For the three first-order models below the state relaxes exponentially,
+//! in slip distance, to its steady value:
+//!
+//! ```text
+//! LuGre:        z' = zss + (z - zss) exp(-σ0 |Δu| / g(v)),   zss = sign(v) g(v)/σ0
+//! Dahl (i = 1): F' = Fss + (F - Fss) exp(-σ0 |Δu| / Fc),     Fss = sign(v) Fc
+//! Dankowicz:    z' = zss + (z - zss) exp(-|Δu| / δ),          zss = sign(v) δ
+//! ```
+//!
+//! (`exp(-σ0 |v| dt / g)` written with the slip increment `|Δu| = |v| dt`,
+//! which the caller gives exactly.) The force is then the model's own force at
+//! the end of the step, so it is exact up to rounding for any step length.
+
+use super::layout::{T, X, Z};
+use super::{StepFailure, Stepper};
+use crate::model::{FrictionModel, Input};
+use crate::models::{
+    dahl::Dahl, dankowicz::Dankowicz, iwan4::Iwan4, lugre::LuGre, maxwell_slip::MaxwellSlip,
+};
+use crate::sign;
+
+/// `zss + (z - zss) exp(-|du| / length)`: exponential relaxation in slip.
+#[inline(always)]
+fn relax(z: f64, zss: f64, du: f64, length: f64) -> f64 {
+    zss + (z - zss) * (-du.abs() / length).exp()
+}
+
+/// Advance `t` and `x`, returning the input at the end of the step.
+#[inline(always)]
+fn advance(st: &mut [f64], dt: f64, du: f64) -> Input {
+    st[T] += dt;
+    st[X] += du;
+    Input::new(st[T], st[X], du / dt)
+}
+
+/// Exact update of the LuGre bristle state.
+pub(crate) struct LuGreExact<'a> {
+    m: &'a LuGre,
+    /// `1/σ0`, so that the hot loop divides only by `dt`, `vs` and `g`.
+    inv_sigma0: f64,
+}
+
+impl<'a> LuGreExact<'a> {
+    pub fn new(m: &'a LuGre) -> Self {
+        LuGreExact { m, inv_sigma0: 1.0 / m.params().sigma0 }
+    }
+}
+
+impl Stepper for LuGreExact<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        // the relaxation rate σ0/g per metre of slip is shared with the force
+        let p = self.m.params();
+        let v = inp.v;
+        let g = self.m.g(v);
+        let rate = p.sigma0 / g;
+        let z = if du != 0.0 {
+            let zss = sign(du) * g * self.inv_sigma0;
+            zss + (st[Z] - zss) * (-du.abs() * rate).exp()
+        } else {
+            st[Z]
+        };
+        st[Z] = z;
+        Ok(p.sigma0 * z + p.sigma1 * (v - v.abs() * z * rate) + p.sigma2 * v)
+    }
+}
+
+/// Exact update of Dahl's model with exponent 1.
+pub(crate) struct DahlExact<'a>(pub &'a Dahl);
+
+impl Stepper for DahlExact<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        if du != 0.0 {
+            let p = self.0.params();
+            st[Z] = relax(st[Z], sign(du) * p.fc, du, p.fc / p.sigma0);
+        }
+        Ok(self.0.force(&inp, &st[Z..Z + 1], &[]))
+    }
+}
+
+/// Exact update of Dankowicz's micro-slip state.
+pub(crate) struct DankowiczExact<'a>(pub &'a Dankowicz);
+
+impl Stepper for DankowiczExact<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        if du != 0.0 {
+            let d = self.0.params().delta;
+            st[Z] = relax(st[Z], sign(du) * d, du, d);
+        }
+        Ok(self.0.force(&inp, &st[Z..Z + 1], &[]))
+    }
+}
+
+/// Models without continuous states: static maps, set-valued friction and
+/// rate-independent hysteresis operators. The slip and time are set to the
+/// end of the step, [`FrictionModel::accept`] updates the discrete memory
+/// (exact for a monotone slip within the step), and the force is the model's
+/// force there.
+pub(crate) struct Direct<'a, M> {
+    pub m: &'a M,
+    pub n_memory: usize,
+}
+
+impl<M: FrictionModel + Sync> Stepper for Direct<'_, M> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let inp = advance(st, dt, du);
+        let mem = &mut st[Z..Z + self.n_memory];
+        self.m.accept(&inp, &mut [], mem);
+        Ok(self.m.force(&inp, &[], mem))
+    }
+}
+
+/// Spring-slider elements `(k, φ)` in parallel (Maxwell-slip, Iwan-4):
+/// [`FrictionModel::accept`] and [`FrictionModel::force`] fused into one
+/// pass over the elements, with the models' own expressions, so the result
+/// is the same to the bit.
+#[inline(always)]
+fn sliders(elements: impl Iterator<Item = (f64, f64)>, dt: f64, du: f64, st: &mut [f64]) -> f64 {
+    let inp = advance(st, dt, du);
+    let x = inp.x;
+    let mut f = 0.0;
+    for ((k, phi), s) in elements.zip(st[Z..].iter_mut()) {
+        let d = x - *s;
+        if d > phi {
+            *s = x - phi;
+        } else if d < -phi {
+            *s = x + phi;
+        }
+        f += k * (x - *s).max(-phi).min(phi);
+    }
+    f
+}
+
+/// Fused exact update of Iwan-4's sliders.
+pub(crate) struct Iwan4Sliders<'a>(pub &'a Iwan4);
+
+impl Stepper for Iwan4Sliders<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        Ok(sliders(self.0.elements().iter().map(|e| (e.k, e.phi)), dt, du, st))
+    }
+}
+
+/// Fused exact update of Maxwell-slip's sliders.
+pub(crate) struct MaxwellSliders<'a>(pub &'a MaxwellSlip);
+
+impl Stepper for MaxwellSliders<'_> {
+    type Scratch = ();
+    fn scratch(&self) {}
+    #[inline(always)]
+    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        Ok(sliders(self.0.params().elements.iter().map(|e| (e.k, e.fmax / e.k)), dt, du, st))
+    }
+}

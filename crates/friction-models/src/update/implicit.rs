@@ -1,0 +1,276 @@
+//! The generic L-stable update for models with continuous states.
+//!
+//! Over a step of length `dt` at constant slip velocity `v = Δu/dt`, the
+//! states follow `dz/dt = g(t, x0 + v (t - t0), z, mem)` with `mem` frozen.
+//! The step is cut into sub-steps `h`; each sub-step takes one backward-Euler
+//! step of `h` (`z1`) and two of `h/2` (`z2`), and keeps the Richardson
+//! extrapolation `2 z2 - z1`, which is second order and L-stable (its
+//! stability function `2/(1 - λh/2)² - 1/(1 - λh)` has modulus at most 1 on
+//! the imaginary axis and tends to 0 as `λh → -∞`). Every backward-Euler
+//! step is solved by Newton's method on a finite-difference Jacobian of
+//! [`FrictionModel::rates`]. The difference `|z2 - z1|` (the error of `z1`,
+//! an upper bound for the extrapolated value's) must stay below
+//! `RTOL · max(|z|, |z'|, |z' - z|) + ATOL` in every component, or the
+//! sub-step is rejected and shortened; [`FrictionModel::accept`] is called
+//! once per accepted sub-step. A sub-step whose Newton iteration does not
+//! converge is shortened fourfold; below a thousandth of the step it is
+//! retried with two forward-Euler half steps, kept without extrapolation,
+//! under the same error test (for kinks of non-smooth state equations, where
+//! the backward-Euler equation may have no solution and an extrapolation
+//! could throw the state back across the kink, as at the slip limit of a
+//! `gms` element). After [`MAX_SUBSTEPS`] sub-steps the update
+//! gives up with [`UpdateError::NoConvergence`](super::UpdateError).
+
+use super::layout::{Layout, T, X};
+use super::{StepFailure, Stepper};
+use crate::model::{FrictionModel, Input};
+
+/// Relative tolerance on the local error of one sub-step.
+pub const RTOL: f64 = 1e-6;
+/// Absolute tolerance on the local error of one sub-step (in the state's unit).
+pub const ATOL: f64 = 1e-15;
+/// The most sub-steps one contact may take in one step.
+pub const MAX_SUBSTEPS: usize = 100_000;
+/// Sub-steps shorter than this fraction of the step fall back to forward
+/// Euler (with the same error test) when Newton's method fails.
+const EXPLICIT_BELOW: f64 = 1e-3;
+/// Newton iterations before a sub-step counts as failed.
+const MAX_NEWTON: usize = 12;
+
+/// The generic implicit update of a model with continuous states.
+pub(crate) struct Implicit<'a, M> {
+    pub m: &'a M,
+    pub l: Layout,
+}
+
+/// Work space of [`Implicit`], allocated once per call, never per contact.
+pub(crate) struct Work {
+    buf: Vec<f64>,
+}
+
+/// Scratch slices of one backward-Euler solve.
+struct Be<'b> {
+    f: &'b mut [f64],
+    fp: &'b mut [f64],
+    r: &'b mut [f64],
+    jac: &'b mut [f64],
+}
+
+impl<M: FrictionModel + Sync> Implicit<'_, M> {
+    /// One backward-Euler step from `z_in` at `(t, x)` over `h`, into `w`.
+    /// Returns false when Newton's method fails.
+    #[allow(clippy::too_many_arguments)]
+    fn be(
+        &self,
+        s: &mut Be<'_>,
+        t: f64,
+        x: f64,
+        v: f64,
+        h: f64,
+        mem: &[f64],
+        z_in: &[f64],
+        w: &mut [f64],
+    ) -> bool {
+        let n = z_in.len();
+        let inp = Input::new(t + h, x + v * h, v);
+        w.copy_from_slice(z_in);
+        for _ in 0..MAX_NEWTON {
+            self.m.rates(&inp, w, mem, s.f);
+            if s.f.iter().any(|f| !f.is_finite()) {
+                return false;
+            }
+            // Jacobian of the residual w - z_in - h g(w): I - h ∂g/∂w
+            for j in 0..n {
+                let wj = w[j];
+                let mut eps = 1e-8 * wj.abs().max(z_in[j].abs()).max((h * s.f[j]).abs());
+                if eps == 0.0 || !eps.is_finite() {
+                    eps = 1e-12;
+                }
+                w[j] = wj + eps;
+                self.m.rates(&inp, w, mem, s.fp);
+                w[j] = wj;
+                for i in 0..n {
+                    s.jac[i * n + j] = -h * (s.fp[i] - s.f[i]) / eps + if i == j { 1.0 } else { 0.0 };
+                }
+            }
+            // a residual already below the tolerance ends the iteration: this
+            // also settles kinks of non-smooth state equations (reset
+            // integrator), where Newton's method may not converge
+            let mut res: f64 = 0.0;
+            for i in 0..n {
+                s.r[i] = -(w[i] - z_in[i] - h * s.f[i]);
+                res = res.max(s.r[i].abs() / (ATOL + RTOL * w[i].abs().max((w[i] - z_in[i]).abs())));
+            }
+            if res <= 1e-3 {
+                return true;
+            }
+            if !solve(s.jac, s.r, n) {
+                return false;
+            }
+            let mut conv: f64 = 0.0;
+            for i in 0..n {
+                w[i] += s.r[i];
+                if !w[i].is_finite() {
+                    return false;
+                }
+                let scale = ATOL + RTOL * w[i].abs().max((w[i] - z_in[i]).abs());
+                conv = conv.max(s.r[i].abs() / scale);
+            }
+            if conv <= 1e-3 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl<M: FrictionModel + Sync> Implicit<'_, M> {
+    /// One forward-Euler step from `z_in` at `(t, x)` over `h`, into `w`.
+    #[allow(clippy::too_many_arguments)]
+    fn fe(
+        &self,
+        s: &mut Be<'_>,
+        t: f64,
+        x: f64,
+        v: f64,
+        h: f64,
+        mem: &[f64],
+        z_in: &[f64],
+        w: &mut [f64],
+    ) -> bool {
+        self.m.rates(&Input::new(t, x, v), z_in, mem, s.f);
+        for i in 0..w.len() {
+            w[i] = z_in[i] + h * s.f[i];
+        }
+        w.iter().all(|y| y.is_finite())
+    }
+}
+
+/// Solve `a y = b` in place (`b` becomes `y`) by Gaussian elimination with
+/// partial pivoting; `a` is `n × n`, row-major, and is overwritten. False if
+/// singular or not finite.
+fn solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+    for k in 0..n {
+        let mut p = k;
+        for i in k + 1..n {
+            if a[i * n + k].abs() > a[p * n + k].abs() {
+                p = i;
+            }
+        }
+        let piv = a[p * n + k];
+        if piv == 0.0 || !piv.is_finite() {
+            return false;
+        }
+        if p != k {
+            for j in 0..n {
+                a.swap(k * n + j, p * n + j);
+            }
+            b.swap(k, p);
+        }
+        for i in k + 1..n {
+            let f = a[i * n + k] / piv;
+            if f != 0.0 {
+                for j in k..n {
+                    a[i * n + j] -= f * a[k * n + j];
+                }
+                b[i] -= f * b[k];
+            }
+        }
+    }
+    for k in (0..n).rev() {
+        let mut s = b[k];
+        for j in k + 1..n {
+            s -= a[k * n + j] * b[j];
+        }
+        b[k] = s / a[k * n + k];
+    }
+    b.iter().all(|y| y.is_finite())
+}
+
+impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
+    type Scratch = Work;
+
+    fn scratch(&self) -> Work {
+        let n = self.l.n_states;
+        Work { buf: vec![0.0; 8 * n + n * n + self.l.n_memory] }
+    }
+
+    fn step(&self, work: &mut Work, dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        let n = self.l.n_states;
+        let (z, rest) = work.buf.split_at_mut(n);
+        let (z1, rest) = rest.split_at_mut(n);
+        let (zh, rest) = rest.split_at_mut(n);
+        let (z2, rest) = rest.split_at_mut(n);
+        let (f, rest) = rest.split_at_mut(n);
+        let (fp, rest) = rest.split_at_mut(n);
+        let (r, rest) = rest.split_at_mut(n);
+        let (_spare, rest) = rest.split_at_mut(n);
+        let (jac, mem) = rest.split_at_mut(n * n);
+        let mut s = Be { f, fp, r, jac };
+        z.copy_from_slice(&st[self.l.z()]);
+        mem.copy_from_slice(&st[self.l.mem()]);
+        let (t0, x0, v) = (st[T], st[X], du / dt);
+        let (mut tau, mut h) = (0.0, dt);
+        let mut count = 0;
+        while tau < dt {
+            count += 1;
+            if count > MAX_SUBSTEPS || h <= 1e-14 * dt {
+                return Err(StepFailure { t: t0 + tau });
+            }
+            let last = tau + h >= dt * (1.0 - 1e-12);
+            if last {
+                h = dt - tau;
+            }
+            let (ta, xa) = (t0 + tau, x0 + v * tau);
+            let ok = self.be(&mut s, ta, xa, v, h, mem, z, z1)
+                && self.be(&mut s, ta, xa, v, 0.5 * h, mem, z, zh)
+                && self.be(&mut s, ta + 0.5 * h, xa + 0.5 * v * h, v, 0.5 * h, mem, zh, z2);
+            // where Newton's method fails on a small sub-step (a kink of a
+            // non-smooth state equation, like the reset integrator's stop at
+            // ±z0, where the backward-Euler equation has no solution) the same
+            // pair of steps is taken with forward Euler; the error test below
+            // still decides, so this trades speed, never accuracy
+            let explicit = !ok;
+            let ok = ok
+                || (h <= EXPLICIT_BELOW * dt
+                    && self.fe(&mut s, ta, xa, v, h, mem, z, z1)
+                    && self.fe(&mut s, ta, xa, v, 0.5 * h, mem, z, zh)
+                    && self.fe(&mut s, ta + 0.5 * h, xa + 0.5 * v * h, v, 0.5 * h, mem, zh, z2));
+            if !ok {
+                h *= 0.25;
+                continue;
+            }
+            let mut err: f64 = 0.0;
+            for i in 0..n {
+                let scale = ATOL + RTOL * z[i].abs().max(z2[i].abs()).max((z2[i] - z[i]).abs());
+                err = err.max((z2[i] - z1[i]).abs() / scale);
+            }
+            let grow = if err == 0.0 { 4.0 } else { (0.9 / err.sqrt()).clamp(0.2, 4.0) };
+            if err <= 1.0 {
+                // extrapolate implicit steps; an explicit pair is across a
+                // kink, where extrapolation could throw the state back over it
+                for i in 0..n {
+                    z[i] = if explicit { z2[i] } else { 2.0 * z2[i] - z1[i] };
+                }
+                tau = if last { dt } else { tau + h };
+                let end = if last {
+                    Input::new(t0 + dt, x0 + du, v)
+                } else {
+                    Input::new(t0 + tau, x0 + v * tau, v)
+                };
+                self.m.accept(&end, z, mem);
+            }
+            h *= grow;
+        }
+        let inp = Input::new(t0 + dt, x0 + du, v);
+        let f = self.m.force(&inp, z, mem);
+        if !f.is_finite() {
+            return Err(StepFailure { t: t0 + dt });
+        }
+        st[T] = inp.t;
+        st[X] = inp.x;
+        st[self.l.z()].copy_from_slice(z);
+        st[self.l.mem()].copy_from_slice(mem);
+        Ok(f)
+    }
+}
