@@ -12,7 +12,7 @@ use crate::error::SimError;
 /// writer), with the column names given by [`crate::engine::Outcome::columns`].
 pub type RowSink<'a> = &'a mut dyn FnMut(&[f64]) -> Result<(), SimError>;
 
-/// A progress report: simulated time [s] and events so far.
+/// A progress report: simulated time \[s\] and events so far.
 pub type Progress<'a> = &'a mut dyn FnMut(f64, usize);
 
 /// Rows kept in memory when streaming (for plots and the final values).
