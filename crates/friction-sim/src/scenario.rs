@@ -38,7 +38,8 @@
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
 //! max_step = 0.01
-//! max_steps = 10000000 # a run that needs more accepted steps stops with a partial result
+//! max_steps = 1000000  # a run that needs more accepted steps stops with a partial result,
+//!                      # saying which parts made the steps small (a hopeless run stops in seconds)
 //! max_wall = 60.0       # optional: wall-clock seconds after which a run stops, partial
 //! states = "all"        # internal-state columns z.NAME.k: "all" | "none" | ["contact", ...]
 //! max_output_bytes = 4294967296   # refuse a run whose output would be larger (default 4 GiB)
@@ -97,6 +98,11 @@ use crate::schedule::Schedule;
 
 /// The longest valid name, in characters.
 pub const MAX_NAME_LEN: usize = 64;
+
+/// The default of `[solver] max_steps`: a run that needs more accepted steps
+/// is hopeless with these settings (a few seconds of a small system) and stops
+/// with a partial result that says which parts made the steps small.
+pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
 
 /// The default of `[solver] max_output_bytes`: 4 GiB.
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 4 << 30;
@@ -319,7 +325,7 @@ impl SolverSettings {
             atol_velocity: 1e-9,
             atol_state: 1e-10,
             max_step: t_end / 10.0,
-            max_steps: 10_000_000,
+            max_steps: DEFAULT_MAX_STEPS,
             max_wall: None,
             states: StateColumns::Auto,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
@@ -1099,7 +1105,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
             return Err(bad("atol", format!("`atol` ({k}) = {x} is out of range; valid range (0, inf)")));
         }
     }
-    let max_steps = s.max_steps.unwrap_or(10_000_000);
+    let max_steps = s.max_steps.unwrap_or(DEFAULT_MAX_STEPS as i64);
     if max_steps < 1 {
         return Err(bad(
             "max_steps",

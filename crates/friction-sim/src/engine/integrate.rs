@@ -346,9 +346,16 @@ impl Engine<'_> {
             }
             if solver.get_statistics().number_of_steps >= st.max_steps {
                 y.copy_from_slice(slice(solver.state().y));
+                let h = t_now / st.max_steps.max(1) as f64;
                 failure = Some(self.fail(
                     t_now,
-                    format!("more than max_steps = {} accepted steps", st.max_steps),
+                    format!(
+                        "more than max_steps = {} accepted steps (mean step {h:.3e} s); the fastest parts: {}; \
+                         raise `[solver] max_steps`, or soften what makes the steps small (a lower \
+                         regularisation steepness or bristle stiffness, a heavier body, a softer spring)",
+                        st.max_steps,
+                        self.stiffness_hint()
+                    ),
                     &y,
                 ));
                 break;
