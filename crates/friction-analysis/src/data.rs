@@ -14,15 +14,15 @@ use crate::error::AnalysisError;
 pub struct Series {
     /// Where it came from (for messages).
     pub source: String,
-    /// Strictly increasing times [s].
+    /// Strictly increasing times \[s\].
     pub t: Vec<f64>,
-    /// Displacement [m], if present.
+    /// Displacement \[m\], if present.
     pub x: Option<Vec<f64>>,
     /// Velocity [m/s], if present.
     pub v: Option<Vec<f64>>,
-    /// Friction force [N], if present.
+    /// Friction force \[N\], if present.
     pub f: Option<Vec<f64>>,
-    /// Normal force [N], if present.
+    /// Normal force \[N\], if present.
     pub n: Option<Vec<f64>>,
 }
 

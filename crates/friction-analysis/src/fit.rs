@@ -123,13 +123,13 @@ impl Evaluator {
 /// A sampled relative motion (and normal load) along which a model is driven.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Motion {
-    /// Times [s], strictly increasing.
+    /// Times \[s\], strictly increasing.
     pub t: Vec<f64>,
-    /// Displacement [m].
+    /// Displacement \[m\].
     pub x: Vec<f64>,
     /// Velocity [m/s].
     pub v: Vec<f64>,
-    /// Normal load [N], if any (otherwise 1).
+    /// Normal load \[N\], if any (otherwise 1).
     pub n: Option<Vec<f64>>,
 }
 
@@ -636,7 +636,7 @@ pub struct Validation {
     pub from: f64,
     /// Number of validation samples.
     pub n: usize,
-    /// RMS of the residual on the validation samples [N].
+    /// RMS of the residual on the validation samples \[N\].
     pub rms: f64,
 }
 
@@ -649,7 +649,7 @@ pub struct FitProgress {
     pub starts: usize,
     /// Iteration of that start.
     pub iteration: usize,
-    /// Its residual RMS [N].
+    /// Its residual RMS \[N\].
     pub rms: f64,
 }
 
@@ -666,7 +666,7 @@ pub struct FitResult {
     pub notes: Vec<String>,
     /// The complete parameters of the fitted model (for [`friction_models::build`]).
     pub param_map: ParamMap,
-    /// Residual RMS on the fitted samples [N].
+    /// Residual RMS on the fitted samples \[N\].
     pub rms: f64,
     /// Number of fitted samples.
     pub n: usize,
@@ -694,15 +694,15 @@ pub struct FitResult {
     pub validation: Option<Validation>,
     /// How the force was computed.
     pub evaluator: Evaluator,
-    /// Times of the whole record [s].
+    /// Times of the whole record \[s\].
     pub t: Vec<f64>,
-    /// Displacement of the whole record [m].
+    /// Displacement of the whole record \[m\].
     pub x: Vec<f64>,
     /// Velocity of the whole record [m/s].
     pub v: Vec<f64>,
-    /// Measured force [N].
+    /// Measured force \[N\].
     pub f_data: Vec<f64>,
-    /// Fitted model force over the whole record [N].
+    /// Fitted model force over the whole record \[N\].
     pub f_fit: Vec<f64>,
 }
 

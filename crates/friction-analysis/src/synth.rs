@@ -68,7 +68,7 @@ pub fn gaussian(seed: u64, n: usize) -> Vec<f64> {
 }
 
 /// The series measured on model `id` with `params` along `motion`: the model
-/// force plus Gaussian noise of standard deviation `noise` [N] (seeded).
+/// force plus Gaussian noise of standard deviation `noise` \[N\] (seeded).
 pub fn measure(
     id: &str,
     params: &ParamMap,
@@ -123,7 +123,7 @@ pub struct ExampleSet {
     pub comment: &'static str,
     /// The motion.
     pub motion: Motion,
-    /// Noise standard deviation [N].
+    /// Noise standard deviation \[N\].
     pub noise: f64,
     /// Noise seed.
     pub seed: u64,

@@ -37,24 +37,24 @@ use crate::lm::{self, LmOptions};
 /// One steady cycle of a model under `x = u0 sin(2π f t)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cycle {
-    /// Amplitude u0 [m].
+    /// Amplitude u0 \[m\].
     pub amplitude: f64,
-    /// Times of the last period [s].
+    /// Times of the last period \[s\].
     pub t: Vec<f64>,
-    /// Displacement [m].
+    /// Displacement \[m\].
     pub x: Vec<f64>,
     /// Velocity [m/s].
     pub v: Vec<f64>,
-    /// Model-convention force [N].
+    /// Model-convention force \[N\].
     pub f: Vec<f64>,
-    /// Energy dissipated in the period, `∫ F v dt` [J].
+    /// Energy dissipated in the period, `∫ F v dt` \[J\].
     pub dissipation: f64,
 }
 
 /// How a harmonic cycle is sampled.
 #[derive(Debug, Clone)]
 pub struct CycleSettings {
-    /// Frequency f [Hz].
+    /// Frequency f \[Hz\].
     pub frequency: f64,
     /// Periods simulated; the last one is measured. Default 3.
     pub cycles: usize,
@@ -165,7 +165,7 @@ pub enum TuneTarget {
         /// Its parameters.
         params: ParamMap,
     },
-    /// Given dissipations per cycle [J], one per amplitude (or one for all).
+    /// Given dissipations per cycle \[J\], one per amplitude (or one for all).
     Energy(Vec<f64>),
 }
 
@@ -189,7 +189,7 @@ pub struct TuneOptions {
     pub tune: Vec<String>,
     /// The target.
     pub target: TuneTarget,
-    /// Amplitudes u0 [m].
+    /// Amplitudes u0 \[m\].
     pub amplitudes: Vec<f64>,
     /// What is matched.
     pub objective: Objective,
@@ -202,13 +202,13 @@ pub struct TuneOptions {
 /// One amplitude of a tuning result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TunePoint {
-    /// Amplitude u0 [m].
+    /// Amplitude u0 \[m\].
     pub amplitude: f64,
-    /// Target dissipation per cycle [J].
+    /// Target dissipation per cycle \[J\].
     pub target: f64,
-    /// The tuned model's dissipation per cycle [J].
+    /// The tuned model's dissipation per cycle \[J\].
     pub achieved: f64,
-    /// Dissipation of the model with its starting parameters [J].
+    /// Dissipation of the model with its starting parameters \[J\].
     pub initial: f64,
 }
 

@@ -165,7 +165,16 @@ unsafe fn slice_mut_arg<'a>(p: *mut f64, len: usize, name: &str) -> Result<&'a m
     Ok(std::slice::from_raw_parts_mut(p, len))
 }
 
-/// Parse the body of a TOML table into model parameters.
+/// Parse the body of a TOML table into model parameters (what
+/// [`friction_model_new`] does with `params_toml`).
+///
+/// ```
+/// use friction_models::ParamValue;
+/// let p = friction_capi::parse_params("fc = 0.3\nn = 50\nelements = [[1e4, 0.2]]").unwrap();
+/// assert_eq!(p["fc"], ParamValue::Num(0.3));
+/// assert_eq!(p["n"], ParamValue::Num(50.0));
+/// assert!(friction_capi::parse_params("fc = ").unwrap_err().contains("not valid TOML"));
+/// ```
 pub fn parse_params(body: &str) -> Result<ParamMap, String> {
     let table: toml::Table = body.parse().map_err(|e| format!("`params_toml` is not valid TOML: {e}"))?;
     Ok(table_to_params(&table))

@@ -70,26 +70,35 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub svg: bool,
     /// Reversal band as a fraction of the displacement range (0 < tol < 0.5); raise it for noisy data.
-    #[arg(long, default_value_t = DEFAULT_REVERSAL_TOL)]
+    #[arg(long, default_value_t = DEFAULT_REVERSAL_TOL, allow_negative_numbers = true)]
     pub reversal_tol: f64,
     /// Stribeck: velocity bins per direction.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = parse_bins)]
     pub bins: usize,
     /// Stribeck: linear velocity bins (default logarithmic).
     #[arg(long)]
     pub linear_bins: bool,
     /// Stribeck: smallest |v| binned [m/s] (default 1e-3 max|v|, 0 with --linear-bins).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub v_min: Option<f64>,
     /// Stribeck: largest |v| binned [m/s] (default max|v|).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub v_max: Option<f64>,
     /// Stribeck: samples with |dv/dt| above this are not steady [m/s²].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_accel: Option<f64>,
     /// Stribeck: seconds after the start and after an unsteady sample before samples count again.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub settle: f64,
+}
+
+/// `--bins`: an integer in [1, 100000], refused with that range otherwise.
+fn parse_bins(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (1..=100_000).contains(&n) => Ok(n as usize),
+        Ok(n) => Err(format!("{n} is out of range; valid: integer in [1, 100000]")),
+        Err(_) => Err(format!("`{s}` is not an integer; valid: integer in [1, 100000]")),
+    }
 }
 
 /// Bad input (exit status 2) or a failure to write (exit status 1).

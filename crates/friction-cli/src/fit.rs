@@ -39,16 +39,16 @@ pub struct FitArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Fit on t < T only and report the RMS on the rest.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub validate_from: Option<f64>,
     /// Number of starts: the first from the starting values, the others perturbed at random.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::count(1, 1000))]
     pub starts: u64,
     /// Seed of the multi-start perturbations.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::count(0, u64::MAX))]
     pub seed: u64,
     /// Number of elements for maxwell_slip / gms when no rows are given.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = crate::count(1, 100))]
     pub elements: u64,
     /// Do not estimate starting values from the data (use the model defaults).
     #[arg(long)]

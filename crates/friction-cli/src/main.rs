@@ -5,6 +5,7 @@ mod compare;
 mod fit;
 mod tune;
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,7 +20,7 @@ macro_rules! say {
 }
 
 use friction_models::{all, info, ParamKind};
-use friction_sim::{output, scenario, simulate, SimError};
+use friction_sim::{output, scenario, SimError};
 
 /// The scenario `friction run` runs when no file is given (LuGre stick-slip,
 /// Canudas de Wit et al. 1995).
@@ -47,9 +48,15 @@ enum Cmd {
     Run {
         /// Scenario TOML file.
         file: Option<PathBuf>,
-        /// Output directory (default: out/<scenario name>).
+        /// Output directory (default: out/NAME, NAME the scenario name). The result replaces
+        /// it only when complete; a second run into the same directory is refused
+        /// while the first runs.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Stop the run after SECONDS of wall-clock time, with a partial result
+        /// (overrides `[solver] max_wall`; > 0).
+        #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+        max_wall: Option<f64>,
     },
     /// Analyse a run's output or measured data: hysteresis loops, Stribeck curve, free decay.
     Analyze(analyze::AnalyzeArgs),
@@ -57,7 +64,7 @@ enum Cmd {
     Fit(fit::FitArgs),
     /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
     Tune(tune::TuneArgs),
-    /// Measure which model shows which friction phenomenon (Olsson's Table 2.1) and compare the clutch models of seed 004.
+    /// Measure which model shows which friction phenomenon (Olsson 1996, Table 2.1) and compare clutch models (two inertias coupled by a clutch).
     Compare {
         /// Comma-separated model ids (default: every model).
         #[arg(long)]
@@ -71,6 +78,23 @@ enum Cmd {
     },
 }
 
+/// A parser for an integer option in `[lo, hi]` that refuses anything else
+/// (negative numbers included) with the valid range.
+pub(crate) fn count(
+    lo: u64,
+    hi: u64,
+) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    move |s: &str| {
+        let range =
+            if hi == u64::MAX { format!("integer >= {lo}") } else { format!("integer in [{lo}, {hi}]") };
+        match s.trim().parse::<i128>() {
+            Ok(n) if n >= lo as i128 && n <= hi as i128 => Ok(n as u64),
+            Ok(n) => Err(format!("{n} is out of range; valid: {range}")),
+            Err(_) => Err(format!("`{s}` is not an integer; valid: {range}")),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
@@ -81,7 +105,7 @@ fn main() -> ExitCode {
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
         }
-        Cmd::Run { file, out } => match run(file.as_deref(), out.as_deref()) {
+        Cmd::Run { file, out, max_wall } => match run(file.as_deref(), out.as_deref(), max_wall) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -134,6 +158,13 @@ fn models(id: Option<&str>) -> ExitCode {
                     );
                 }
                 say!("\nStates: {}\nSources: {}", m.states, m.sources);
+                let own = friction_models::LOAD_PARAMS.iter().find(|(id, _)| *id == m.id).map(|(_, k)| *k);
+                say!(
+                    "Load: a scenario contact's `normal` N(t) multiplies this force and the maximum static force; \
+                     the parameters are the values at N = 1{}",
+                    own.map(|k| format!("; `{k}` is the same load: set it or the contact's `normal`, not both"))
+                        .unwrap_or_default()
+                );
                 ExitCode::SUCCESS
             }
         },
@@ -144,20 +175,87 @@ fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
 }
 
-fn run(file: Option<&Path>, out: Option<&Path>) -> Result<ExitCode, SimError> {
-    let sys = match file {
+fn run(file: Option<&Path>, out: Option<&Path>, max_wall: Option<f64>) -> Result<ExitCode, SimError> {
+    if let Some(w) = max_wall {
+        if !(w.is_finite() && w > 0.0) {
+            return Err(SimError::Input {
+                file: "command line".into(),
+                line: None,
+                message: format!("option --max-wall: {w} is out of range; valid range (0, inf) seconds"),
+            });
+        }
+    }
+    let mut sys = match file {
         Some(f) => scenario::load(f)?,
         None => scenario::parse(DEFAULT_SCENARIO, "<embedded lugre_stick_slip.toml>", Path::new("."))?,
     };
-    let dir = out.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("out").join(&sys.name));
-    let res = simulate(&sys)?;
-    output::write_all(&sys, &res, &dir)?;
+    if max_wall.is_some() {
+        sys.solver.max_wall = max_wall;
+    }
+    let dir = match out {
+        Some(o) => o.to_path_buf(),
+        None => {
+            // the name passed scenario::check_name; a single plain component
+            // keeps the default output inside out/
+            let one_component = matches!(
+                Path::new(&sys.name).components().collect::<Vec<_>>().as_slice(),
+                [std::path::Component::Normal(_)]
+            );
+            if !one_component {
+                return Err(SimError::Input {
+                    file: file.map(|f| f.display().to_string()).unwrap_or_default(),
+                    line: None,
+                    message: format!("scenario name {:?} cannot be used as a directory under out/", sys.name),
+                });
+            }
+            PathBuf::from("out").join(&sys.name)
+        }
+    };
+    let _lock = output::OutputLock::acquire(&dir)?;
+    // rows stream to the CSV as they are computed; a progress bar on a
+    // terminal for runs longer than a second
+    let mut result = None;
+    output::write_atomic_with(&dir, |tmp| {
+        let columns = friction_sim::engine::columns(&sys);
+        let mut csv = output::CsvStream::create(&tmp.join("timeseries.csv"), &columns)?;
+        let started = std::time::Instant::now();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        let t_end = sys.solver.t_end;
+        let mut progress = |t: f64, events: usize| {
+            if bar.is_none() && std::io::stderr().is_terminal() && started.elapsed().as_secs_f64() > 1.0 {
+                let b = indicatif::ProgressBar::new(1000);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{bar:40} {msg} [{elapsed}]")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+                bar = Some(b);
+            }
+            if let Some(b) = &bar {
+                b.set_position((1000.0 * t / t_end).clamp(0.0, 1000.0) as u64);
+                b.set_message(format!("t = {t:.4e} s of {t_end} s, {events} events"));
+            }
+        };
+        let res = friction_sim::engine::simulate_streaming(&sys, &mut |r| csv.write(r), Some(&mut progress))?;
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        csv.finish()?;
+        output::write_summary_and_plot(&sys, &res, tmp)?;
+        result = Some(res);
+        Ok(())
+    })?;
+    let Some(res) = result else {
+        return Err(SimError::Io {
+            path: dir.display().to_string(),
+            source: std::io::Error::other("no result"),
+        });
+    };
     let e = &res.energy;
     say!(
         "{}: t_end = {} s, {} rows, {} events, {} steps ({} rejected), {} rhs evaluations, {:.3} s [{}]",
         sys.name,
         sys.solver.t_end,
-        res.rows.len(),
+        res.stats.rows,
         res.events.len(),
         res.stats.steps,
         res.stats.rejected,

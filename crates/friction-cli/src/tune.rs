@@ -41,23 +41,23 @@ pub struct TuneArgs {
     /// Parameters of the reference model.
     #[arg(long, value_name = "k=v,...", requires = "target_model")]
     pub target_params: Option<String>,
-    /// Target dissipation per cycle [J]: one value, or one per amplitude.
-    #[arg(long, value_name = "E[,E..]")]
+    /// Target dissipation per cycle (J): one value, or one per amplitude.
+    #[arg(long, value_name = "E[,E..]", allow_hyphen_values = true)]
     pub target_energy: Option<String>,
-    /// Displacement amplitudes u0 [m].
-    #[arg(long, value_name = "U0[,U0..]")]
+    /// Displacement amplitudes u0 (m).
+    #[arg(long, value_name = "U0[,U0..]", allow_hyphen_values = true)]
     pub amplitude: String,
-    /// Frequency [Hz].
-    #[arg(long)]
+    /// Frequency (Hz).
+    #[arg(long, allow_negative_numbers = true)]
     pub frequency: f64,
     /// What is matched.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Energy)]
     pub objective: ObjectiveArg,
     /// Periods simulated (the last one is measured).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = crate::count(1, 1000))]
     pub cycles: u64,
     /// Samples per period.
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(8..=1_000_000))]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = crate::count(8, 1_000_000))]
     pub samples: u64,
     /// Write the JSON report here.
     #[arg(long, value_name = "OUT.json")]
@@ -67,18 +67,38 @@ pub struct TuneArgs {
     pub out: Option<PathBuf>,
 }
 
+/// A comma-separated list of numbers, each in (0, inf).
 fn numbers(flag: &str, s: &str) -> Result<Vec<f64>, AnalysisError> {
-    s.split(',')
+    let v: Vec<f64> = s
+        .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|x| {
-            x.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| AnalysisError::Model(format!("{flag}: `{x}` is not a number")))
+            let v = x.parse::<f64>().map_err(|_| {
+                AnalysisError::Model(format!("option {flag}: `{x}` is not a number; valid range (0, inf)"))
+            })?;
+            if v.is_finite() && v > 0.0 {
+                Ok(v)
+            } else {
+                Err(AnalysisError::Model(format!("option {flag}: {v} is out of range; valid range (0, inf)")))
+            }
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    if v.is_empty() {
+        return Err(AnalysisError::Model(format!("option {flag}: no value given; valid range (0, inf)")));
+    }
+    Ok(v)
 }
+
+/// Bytes per sample of the arrays one simulated loop needs at once: time,
+/// displacement, velocity and force (8 bytes each), their copies for the
+/// model evaluation and the measured period, and an engine output row
+/// (`t, x, v, F` and states, with its vector header): 160 bytes is a safe
+/// upper estimate for every model.
+const TUNE_BYTES_PER_SAMPLE: f64 = 160.0;
+
+/// The documented limit of `friction tune`'s work arrays: 4 GiB.
+const TUNE_MAX_BYTES: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
 
 /// Run `friction tune`; exit status 2 on bad input, 1 if the target was not reached.
 pub fn run(a: &TuneArgs) -> ExitCode {
@@ -95,7 +115,22 @@ pub fn run(a: &TuneArgs) -> ExitCode {
 fn tune_cmd(a: &TuneArgs) -> Result<bool, AnalysisError> {
     let amplitudes = numbers("--amplitude", &a.amplitude)?;
     if !(a.frequency > 0.0 && a.frequency.is_finite()) {
-        return Err(AnalysisError::Model(format!("--frequency {}: must be > 0 Hz", a.frequency)));
+        return Err(AnalysisError::Model(format!(
+            "option --frequency: {} is out of range; valid range (0, inf) Hz",
+            a.frequency
+        )));
+    }
+    let samples = a.cycles as f64 * a.samples as f64;
+    let bytes = samples * TUNE_BYTES_PER_SAMPLE;
+    if bytes > TUNE_MAX_BYTES {
+        return Err(AnalysisError::Model(format!(
+            "--cycles {} × --samples {} = {samples:.0} samples per simulated loop would need about {} of \
+             work arrays ({} bytes per sample), more than the limit of 4 GiB; lower --samples or --cycles",
+            a.cycles,
+            a.samples,
+            friction_sim::scenario::human_bytes(bytes),
+            TUNE_BYTES_PER_SAMPLE
+        )));
     }
     let target = match (&a.target_model, &a.target_energy) {
         (Some(id), _) => TuneTarget::Model {

@@ -9,6 +9,10 @@
 //! with a maximum static force, continuous internal state `dz/dt = g`,
 //! `F = h`, rate-independent hysteresis operators, and wrappers.
 //!
+//! Every model's force is the force at unit normal load: a simulator's
+//! contact load N(t) multiplies it (see [`LOAD_PARAMS`] for the two models
+//! that also carry a load parameter of their own, which must not double it).
+//!
 //! ```
 //! use friction_models::{build, FrictionModel, Input, ParamMap, ParamValue};
 //! let mut p = ParamMap::new();
@@ -32,6 +36,18 @@ pub use error::ModelError;
 pub use model::{Family, FrictionModel, Input, ModelInfo};
 pub use params::{ParamKind, ParamMap, ParamReader, ParamSpec, ParamValue, Range};
 pub use registry::{all, build, info, AnyModel};
+
+/// Models with a normal-load parameter of their own, as `(model id,
+/// parameter)`.
+///
+/// **The load rule.** A simulator's contact has a normal load N(t) that
+/// multiplies the model's force and its maximum static force; every model's
+/// forces (`fc`, `fs`, `sigma0 z`, ...) are the values at N = 1. The
+/// parameters listed here are the same N written into the model (as in
+/// their sources, F = μ N); when a contact sets its own load too, N enters
+/// squared. A front end must refuse a contact that sets both to values other
+/// than 1 (the scenario loader of `friction-sim` does).
+pub const LOAD_PARAMS: &[(&str, &str)] = &[("stribeck_exp", "normal"), ("rate_state", "fn_load")];
 
 /// Sign with `sign(0) = 0` (unlike `f64::signum`, which gives ±1 at ±0).
 #[inline]

@@ -14,8 +14,10 @@ pub enum Family {
     SetValued,
     /// Continuous internal state: `dz/dt = g(z, v, x)`, `F = h(z, v, x)`.
     ContinuousState,
-    /// Rate-independent hysteresis operator with discrete memory, updated
-    /// only on accepted steps ([`FrictionModel::accept`]).
+    /// Discrete memory updated only on accepted steps
+    /// ([`FrictionModel::accept`]): rate-independent hysteresis operators
+    /// (Jenkins, Iwan, Maxwell slip, ...), and also `hess_soom`, whose memory
+    /// is a velocity history: a time delay, which is rate-dependent.
     Hysteresis,
     /// A wrapper that modifies another model.
     Wrapper,
@@ -61,9 +63,9 @@ pub struct ModelInfo {
 /// `v > 0` in sliding. The force acting on the first member is `-F`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Input {
-    /// Time [s].
+    /// Time \[s\].
     pub t: f64,
-    /// Relative displacement [m] (or [rad]).
+    /// Relative displacement \[m\] (or \[rad\]).
     pub x: f64,
     /// Relative velocity [m/s] (or [rad/s]).
     pub v: f64,

@@ -13,16 +13,16 @@ use crate::model::{FrictionModel, Input};
 pub enum Path {
     /// Piecewise linear through turning points at constant speed, starting at the first point at t = 0.
     Points {
-        /// Turning points [m].
+        /// Turning points \[m\].
         points: Vec<f64>,
         /// Speed [m/s].
         speed: f64,
     },
     /// `x = offset + amplitude sin(2π f t)`, for `cycles` periods.
     Sine {
-        /// Amplitude [m].
+        /// Amplitude \[m\].
         amplitude: f64,
-        /// Frequency [Hz].
+        /// Frequency \[Hz\].
         frequency: f64,
         /// Number of periods.
         cycles: f64,
@@ -33,9 +33,9 @@ pub enum Path {
         bias: f64,
         /// Velocity amplitude [m/s].
         amplitude: f64,
-        /// Frequency [Hz].
+        /// Frequency \[Hz\].
         frequency: f64,
-        /// Duration [s].
+        /// Duration \[s\].
         duration: f64,
     },
 }
@@ -91,13 +91,13 @@ impl Path {
 /// One recorded sample of [`drive`].
 #[derive(Debug, Clone)]
 pub struct Sample {
-    /// Time [s].
+    /// Time \[s\].
     pub t: f64,
-    /// Displacement [m].
+    /// Displacement \[m\].
     pub x: f64,
     /// Velocity [m/s].
     pub v: f64,
-    /// Friction force [N].
+    /// Friction force \[N\].
     pub f: f64,
     /// Continuous states.
     pub z: Vec<f64>,

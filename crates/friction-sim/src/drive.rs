@@ -73,6 +73,9 @@ pub fn drive_outcome(
             atol_state: settings.atol_state,
             max_step: t_end,
             max_steps: 10_000_000,
+            max_wall: None,
+            states: crate::scenario::StateColumns::Auto,
+            max_output_bytes: crate::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     };
     let out = simulate(&sys)?;
@@ -84,7 +87,7 @@ pub fn drive_outcome(
 
 /// The friction force `F` (model convention: opposing the motion, positive
 /// when sliding forward) of `model` driven along the sampled displacement
-/// `x(t)` (linear between samples), at the sample times `t` (t[0] = 0).
+/// `x(t)` (linear between samples), at the sample times `t` (t\[0\] = 0).
 ///
 /// ```
 /// use friction_models::{build, ParamMap};

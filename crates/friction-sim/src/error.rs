@@ -23,10 +23,24 @@ pub enum SimError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Another run holds the lock of the output directory.
+    #[error(
+        "{dir}: another run is writing into this directory (lock file {lock}{}); wait for it to finish, \
+         choose another --out, or remove the lock file if no such run exists",
+        if *pid > 0 { format!(", held by process {pid}") } else { String::new() }
+    )]
+    Locked {
+        /// The output directory.
+        dir: String,
+        /// The lock file.
+        lock: String,
+        /// The process holding it (0 when unreadable).
+        pid: u32,
+    },
     /// The integration failed; the run stopped at `t`.
     #[error("simulation failed at t = {t}: {cause}; state: {state}")]
     Solver {
-        /// Time of the failure [s].
+        /// Time of the failure \[s\].
         t: f64,
         /// What happened (step size underflow, non-finite state, ...).
         cause: String,

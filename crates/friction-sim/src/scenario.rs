@@ -38,8 +38,53 @@
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
 //! max_step = 0.01
-//! max_steps = 10000000 # a run that needs more accepted steps stops with a partial result
+//! max_steps = 1000000  # a run that needs more accepted steps stops with a partial result,
+//!                      # saying which parts made the steps small (a hopeless run stops in seconds)
+//! max_wall = 60.0       # optional: wall-clock seconds after which a run stops, partial
+//! states = "all"        # internal-state columns z.NAME.k: "all" | "none" | ["contact", ...]
+//! max_output_bytes = 4294967296   # refuse a run whose output would be larger (default 4 GiB)
 //! ```
+//!
+//! # Names
+//!
+//! The scenario `name` and the name of every body, driver, contact, spring,
+//! damper and force use the character set of [`check_name`]: ASCII letters,
+//! digits, `_`, `-` and `.`; not empty, not starting with `.`, at most
+//! [`MAX_NAME_LEN`] characters. Names become CSV column names (`x.NAME`,
+//! `F.NAME`) and the default output directory `out/NAME`, which therefore
+//! can never leave `out/`.
+//!
+//! # Loads and signals
+//!
+//! Every signal (a driver's motion, a force's value, a contact's `normal`)
+//! must be finite over the whole run; for every schedule type the smallest
+//! and largest value over `[0, t_end]` follow from its parameters, and a
+//! signal that is NaN, infinite or overflows there is refused at load time.
+//!
+//! **A contact's `normal` scales the model's force.** `normal` is the factor
+//! N(t) that multiplies both the model's friction force and its maximum
+//! static force; a model's parameters (`fc`, `fs`, `sigma0`, ...) are those
+//! at N = 1. A model with a load parameter of its own (`stribeck_exp.normal`,
+//! `rate_state.fn_load`) must not double it: give the load either in the
+//! contact's `normal` (recommended: it can vary in time) or in the model's
+//! parameter, never both, or N would enter squared. A contact that sets both
+//! to values other than 1 is refused.
+//!
+//! **A negative `normal` means a disengaged contact.** A clutch actuator
+//! such as `max(0, sin)` is commonly written as a sine whose negative half
+//! lifts the plates apart: where N(t) <= 0 the contact transmits no friction
+//! force (it is free), it does not push. Negative values are therefore
+//! accepted; only non-finite ones are refused.
+//!
+//! # Output size
+//!
+//! Before a run, the output is estimated as rows × columns × 8 bytes (rows
+//! from `t_end / output_dt` or `output_times`; columns: `t`, position and
+//! velocity of every body and driver, the force of every contact, and the
+//! internal-state columns chosen by `states`). A run whose estimate exceeds
+//! `max_output_bytes` ([`DEFAULT_MAX_OUTPUT_BYTES`], 4 GiB, by default) is
+//! refused with the estimate; raise `output_dt`, shorten `t_end`, set
+//! `states = "none"`, or raise `max_output_bytes`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,6 +95,66 @@ use toml::Spanned;
 
 use crate::error::SimError;
 use crate::schedule::Schedule;
+
+/// The longest valid name, in characters.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// The default of `[solver] max_steps`: a run that needs more accepted steps
+/// is hopeless with these settings (a few seconds of a small system) and stops
+/// with a partial result that says which parts made the steps small.
+pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
+
+/// The default of `[solver] max_output_bytes`: 4 GiB.
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 4 << 30;
+
+/// Above this many internal state and memory columns, `states = "auto"`
+/// (the default) writes none of them.
+pub const AUTO_STATE_COLUMNS: usize = 64;
+
+/// Check a scenario, body, driver, contact, spring, damper or force name
+/// against the documented character set: ASCII letters, digits, `_`, `-`
+/// and `.`; not empty; not starting with `.`; at most [`MAX_NAME_LEN`]
+/// characters. Such a name is safe as a CSV column and as a single path
+/// component (no separator, never `.` or `..`).
+///
+/// ```
+/// use friction_sim::scenario::check_name;
+/// assert!(check_name("clutch-1.v2").is_ok());
+/// assert!(check_name("../x").is_err());
+/// assert!(check_name("a,b").is_err());
+/// ```
+pub fn check_name(name: &str) -> Result<(), String> {
+    const RULE: &str = "names use ASCII letters, digits, '_', '-' and '.', do not start with '.', \
+                        and have 1 to 64 characters";
+    if name.is_empty() {
+        return Err(format!("name \"\" is empty; {RULE}"));
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))) {
+        return Err(format!("name {name:?} contains the character {c:?}; {RULE}"));
+    }
+    if name.starts_with('.') {
+        return Err(format!("name {name:?} starts with '.'; {RULE}"));
+    }
+    if name.chars().count() > MAX_NAME_LEN {
+        return Err(format!("name {name:?} has {} characters; {RULE}", name.chars().count()));
+    }
+    Ok(())
+}
+
+/// Which internal-state columns (`z.NAME.k`) a run writes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum StateColumns {
+    /// All of them when the system has at most [`AUTO_STATE_COLUMNS`]
+    /// internal state and memory columns, else none (the default).
+    #[default]
+    Auto,
+    /// Every contact's states.
+    All,
+    /// None.
+    None,
+    /// The states of the named contacts only.
+    Names(Vec<String>),
+}
 
 /// A member of a connection: the fixed ground, a body or a driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +172,7 @@ pub enum Member {
 pub struct Body {
     /// Name.
     pub name: String,
-    /// Mass [kg] or inertia [kg m²].
+    /// Mass \[kg\] or inertia [kg m²].
     pub mass: f64,
     /// Initial position.
     pub x0: f64,
@@ -93,7 +198,7 @@ pub struct Spring {
     pub between: [Member; 2],
     /// Stiffness [N/m].
     pub stiffness: f64,
-    /// Unstretched length [m].
+    /// Unstretched length \[m\].
     pub length: f64,
 }
 
@@ -115,7 +220,7 @@ pub struct Force {
     pub name: String,
     /// Body index.
     pub on: usize,
-    /// Force schedule [N].
+    /// Force schedule \[N\].
     pub value: Schedule,
 }
 
@@ -178,7 +283,7 @@ impl Method {
 pub struct SolverSettings {
     /// Method.
     pub method: Method,
-    /// End time [s].
+    /// End time \[s\].
     pub t_end: f64,
     /// Output interval; `None` means every accepted step.
     pub output_dt: Option<f64>,
@@ -193,10 +298,49 @@ pub struct SolverSettings {
     pub atol_velocity: f64,
     /// Absolute tolerance of the contacts' internal states.
     pub atol_state: f64,
-    /// Largest step [s].
+    /// Largest step \[s\].
     pub max_step: f64,
     /// Largest number of accepted steps before the run is stopped as failed.
     pub max_steps: usize,
+    /// Wall-clock limit \[s\] after which a run stops with a partial result
+    /// (`[solver] max_wall`, or `friction run --max-wall`); `None`: no limit.
+    pub max_wall: Option<f64>,
+    /// Which internal-state columns are written (`[solver] states`).
+    pub states: StateColumns,
+    /// Largest estimated output size \[bytes\] a run may have
+    /// (`[solver] max_output_bytes`, default [`DEFAULT_MAX_OUTPUT_BYTES`]).
+    pub max_output_bytes: u64,
+}
+
+impl SolverSettings {
+    /// Settings with the scenario file's defaults for everything but `t_end`.
+    pub fn with_t_end(t_end: f64) -> Self {
+        SolverSettings {
+            method: Method::Auto,
+            t_end,
+            output_dt: Some(t_end / 1000.0),
+            output_times: None,
+            rtol: 1e-6,
+            atol_position: 1e-9,
+            atol_velocity: 1e-9,
+            atol_state: 1e-10,
+            max_step: t_end / 10.0,
+            max_steps: DEFAULT_MAX_STEPS,
+            max_wall: None,
+            states: StateColumns::Auto,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
+
+    /// Number of output rows, when known before the run (`None` for
+    /// `output = "steps"`).
+    pub fn output_rows(&self) -> Option<f64> {
+        match (&self.output_times, self.output_dt) {
+            (Some(ts), _) => Some(ts.len() as f64 + 1.0),
+            (None, Some(dt)) => Some((self.t_end / dt).ceil() + 1.0),
+            (None, None) => None,
+        }
+    }
 }
 
 /// A validated mechanical system with its solver settings.
@@ -314,6 +458,9 @@ struct RawSolver {
     atol: Option<toml::Value>,
     max_step: Option<f64>,
     max_steps: Option<i64>,
+    max_wall: Option<f64>,
+    states: Option<toml::Value>,
+    max_output_bytes: Option<f64>,
 }
 
 // ---------------------------------------------------------------- reading
@@ -361,6 +508,194 @@ impl Src<'_> {
         self.line_of(span.start)
     }
 
+    /// Line of a top-level `key =` (before the first table header).
+    fn top_key_line(&self, key: &str) -> usize {
+        let end = self
+            .text
+            .lines()
+            .scan(0usize, |off, l| {
+                let start = *off;
+                *off += l.len() + 1;
+                Some((start, l))
+            })
+            .find(|(_, l)| l.trim_start().starts_with('['))
+            .map(|(start, _)| start)
+            .unwrap_or(self.text.len());
+        self.key_line(0..end, key)
+    }
+
+    /// The dotted key path (`contact[2].params.fc`) of the value at byte `offset`.
+    fn key_path_at(&self, offset: usize) -> String {
+        let offset = offset.min(self.text.len());
+        let mut header = String::new();
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        let mut section_start = 0;
+        let mut pos = 0;
+        for line in self.text.split_inclusive('\n') {
+            if pos + line.len() > offset {
+                break;
+            }
+            let t = line.trim();
+            if let Some(inner) = t.strip_prefix("[[").and_then(|r| r.split("]]").next()) {
+                let k = inner.trim().to_string();
+                let n = counts.entry(k.clone()).or_insert(0);
+                header = format!("{k}[{n}]");
+                *n += 1;
+                section_start = pos + line.len();
+            } else if let Some(inner) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
+                header = inner.trim().to_string();
+                section_start = pos + line.len();
+            }
+            pos += line.len();
+        }
+        // walk the section up to the offset, tracking inline tables and arrays
+        enum Open {
+            Table(String),
+            Array(String, usize),
+        }
+        let mut stack: Vec<Open> = vec![];
+        let mut word = String::new();
+        let mut key: Option<String> = None;
+        let chunk = &self.text[section_start..offset];
+        let mut chars = chunk.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' | '\'' => {
+                    let mut w = String::new();
+                    let mut esc = false;
+                    for d in chars.by_ref() {
+                        if c == '"' && d == '\\' && !esc {
+                            esc = true;
+                            continue;
+                        }
+                        if d == c && !esc {
+                            break;
+                        }
+                        esc = false;
+                        w.push(d);
+                    }
+                    word = w;
+                }
+                '#' => {
+                    for d in chars.by_ref() {
+                        if d == '\n' {
+                            break;
+                        }
+                    }
+                    if stack.is_empty() {
+                        key = None;
+                    }
+                }
+                '=' => key = Some(std::mem::take(&mut word)),
+                '{' => stack.push(Open::Table(key.take().unwrap_or_default())),
+                '[' => stack.push(Open::Array(key.take().unwrap_or_default(), 0)),
+                '}' | ']' => {
+                    stack.pop();
+                    key = None;
+                }
+                ',' => {
+                    if let Some(Open::Array(_, i)) = stack.last_mut() {
+                        *i += 1;
+                    } else {
+                        key = None;
+                    }
+                }
+                '\n' if stack.is_empty() => key = None,
+                c if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') => {
+                    word.clear();
+                    word.push(c);
+                    while let Some(&d) = chars.peek() {
+                        if d.is_ascii_alphanumeric() || matches!(d, '_' | '-' | '.') {
+                            word.push(d);
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut parts: Vec<String> = if header.is_empty() { vec![] } else { vec![header] };
+        for o in &stack {
+            match o {
+                Open::Table(k) => parts.push(k.clone()),
+                Open::Array(k, i) => parts.push(format!("{k}[{i}]")),
+            }
+        }
+        if let Some(k) = key {
+            parts.push(k);
+        }
+        parts.retain(|p| !p.is_empty());
+        parts.join(".").replace(".[", "[")
+    }
+
+    /// A TOML or type error, with the key path, the expected and found types,
+    /// and for a duplicated key both lines.
+    fn toml_error(&self, e: &toml::de::Error) -> SimError {
+        let msg = e.message().trim();
+        let Some(span) = e.span() else {
+            return SimError::Input { file: self.file.clone(), line: None, message: msg.to_string() };
+        };
+        let line = self.line_of(span.start);
+        let path = self.key_path_at(span.start);
+        let message = if let Some(rest) =
+            msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: "))
+        {
+            let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, "?"));
+            let expected = match expected.trim() {
+                "f64" | "f32" => "a number".to_string(),
+                "i64" | "u64" | "usize" | "i32" | "u32" => "an integer".to_string(),
+                "a sequence" => "an array".to_string(),
+                "a boolean" => "true or false".to_string(),
+                e if e.starts_with("struct ") || e == "a map" => "a table".to_string(),
+                e => e.to_string(),
+            };
+            let found = found.replace('`', "");
+            if path.is_empty() {
+                format!("expected {expected}, found {found}")
+            } else {
+                format!("{path}: expected {expected}, found {found}")
+            }
+        } else if msg.starts_with("duplicate key") {
+            let key = self.text[span.clone()].trim().trim_matches('"').to_string();
+            let first = self.first_definition(&key, span.start);
+            match first {
+                Some(l) if l != line => {
+                    format!("duplicate key `{key}`: first defined on line {l}, again on line {line}")
+                }
+                _ => format!("duplicate key `{key}` (defined twice on line {line})"),
+            }
+        } else if path.is_empty() || msg.contains('`') {
+            msg.to_string()
+        } else {
+            format!("{path}: {msg}")
+        };
+        SimError::Input { file: self.file.clone(), line: Some(line), message }
+    }
+
+    /// The line of the first `key =` in the table section that holds `offset`.
+    fn first_definition(&self, key: &str, offset: usize) -> Option<usize> {
+        let before = &self.text[..offset];
+        let section = before
+            .rmatch_indices('\n')
+            .map(|(i, _)| i + 1)
+            .find(|&i| self.text[i..].trim_start().starts_with('[') && i < offset)
+            .unwrap_or(0);
+        let chunk = &self.text[section..offset];
+        let mut at = 0;
+        while let Some(i) = chunk[at..].find(key) {
+            let k = at + i;
+            let prev = chunk[..k].chars().next_back();
+            let ok_before = prev.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+            if ok_before && chunk[k + key.len()..].trim_start().starts_with('=') {
+                return Some(self.line_of(section + k));
+            }
+            at = k + key.len();
+        }
+        None
+    }
+
     fn err(&self, line: usize, message: String) -> SimError {
         SimError::Input { file: self.file.clone(), line: Some(line), message }
     }
@@ -377,18 +712,32 @@ pub fn load(path: &Path) -> Result<System, SimError> {
 /// Parse scenario text; `file` names it in errors, `dir` resolves relative table files.
 pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     let src = Src { file: file.to_string(), text, dir: dir.to_path_buf() };
-    let raw: RawFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| src.line_of(s.start));
-        SimError::Input { file: file.to_string(), line, message: e.message().trim().to_string() }
-    })?;
+    let raw: RawFile = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
     let _ = &raw.description;
+
+    let solver = match &raw.solver {
+        None => {
+            return Err(SimError::Input {
+                file: file.into(),
+                line: None,
+                message: "missing table [solver] with at least `t_end`".into(),
+            })
+        }
+        Some(s) => solver_settings(s, &src)?,
+    };
+    let t_end = solver.t_end;
+    let name = match &raw.name {
+        None => "scenario".to_string(),
+        Some(n) => {
+            check_name(n).map_err(|m| src.err(src.top_key_line("name"), format!("`name`: {m}")))?;
+            n.clone()
+        }
+    };
 
     let mut names: HashMap<String, Member> = HashMap::new();
     names.insert("ground".into(), Member::Ground);
-    let mut check_name = |name: &str, m: Member, line: usize| -> Result<(), SimError> {
-        if name.is_empty() || name.contains(',') || name.contains('"') {
-            return Err(src.err(line, format!("name \"{name}\" must be non-empty without commas or quotes")));
-        }
+    let mut check_member_name = |name: &str, m: Member, line: usize| -> Result<(), SimError> {
+        check_name(name).map_err(|msg| src.err(line, format!("`name`: {msg}")))?;
         if names.insert(name.to_string(), m).is_some() {
             return Err(src.err(line, format!("name \"{name}\" is used twice (\"ground\" is reserved)")));
         }
@@ -399,9 +748,10 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     for (i, d) in raw.driver.iter().enumerate() {
         let span = d.span();
         let d = d.get_ref();
-        check_name(&d.name, Member::Driver(i), src.key_line(span.clone(), "name"))?;
+        check_member_name(&d.name, Member::Driver(i), src.key_line(span.clone(), "name"))?;
         let what = format!("driver \"{}\" motion", d.name);
         let motion = Schedule::from_toml(&d.motion, &what, &src.dir)
+            .and_then(|m| m.check_finite(&what, t_end).map(|()| m))
             .map_err(|m| src.err(src.key_line(span.clone(), "motion"), m))?;
         drivers.push(Driver { name: d.name.clone(), motion });
     }
@@ -409,7 +759,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     for (i, b) in raw.body.iter().enumerate() {
         let span = b.span();
         let b = b.get_ref();
-        check_name(&b.name, Member::Body(i), src.key_line(span.clone(), "name"))?;
+        check_member_name(&b.name, Member::Body(i), src.key_line(span.clone(), "name"))?;
         if !(b.mass.is_finite() && b.mass > 0.0) {
             return Err(src.err(
                 src.key_line(span, "mass"),
@@ -467,6 +817,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let s = s.get_ref();
         let name = s.name.clone().unwrap_or_else(|| format!("spring{i}"));
         let what = format!("spring \"{name}\"");
+        check_name(&name)
+            .map_err(|m| src.err(src.key_line(span.clone(), "name"), format!("spring: `name`: {m}")))?;
         if s.coefficient.is_some() {
             return Err(src.err(
                 src.key_line(span, "coefficient"),
@@ -489,6 +841,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let s = s.get_ref();
         let name = s.name.clone().unwrap_or_else(|| format!("damper{i}"));
         let what = format!("damper \"{name}\"");
+        check_name(&name)
+            .map_err(|m| src.err(src.key_line(span.clone(), "name"), format!("damper: `name`: {m}")))?;
         if s.stiffness.is_some() || s.length.is_some() {
             return Err(src.err(
                 src.line_of(span.start),
@@ -505,6 +859,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let f = f.get_ref();
         let name = f.name.clone().unwrap_or_else(|| format!("force{i}"));
         let what = format!("force \"{name}\"");
+        check_name(&name)
+            .map_err(|m| src.err(src.key_line(span.clone(), "name"), format!("force: `name`: {m}")))?;
         let on = match member(&f.on, src.key_line(span.clone(), "on"), &what)? {
             Member::Body(b) => b,
             _ => {
@@ -514,7 +870,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 ))
             }
         };
-        let value = schedule_value(&f.value, &format!("{what} value"), &src)
+        let value = schedule_value(&f.value, &format!("{what} value"), &src, t_end)
             .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
         forces.push(Force { name, on, value });
     }
@@ -524,6 +880,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = c.span();
         let c = c.get_ref();
         let name = c.name.clone().unwrap_or_else(|| format!("c{i}"));
+        check_name(&name)
+            .map_err(|m| src.err(src.key_line(span.clone(), "name"), format!("contact: `name`: {m}")))?;
         if !contact_names.insert(name.clone()) {
             return Err(src.err(src.key_line(span, "name"), format!("contact name \"{name}\" is used twice")));
         }
@@ -535,18 +893,28 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 Some(p) => src.key_line(span.clone(), p.split(['.', '[']).next().unwrap_or(p)),
                 None => src.key_line(span.clone(), "model"),
             };
-            src.err(line, format!("{what}: {e}"))
+            let key = match e.param() {
+                Some(p) => format!("contact[{i}].params.{p}: "),
+                None => format!("contact[{i}].model: "),
+            };
+            src.err(line, format!("{key}{what}: {e}"))
         })?;
         let normal = match &c.normal {
             None => Schedule::Constant { value: 1.0 },
-            Some(v) => schedule_value(v, &format!("{what} normal"), &src)
+            Some(v) => schedule_value(v, &format!("{what} `normal`"), &src, t_end)
                 .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
         };
-        if let Schedule::Constant { value } = normal {
-            if value < 0.0 {
+        if normal != (Schedule::Constant { value: 1.0 }) {
+            if let Some((path, value)) = own_load(&model, &params, "params") {
+                let key = path.rsplit('.').next().unwrap_or(&path).to_string();
                 return Err(src.err(
-                    src.key_line(span, "normal"),
-                    format!("{what}: `normal` = {value} is out of range; valid range [0, inf)"),
+                    src.key_line(span.clone(), &key),
+                    format!(
+                        "{what}: both the contact's `normal` and the model's load parameter `{path}` = {value} \
+                         are set; the contact's `normal` already scales the force, so N would enter squared. \
+                         Keep one: the contact's `normal` (recommended, it can vary in time) with `{path}` = 1 \
+                         (or absent), or `{path}` with `normal` = 1 (or absent)"
+                    ),
                 ));
             }
         }
@@ -585,36 +953,73 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         stops.push(Stop { body, min, max, restitution: s.restitution });
     }
 
-    let solver = match &raw.solver {
-        None => {
-            return Err(SimError::Input {
-                file: file.into(),
-                line: None,
-                message: "missing table [solver] with at least `t_end`".into(),
-            })
+    let sys = System { name, bodies, drivers, springs, dampers, forces, contacts, stops, solver };
+    if let Some(s) = &raw.solver {
+        let span = s.span();
+        if let StateColumns::Names(list) = &sys.solver.states {
+            for n in list {
+                if !sys.contacts.iter().any(|c| &c.name == n) {
+                    let known: Vec<&str> = sys.contacts.iter().map(|c| c.name.as_str()).collect();
+                    return Err(src.err(
+                        src.key_line(span.clone(), "states"),
+                        format!(
+                            "[solver] `states`: unknown contact \"{n}\"; known contacts: {}",
+                            if known.is_empty() { "(none)".to_string() } else { known.join(", ") }
+                        ),
+                    ));
+                }
+            }
         }
-        Some(s) => solver_settings(s, &src)?,
-    };
-    Ok(System {
-        name: raw.name.clone().unwrap_or_else(|| "scenario".into()),
-        bodies,
-        drivers,
-        springs,
-        dampers,
-        forces,
-        contacts,
-        stops,
-        solver,
-    })
+        sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
+    }
+    Ok(sys)
 }
 
-fn schedule_value(v: &toml::Value, what: &str, src: &Src<'_>) -> Result<Schedule, String> {
-    match v {
-        toml::Value::Float(x) => Ok(Schedule::Constant { value: *x }),
-        toml::Value::Integer(i) => Ok(Schedule::Constant { value: *i as f64 }),
-        toml::Value::Table(t) => Schedule::from_toml(t, what, &src.dir),
-        other => Err(format!("{what}: expected a number or a schedule table, found {other}")),
+/// The model's own load parameter, when it has one and it is set to a value
+/// other than 1: `(key path, value)`. Inner models of wrappers are searched
+/// too (`params.inner.params.fn_load`).
+fn own_load(model: &AnyModel, params: &ParamMap, prefix: &str) -> Option<(String, f64)> {
+    fn search(id: &str, params: &ParamMap, prefix: &str) -> Option<(String, f64)> {
+        for &(m, key) in friction_models::LOAD_PARAMS {
+            if m == id {
+                if let Some(ParamValue::Num(x)) = params.get(key) {
+                    if *x != 1.0 {
+                        return Some((format!("{prefix}.{key}"), *x));
+                    }
+                }
+            }
+        }
+        for (k, v) in params {
+            if let ParamValue::Table(t) = v {
+                if let (Some(ParamValue::Str(inner)), Some(ParamValue::Table(p))) =
+                    (t.get("model"), t.get("params"))
+                {
+                    if let Some(hit) = search(inner, p, &format!("{prefix}.{k}.params")) {
+                        return Some(hit);
+                    }
+                }
+            }
+        }
+        None
     }
+    search(model.info().id, params, prefix)
+}
+
+/// A number or a schedule table, checked to be finite over `[0, t_end]`.
+fn schedule_value(v: &toml::Value, what: &str, src: &Src<'_>, t_end: f64) -> Result<Schedule, String> {
+    let s = match v {
+        toml::Value::Float(x) => Schedule::Constant { value: *x },
+        toml::Value::Integer(i) => Schedule::Constant { value: *i as f64 },
+        toml::Value::Table(t) => Schedule::from_toml(t, what, &src.dir)?,
+        other => return Err(format!("{what}: expected a number or a schedule table, found {other}")),
+    };
+    if let Schedule::Constant { value } = s {
+        if !value.is_finite() {
+            return Err(format!("{what} = {value} is not finite; valid range (-inf, inf)"));
+        }
+    }
+    s.check_finite(what, t_end)?;
+    Ok(s)
 }
 
 fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettings, SimError> {
@@ -700,7 +1105,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
             return Err(bad("atol", format!("`atol` ({k}) = {x} is out of range; valid range (0, inf)")));
         }
     }
-    let max_steps = s.max_steps.unwrap_or(10_000_000);
+    let max_steps = s.max_steps.unwrap_or(DEFAULT_MAX_STEPS as i64);
     if max_steps < 1 {
         return Err(bad(
             "max_steps",
@@ -708,6 +1113,44 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         ));
     }
     let max_steps = max_steps as usize;
+    if let Some(w) = s.max_wall {
+        if !(w.is_finite() && w > 0.0) {
+            return Err(bad(
+                "max_wall",
+                format!("`max_wall` = {w} is out of range; valid range (0, inf) seconds"),
+            ));
+        }
+    }
+    let states = match &s.states {
+        None => StateColumns::Auto,
+        Some(toml::Value::String(x)) if x == "auto" => StateColumns::Auto,
+        Some(toml::Value::String(x)) if x == "all" => StateColumns::All,
+        Some(toml::Value::String(x)) if x == "none" => StateColumns::None,
+        Some(toml::Value::Array(a)) => StateColumns::Names(
+            a.iter()
+                .map(|v| match v {
+                    toml::Value::String(n) => Ok(n.clone()),
+                    other => Err(bad("states", format!("`states` entries must be contact names (strings), found {other}"))),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Some(other) => {
+            return Err(bad(
+                "states",
+                format!("`states` = {other} is not valid; valid: \"auto\", \"all\", \"none\" or a list of contact names"),
+            ))
+        }
+    };
+    let max_output_bytes = match s.max_output_bytes {
+        None => DEFAULT_MAX_OUTPUT_BYTES,
+        Some(b) if b.is_finite() && b >= 1.0 && b <= u64::MAX as f64 => b as u64,
+        Some(b) => {
+            return Err(bad(
+                "max_output_bytes",
+                format!("`max_output_bytes` = {b} is out of range; valid range [1, 1.8e19] bytes"),
+            ))
+        }
+    };
     let max_step = s.max_step.unwrap_or(s.t_end / 10.0);
     if !(max_step.is_finite() && max_step > 0.0) {
         return Err(bad(
@@ -726,6 +1169,9 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         atol_state: az,
         max_step,
         max_steps,
+        max_wall: s.max_wall,
+        states,
+        max_output_bytes,
     })
 }
 
@@ -756,8 +1202,72 @@ impl System {
         }
     }
 
+    /// Per contact, whether its internal state and memory columns
+    /// (`z.NAME.k`) are written, resolving [`StateColumns::Auto`].
+    pub fn state_columns(&self) -> Vec<bool> {
+        let n = |c: &Contact| c.model.n_states() + c.model.n_memory();
+        match &self.solver.states {
+            StateColumns::All => vec![true; self.contacts.len()],
+            StateColumns::None => vec![false; self.contacts.len()],
+            StateColumns::Names(list) => self.contacts.iter().map(|c| list.contains(&c.name)).collect(),
+            StateColumns::Auto => {
+                let total: usize = self.contacts.iter().map(n).sum();
+                vec![total <= AUTO_STATE_COLUMNS; self.contacts.len()]
+            }
+        }
+    }
+
+    /// Number of output columns: `t`, x and v of every body and driver, the
+    /// force of every contact, and the state columns chosen by
+    /// [`SolverSettings::states`].
+    pub fn output_columns(&self) -> usize {
+        let states: usize = self
+            .contacts
+            .iter()
+            .zip(self.state_columns())
+            .filter(|(_, on)| *on)
+            .map(|(c, _)| c.model.n_states() + c.model.n_memory())
+            .sum();
+        1 + 2 * (self.bodies.len() + self.drivers.len()) + self.contacts.len() + states
+    }
+
+    /// Refuse a run whose output (rows × columns × 8 bytes) would exceed
+    /// `max_output_bytes`, with the estimate and what to change.
+    pub fn check_output_size(&self) -> Result<(), String> {
+        let Some(rows) = self.solver.output_rows() else { return Ok(()) };
+        let cols = self.output_columns() as f64;
+        let bytes = rows * cols * 8.0;
+        let limit = self.solver.max_output_bytes;
+        if bytes > limit as f64 {
+            return Err(format!(
+                "[solver] the output would take about {} ({rows:.0} rows × {cols:.0} columns × 8 bytes), \
+                 more than `max_output_bytes` = {}; raise `output_dt`, shorten `t_end`, set \
+                 `states = \"none\"`, or raise `[solver] max_output_bytes`",
+                human_bytes(bytes),
+                human_bytes(limit as f64)
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether any contact makes the equations stiff.
     pub fn is_stiff(&self) -> bool {
         self.contacts.iter().any(|c| c.model.is_stiff())
     }
+}
+
+/// `1.5 GiB`, `12.0 MiB`, `800 bytes`.
+pub fn human_bytes(b: f64) -> String {
+    const UNITS: [(&str, f64); 4] = [
+        ("TiB", 1024.0 * 1024.0 * 1024.0 * 1024.0),
+        ("GiB", 1024.0 * 1024.0 * 1024.0),
+        ("MiB", 1024.0 * 1024.0),
+        ("KiB", 1024.0),
+    ];
+    for (u, f) in UNITS {
+        if b >= f {
+            return format!("{:.1} {u}", b / f);
+        }
+    }
+    format!("{b:.0} bytes")
 }

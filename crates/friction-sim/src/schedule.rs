@@ -35,7 +35,7 @@ pub enum Schedule {
     Step {
         /// Height of the step.
         amplitude: f64,
-        /// Time of the step [s].
+        /// Time of the step \[s\].
         at: f64,
         /// Value before the step.
         offset: f64,
@@ -46,16 +46,16 @@ pub enum Schedule {
         rate: f64,
         /// Value before `start`.
         offset: f64,
-        /// Start time [s].
+        /// Start time \[s\].
         start: f64,
     },
     /// Sinusoid.
     Sine {
         /// Amplitude.
         amplitude: f64,
-        /// Frequency [Hz].
+        /// Frequency \[Hz\].
         frequency: f64,
-        /// Phase [rad].
+        /// Phase \[rad\].
         phase: f64,
         /// Mean value.
         offset: f64,
@@ -64,11 +64,11 @@ pub enum Schedule {
     Chirp {
         /// Amplitude.
         amplitude: f64,
-        /// Start frequency [Hz].
+        /// Start frequency \[Hz\].
         f0: f64,
-        /// End frequency [Hz].
+        /// End frequency \[Hz\].
         f1: f64,
-        /// Sweep duration [s].
+        /// Sweep duration \[s\].
         duration: f64,
         /// Mean value.
         offset: f64,
@@ -86,7 +86,7 @@ pub enum Schedule {
         bias: f64,
         /// Rate amplitude.
         amplitude: f64,
-        /// Frequency [Hz].
+        /// Frequency \[Hz\].
         frequency: f64,
         /// Value at t = 0.
         offset: f64,
@@ -95,9 +95,9 @@ pub enum Schedule {
     Pulse {
         /// Value inside the pulse.
         value: f64,
-        /// Start [s].
+        /// Start \[s\].
         from: f64,
-        /// End [s].
+        /// End \[s\].
         to: f64,
         /// Value outside the pulse.
         base: f64,
@@ -106,9 +106,9 @@ pub enum Schedule {
     Haversine {
         /// Peak value.
         amplitude: f64,
-        /// Pulse duration [s].
+        /// Pulse duration \[s\].
         duration: f64,
-        /// Start [s].
+        /// Start \[s\].
         start: f64,
     },
     /// Linearly interpolated table.
@@ -241,6 +241,97 @@ impl Schedule {
         };
         b.retain(|&x| x > 0.0 && x < t_end);
         b
+    }
+
+    /// Smallest and largest value over `[0, t_end]`, from the parameters
+    /// (exact for every type but `velocity_sine` and `chirp`, whose bounds are
+    /// safe enclosures). A non-finite bound means the signal overflows.
+    pub fn bounds(&self, t_end: f64) -> (f64, f64) {
+        let span = |a: f64, b: f64| (a.min(b), a.max(b));
+        match self {
+            Schedule::Constant { value } => (*value, *value),
+            Schedule::Step { amplitude, at, offset } => {
+                if *at <= t_end {
+                    span(*offset, offset + amplitude)
+                } else {
+                    (*offset, *offset)
+                }
+            }
+            Schedule::Ramp { rate, offset, start } => span(*offset, offset + rate * (t_end - start).max(0.0)),
+            Schedule::Sine { amplitude, offset, .. } | Schedule::Chirp { amplitude, offset, .. } => {
+                (offset - amplitude.abs(), offset + amplitude.abs())
+            }
+            Schedule::Points { points, .. } => {
+                points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)))
+            }
+            Schedule::VelocitySine { bias, amplitude, frequency, offset } => {
+                let swing = 2.0 * amplitude.abs() / (2.0 * PI * frequency);
+                let (lo, hi) = span(*offset, offset + bias * t_end);
+                (lo - swing, hi + swing)
+            }
+            Schedule::Pulse { value, base, .. } => span(*value, *base),
+            Schedule::Haversine { amplitude, .. } => span(0.0, *amplitude),
+            Schedule::Table { v, .. } => {
+                v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))
+            }
+        }
+    }
+
+    /// Largest |ds/dt| and |d²s/dt²| over `[0, t_end]` (safe enclosures; the
+    /// jumps of steps and pulses are not rates and count as 0).
+    pub fn rate_bounds(&self, t_end: f64) -> (f64, f64) {
+        match self {
+            Schedule::Constant { .. } | Schedule::Step { .. } | Schedule::Pulse { .. } => (0.0, 0.0),
+            Schedule::Ramp { rate, .. } => (rate.abs(), 0.0),
+            Schedule::Sine { amplitude, frequency, .. } => {
+                let w = 2.0 * PI * frequency;
+                (amplitude.abs() * w, amplitude.abs() * w * w)
+            }
+            Schedule::Chirp { amplitude, f0, f1, duration, .. } => {
+                let w = 2.0 * PI * f0.max(*f1);
+                let dw = 2.0 * PI * (f1 - f0).abs() / duration;
+                (amplitude.abs() * w, amplitude.abs() * (dw + w * w))
+            }
+            Schedule::Points { speed, .. } => (*speed, 0.0),
+            Schedule::VelocitySine { bias, amplitude, frequency, .. } => {
+                let w = 2.0 * PI * frequency;
+                (bias.abs() + amplitude.abs(), amplitude.abs() * w)
+            }
+            Schedule::Haversine { amplitude, duration, .. } => {
+                let w = PI / duration;
+                (amplitude.abs() * w, 2.0 * amplitude.abs() * w * w)
+            }
+            Schedule::Table { t, v } => {
+                let slope = t
+                    .windows(2)
+                    .zip(v.windows(2))
+                    .filter(|(tw, _)| tw[0] < t_end)
+                    .map(|(tw, vw)| ((vw[1] - vw[0]) / (tw[1] - tw[0])).abs())
+                    .fold(0.0, f64::max);
+                (slope, 0.0)
+            }
+        }
+    }
+
+    /// Refuse a signal that is not finite somewhere on `[0, t_end]` (a NaN or
+    /// infinite value, or parameters whose value or rate overflows), naming
+    /// `what` and the bounds found.
+    pub fn check_finite(&self, what: &str, t_end: f64) -> Result<(), String> {
+        let (lo, hi) = self.bounds(t_end);
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Err(format!(
+                "{what}: the signal is not finite on [0, t_end = {t_end}] (it spans [{lo}, {hi}]); \
+                 valid: finite values, range (-inf, inf)"
+            ));
+        }
+        let (d1, d2) = self.rate_bounds(t_end);
+        if !(d1.is_finite() && d2.is_finite()) {
+            return Err(format!(
+                "{what}: the rate of the signal overflows on [0, t_end = {t_end}] \
+                 (|ds/dt| up to {d1}, |d²s/dt²| up to {d2}); reduce the amplitude or the frequency"
+            ));
+        }
+        Ok(())
     }
 
     /// Parse from a TOML table; `what` names the table in error messages.

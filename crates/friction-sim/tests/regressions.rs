@@ -196,3 +196,35 @@ t_end = 1.0
     // a 2 N push against a 1 N Coulomb level (plus noise and viscous drag): it slides
     assert!(out.last("v.m") > 0.5);
 }
+
+/// A hopeless run (tanh-regularised Coulomb with ktanh = 1e9 on a 1 kg,
+/// 100 N/m oscillator) used to run for minutes without a word: it stops at
+/// the step budget, and the message names what made the steps small.
+#[test]
+fn hopeless_stiff_run_stops_at_the_step_budget_naming_the_stiff_parts() {
+    assert_eq!(friction_sim::scenario::DEFAULT_MAX_STEPS, 1_000_000);
+    let text = r#"
+[[body]]
+name = "m"
+mass = 1.0
+x0 = 0.1
+[[spring]]
+name = "k"
+between = ["m", "ground"]
+stiffness = 100.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb_tanh"
+params = { fc = 0.5, ktanh = 1e9 }
+[solver]
+t_end = 10.0
+max_steps = 2000
+"#;
+    let sys = scenario::parse(text, "regression.toml", Path::new(".")).unwrap();
+    let out = simulate(&sys).unwrap();
+    let f = out.failure.expect("the run must stop at the budget");
+    for needle in ["max_steps = 2000", "spring `k`", "smallest mass `m`", "contact `c` (`coulomb_tanh`)"] {
+        assert!(f.contains(needle), "missing {needle:?} in: {f}");
+    }
+}

@@ -268,3 +268,47 @@ fn coupled_clutches_lock_and_unlock_once_each_without_chattering() {
     let i09 = t.iter().position(|&x| x > 0.9 + 1e-9).unwrap();
     assert!(v4[i09..].iter().all(|&v| v == v4[i09]));
 }
+
+/// Ten thousand Iwan elements used to become ten thousand CSV columns held
+/// in memory; by default (more than 64 state columns) states are left out,
+/// and `states = "all"` or a list of contacts asks for them.
+#[test]
+fn ten_thousand_element_joint_keeps_its_states_out_of_the_output_by_default() {
+    let text = |states: &str| {
+        format!(
+            "[[driver]]\nname = \"u\"\nmotion = {{ type = \"sine\", amplitude = 1e-5, frequency = 10.0 }}\n\
+             [[contact]]\nname = \"j\"\nbetween = [\"u\", \"ground\"]\nmodel = \"iwan4\"\nparams = {{ n = 10000 }}\n\
+             [solver]\nt_end = 0.01\noutput_dt = 1e-3\n{states}"
+        )
+    };
+    let out = run_text(&text(""));
+    assert_eq!(out.columns, ["t", "x.u", "v.u", "F.j"]);
+    let out = run_text(&text("states = \"all\"\n"));
+    assert!(out.columns.len() > 10_000, "{} columns", out.columns.len());
+    assert_eq!(out.rows[0].len(), out.columns.len());
+}
+
+/// A long run streams every row to the sink while memory keeps a thinned
+/// copy with the last row.
+#[test]
+fn streamed_run_hands_every_row_to_the_sink_and_keeps_a_bounded_copy() {
+    let text = "[[body]]\nname = \"m\"\nmass = 1.0\nv0 = 1.0\n[solver]\nt_end = 10.0\noutput_dt = 1e-4\n";
+    let sys = parse(text, "t.toml", Path::new(".")).unwrap();
+    let mut n = 0usize;
+    let mut last_t = 0.0;
+    let out = friction_sim::engine::simulate_streaming(
+        &sys,
+        &mut |r| {
+            n += 1;
+            last_t = r[0];
+            Ok(())
+        },
+        None,
+    )
+    .unwrap();
+    assert_eq!(n, 100_001);
+    assert_eq!(out.stats.rows, 100_001);
+    assert!(out.rows.len() <= 2 * friction_sim::engine::KEPT_ROWS, "{} rows kept", out.rows.len());
+    assert_eq!(out.rows.last().unwrap()[0], last_t);
+    assert!((out.last("x.m") - 10.0).abs() < 1e-9);
+}

@@ -51,11 +51,11 @@ pub struct ClutchSetup {
     pub drag: f64,
     /// Clutch capacity while engaged, C = N Fc [N m].
     pub capacity: f64,
-    /// Engagement [s].
+    /// Engagement \[s\].
     pub t_on: f64,
-    /// Release [s].
+    /// Release \[s\].
     pub t_off: f64,
-    /// End of the run [s].
+    /// End of the run \[s\].
     pub t_end: f64,
 }
 
@@ -281,12 +281,12 @@ pub struct ClutchRow {
     pub rejected: usize,
     /// Right-hand-side evaluations.
     pub rhs_evals: usize,
-    /// Wall time [ms].
+    /// Wall time \[ms\].
     pub time_ms: f64,
-    /// First time after t_on the slip speed falls to [`LOCK_TOL`] [s] (NaN: never).
+    /// First time after t_on the slip speed falls to [`LOCK_TOL`] \[s\] (NaN: never).
     pub lock_time: f64,
     /// `lock_time` minus the closed-form time at which the slip falls to
-    /// [`LOCK_TOL`] (the same definition on both sides) [s].
+    /// [`LOCK_TOL`] (the same definition on both sides) \[s\].
     pub lock_time_error: f64,
     /// Largest speed error against the closed form over the exact locked phase [rad/s].
     pub locked_speed_error: f64,

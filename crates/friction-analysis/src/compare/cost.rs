@@ -57,6 +57,9 @@ pub fn cost_system(model: AnyModel) -> System {
             atol_state: 1e-11,
             max_step: 0.05,
             max_steps: COST_MAX_STEPS,
+            max_wall: None,
+            states: friction_sim::scenario::StateColumns::Auto,
+            max_output_bytes: friction_sim::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     }
 }
@@ -64,7 +67,7 @@ pub fn cost_system(model: AnyModel) -> System {
 /// The cost of one model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cost {
-    /// Wall time [ms].
+    /// Wall time \[ms\].
     pub time_ms: f64,
     /// Accepted steps.
     pub steps: usize,

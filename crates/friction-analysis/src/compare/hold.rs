@@ -54,9 +54,9 @@ const SAMPLES: f64 = 4000.0;
 pub struct Breakaway {
     /// The two force rates [N/s].
     pub rates: [f64; 2],
-    /// Break-away force at each rate [N].
+    /// Break-away force at each rate \[N\].
     pub force: [f64; 2],
-    /// Applied force when gross sliding started, at each rate [N].
+    /// Applied force when gross sliding started, at each rate \[N\].
     pub applied: [f64; 2],
     /// (P, F) until shortly after gross sliding, at each rate.
     pub curves: [Vec<(f64, f64)>; 2],
@@ -133,15 +133,15 @@ pub(crate) fn breakaway_figure(b: &Breakaway, scatter: f64, s: &Settings) -> Fig
 /// The stiction (hold) experiment.
 #[derive(Debug, Clone, Default)]
 pub struct Hold {
-    /// The held force [N].
+    /// The held force \[N\].
     pub load: f64,
-    /// Creep over the hold [m].
+    /// Creep over the hold \[m\].
     pub creep: f64,
-    /// Mean position after the rise [m].
+    /// Mean position after the rise \[m\].
     pub settled: f64,
     /// (t, x) over the whole run.
     pub curve: Vec<(f64, f64)>,
-    /// Creep without the dashpot [m] (Dahl-type models ratchet forward
+    /// Creep without the dashpot \[m\] (Dahl-type models ratchet forward
     /// while the body oscillates on their spring).
     pub undamped: f64,
     /// (t, x) without the dashpot.

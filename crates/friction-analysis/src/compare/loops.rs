@@ -34,9 +34,9 @@ use crate::error::AnalysisError;
 /// Samples per leg of a path.
 const PER_LEG: usize = 200;
 
-/// Amplitude when the model has no pre-sliding regime: loops [m].
+/// Amplitude when the model has no pre-sliding regime: loops \[m\].
 pub const LOOP_AMPLITUDE: f64 = 5e-5;
-/// Amplitude when the model has no pre-sliding regime: memory [m].
+/// Amplitude when the model has no pre-sliding regime: memory \[m\].
 pub const MEMORY_AMPLITUDE: f64 = 1e-5;
 
 /// Drive along `points` at `speed`; returns per leg the (x, F) samples, taken
@@ -69,7 +69,7 @@ fn drive_path(
 /// The loops at the two speeds.
 #[derive(Debug, Clone, Default)]
 pub struct RateLoops {
-    /// Amplitude A [m].
+    /// Amplitude A \[m\].
     pub amplitude: f64,
     /// The speeds [m/s].
     pub speeds: Vec<f64>,
@@ -119,7 +119,7 @@ pub(crate) fn rate_figure(r: &RateLoops, s: &Settings) -> Figure {
 /// The memory experiment.
 #[derive(Debug, Clone, Default)]
 pub struct Memory {
-    /// Outer amplitude A [m].
+    /// Outer amplitude A \[m\].
     pub amplitude: f64,
     /// The legs of the path, (x, F) each.
     pub legs: Vec<Vec<(f64, f64)>>,

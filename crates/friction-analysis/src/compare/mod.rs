@@ -81,7 +81,7 @@ pub struct ModelRow {
     pub id: String,
     /// One figure per property, in [`Property::ALL`] order.
     pub figures: Vec<Figure>,
-    /// Wall time of the common set-up [ms] (NaN if it failed).
+    /// Wall time of the common set-up \[ms\] (NaN if it failed).
     pub time_ms: f64,
     /// Accepted steps of the common set-up (0 if it failed).
     pub steps: usize,

@@ -230,7 +230,7 @@ pub struct Thresholds {
     /// Default yes > 5 %, partial > 2 %.
     pub breakaway: Band,
     /// Pre-sliding: the displacement x½ at which the force reaches half its
-    /// sliding value [m]. Default yes > 1e-7 m, partial > 1e-8 m (the first
+    /// sliding value \[m\]. Default yes > 1e-7 m, partial > 1e-8 m (the first
     /// sample of the virgin curve is at 1e-9 m).
     pub presliding: Band,
     /// Pre-sliding: the largest ratio x½(fast) / x½(slow) (speeds 10 apart)
@@ -250,7 +250,7 @@ pub struct Thresholds {
     /// at the two speeds, relative to the loop's force range.
     /// Default yes < 2 %, partial < 10 %.
     pub rate: Band,
-    /// Stiction: creep of the held body [m] over the hold. Default
+    /// Stiction: creep of the held body \[m\] over the hold. Default
     /// yes < 1e-9 m, partial < 1e-7 m.
     pub stiction: Band,
 }

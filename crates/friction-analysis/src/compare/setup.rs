@@ -15,17 +15,17 @@ pub struct Settings {
     /// Steady state: the sliding speeds of the staircase [m/s].
     /// Default 1e-4 to 1 m/s in half decades (9 speeds).
     pub steady_velocities: Vec<f64>,
-    /// Steady state: sliding distance at each speed [m]. Default 1e-3 m
+    /// Steady state: sliding distance at each speed \[m\]. Default 1e-3 m
     /// (a hundred pre-sliding lengths: long enough to average the random
     /// bond forces of `bristle`).
     pub steady_distance: f64,
-    /// Steady state: least time at each speed [s]. Default 0.2 s (more
+    /// Steady state: least time at each speed \[s\]. Default 0.2 s (more
     /// than ten lag times). The force is averaged over the last 30 %.
     pub steady_min_time: f64,
     /// Pre-sliding: the two drive speeds of the virgin curve [m/s].
     /// Default 1e-4 and 1e-3 m/s.
     pub presliding_speeds: [f64; 2],
-    /// Pre-sliding: length of the virgin curve [m]. Default 2e-4 m.
+    /// Pre-sliding: length of the virgin curve \[m\]. Default 2e-4 m.
     pub presliding_distance: f64,
     /// Rate independence: the drive speeds of the loop [m/s]; each is
     /// compared with the first. Default 1e-4, 1e-3, 1e-2 and 1e-1 m/s (more
@@ -39,21 +39,21 @@ pub struct Settings {
     /// Non-local memory: outer amplitude in units of x½ (default 2); 1e-5 m
     /// when the model has no pre-sliding.
     pub memory_amplitude: f64,
-    /// Lag: frequencies of the velocity oscillation [Hz]. Default 1 and 10 Hz.
+    /// Lag: frequencies of the velocity oscillation \[Hz\]. Default 1 and 10 Hz.
     pub lag_frequencies: Vec<f64>,
     /// Lag: cycles simulated at each frequency; the last two are measured,
     /// the ones before are the transient. Default 4.
     pub lag_cycles: usize,
-    /// Stiction: mass of the body [kg]. Default 1 kg.
+    /// Stiction: mass of the body \[kg\]. Default 1 kg.
     pub mass: f64,
-    /// Break-away: mass of the body [kg]. Default 0.01 kg: when the force
+    /// Break-away: mass of the body \[kg\]. Default 0.01 kg: when the force
     /// that keeps it sliding is removed it stops within about 1 ms, faster
     /// than the lags of the models, as in a stick-slip cycle.
     pub breakaway_mass: f64,
     /// Break-away: the body first slides at this speed [m/s], kept there by
     /// a force equal to the steady friction at this speed. Default 0.1 m/s.
     pub launch_velocity: f64,
-    /// Break-away: how long it slides before the force is removed [s]. Default 0.1 s.
+    /// Break-away: how long it slides before the force is removed \[s\]. Default 0.1 s.
     pub launch_time: f64,
     /// Break-away: a dashpot from the body to the ground [N s/m]. Default
     /// 12.6 N s/m, a fifth of critical damping of the 10 g body on a 1e5 N/m
@@ -63,7 +63,7 @@ pub struct Settings {
     /// Break-away: the two force rates, in units of F_ref per second
     /// (F_ref: the largest steady force). Default 0.1 and 10 /s.
     pub force_rates: [f64; 2],
-    /// Break-away: the force ramp starts at this time [s]; the body has come
+    /// Break-away: the force ramp starts at this time \[s\]; the body has come
     /// to rest by then. Default 0.2 s.
     pub breakaway_start: f64,
     /// Break-away: gross sliding starts when the body's speed first exceeds
@@ -73,10 +73,10 @@ pub struct Settings {
     /// Stiction: the held load as a fraction of the slow break-away force.
     /// Default 0.5.
     pub hold_fraction: f64,
-    /// Stiction: the load rises smoothly over this time [s] (default 1 s),
+    /// Stiction: the load rises smoothly over this time \[s\] (default 1 s),
     /// then holds for [`Settings::hold_time`].
     pub hold_rise: f64,
-    /// Stiction: duration of the hold [s]. Default 10 s.
+    /// Stiction: duration of the hold \[s\]. Default 10 s.
     pub hold_time: f64,
     /// Stiction: a dashpot from the body to the ground [N s/m]. Default
     /// 632 N s/m, critical damping of the 1 kg body on a 1e5 N/m contact

@@ -161,6 +161,9 @@ pub(crate) fn body_run(
             atol_state: 1e-12,
             max_step: t_end / 100.0,
             max_steps: BODY_MAX_STEPS,
+            max_wall: None,
+            states: friction_sim::scenario::StateColumns::Auto,
+            max_output_bytes: friction_sim::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     };
     with_fallback(notes, |method| {

@@ -27,15 +27,15 @@ const SAMPLES: usize = 20;
 pub struct Steady {
     /// Speeds [m/s].
     pub v: Vec<f64>,
-    /// Steady force at each speed [N].
+    /// Steady force at each speed \[N\].
     pub f: Vec<f64>,
-    /// The largest |steady force|: the force scale of the other experiments [N].
+    /// The largest |steady force|: the force scale of the other experiments \[N\].
     pub f_ref: f64,
     /// Largest fall of the force with rising speed, relative to `f_ref`.
     pub drop: f64,
     /// The speed in the middle of the steepest fall (1e-3 m/s without one) [m/s].
     pub v_star: f64,
-    /// Largest standard deviation of the force within an averaging window [N].
+    /// Largest standard deviation of the force within an averaging window \[N\].
     pub scatter: f64,
 }
 

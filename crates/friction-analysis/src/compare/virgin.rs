@@ -19,7 +19,7 @@ use super::setup::Settings;
 use super::sim::{driven, Notes};
 use crate::error::AnalysisError;
 
-/// First sampled displacement [m].
+/// First sampled displacement \[m\].
 pub const FIRST_SAMPLE: f64 = 1e-9;
 const SAMPLES: usize = 240;
 
@@ -30,7 +30,7 @@ pub struct Virgin {
     pub speeds: [f64; 2],
     /// (x, F) at each speed.
     pub curves: [Vec<(f64, f64)>; 2],
-    /// Displacement at half the end force, at each speed [m] (0: below the first sample).
+    /// Displacement at half the end force, at each speed \[m\] (0: below the first sample).
     pub x_half: [f64; 2],
 }
 

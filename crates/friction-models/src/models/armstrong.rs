@@ -134,17 +134,17 @@ sliding -> stuck when v crosses zero (v d <= 0); xa is the position at which the
 pub struct ArmstrongParams {
     /// Pre-sliding stiffness `σ0` [N/m].
     pub sigma0: f64,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Break-away force after a long dwell `Fc + Fs,ss` [N].
+    /// Break-away force after a long dwell `Fc + Fs,ss` \[N\].
     pub fs: f64,
     /// Viscous coefficient `Fv` [N s/m].
     pub kv: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
-    /// Frictional lag `τL` [s].
+    /// Frictional lag `τL` \[s\].
     pub tau_l: f64,
-    /// Dwell-time constant `γ` [s].
+    /// Dwell-time constant `γ` \[s\].
     pub gamma: f64,
 }
 
@@ -175,13 +175,13 @@ impl ArmstrongParams {
         Ok(())
     }
 
-    /// Steady-state Stribeck friction `Fs,ss = fs - fc` [N].
+    /// Steady-state Stribeck friction `Fs,ss = fs - fc` \[N\].
     pub fn fs_ss(&self) -> f64 {
         self.fs - self.fc
     }
 
     /// Stiction (Stribeck part) after a dwell `td` starting from `fs_a`:
-    /// `Fs(γ, td) = Fs,a + (Fs,ss - Fs,a) td/(td + γ)` [N].
+    /// `Fs(γ, td) = Fs,a + (Fs,ss - Fs,a) td/(td + γ)` \[N\].
     pub fn stiction(&self, fs_a: f64, td: f64) -> f64 {
         let td = td.max(0.0);
         fs_a + (self.fs_ss() - fs_a) * td / (td + self.gamma)

@@ -20,7 +20,7 @@
 //! | σ0 | `sigma0` | N/m | (0, inf) | 100000 | stiffness scale (order 1: rest stiffness dF/dx) |
 //! | ΔF | `df` | N | (0, inf) | 0.5 | order 2: the fast branch rises towards Fc + ΔF, the slow one subtracts ΔF |
 //! | η | `eta` | - | (0, 1) | 0.1 | order 2: fast/slow length ratio factor, 0 < eta < df/(fc + df) |
-//! | order | `order` | - | 1 | 2 | "2" | model order: 1 (Dahl) or 2 (friction peak) |
+//! | order | `order` | - | 1 | 2 | "2" | model order: 1 (Dahl) or 2 (friction peak), as an integer or a string |
 //!
 //! # States
 //! Order 1: `z[0] = Z`, F = Fc Z. Order 2: `z[0] = Z1`, `z[1] = Z2`,
@@ -47,7 +47,7 @@
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
-use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
+use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, ParamValue, Range};
 
 /// Static description of `bliman_sorine`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -99,7 +99,7 @@ from rest, sliding forward: F(s) = Fc - (Fc + ΔF) exp(-s/L1) + ΔF exp(-s/L2),
             symbol: "order",
             unit: "-",
             kind: ParamKind::Choice { default: "2", options: &["1", "2"] },
-            doc: "model order: 1 (Dahl) or 2 (friction peak)",
+            doc: "model order: 1 (Dahl) or 2 (friction peak), as an integer or a string",
         },
     ],
     states: "order 1: z[0] = Z (F = Fc Z); order 2: z = [Z1, Z2] (F = (Fc + ΔF) Z1 + ΔF Z2); dimensionless",
@@ -109,11 +109,11 @@ from rest, sliding forward: F(s) = Fc - (Fc + ΔF) exp(-s/L1) + ΔF exp(-s/L2),
 /// Parameters of [`BlimanSorine`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BlimanSorineParams {
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
     /// Stiffness scale `σ0` [N/m].
     pub sigma0: f64,
-    /// Peak amplitude parameter `ΔF` [N] (order 2).
+    /// Peak amplitude parameter `ΔF` \[N\] (order 2).
     pub df: f64,
     /// Length ratio factor `η` [-] (order 2).
     pub eta: f64,
@@ -157,7 +157,7 @@ impl BlimanSorineParams {
         Ok(())
     }
 
-    /// Order 2: the lengths `(L1, L2)` [m] of the fast and slow branches.
+    /// Order 2: the lengths `(L1, L2)` \[m\] of the fast and slow branches.
     pub fn lengths(&self) -> (f64, f64) {
         (self.eta * (self.fc + self.df) / self.sigma0, self.df / self.sigma0)
     }
@@ -191,6 +191,21 @@ impl BlimanSorine {
 
     /// Build from user parameters.
     pub fn from_params(values: &ParamMap) -> Result<Self, ModelError> {
+        // `order = 1` (an integer) means the same as `order = "1"`
+        let mut values = values.clone();
+        if let Some(ParamValue::Num(x)) = values.get("order") {
+            if *x == 1.0 || *x == 2.0 {
+                values.insert("order".into(), ParamValue::Str(format!("{x}")));
+            } else {
+                return Err(ModelError::WrongType {
+                    model: INFO.id,
+                    name: "order".into(),
+                    expected: "1 or 2 (an integer or a string)".into(),
+                    found: format!("{x}"),
+                });
+            }
+        }
+        let values = &values;
         let r = ParamReader::new(INFO.id, INFO.params, values);
         let p = BlimanSorineParams {
             fc: r.real("fc")?,
@@ -351,5 +366,26 @@ mod tests {
         let mut map = ParamMap::new();
         map.insert("order".into(), crate::params::ParamValue::Str("3".into()));
         assert!(BlimanSorine::from_params(&map).is_err());
+    }
+
+    /// `order = 1` is the natural way to write the order; it used to be
+    /// refused because the order was a string choice only. Integers 1 and 2
+    /// build the same model as "1" and "2"; other numbers are refused with
+    /// the valid choices.
+    #[test]
+    fn bliman_sorine_order_as_an_integer_is_accepted() {
+        for (num, text) in [(1.0, "1"), (2.0, "2")] {
+            let mut a = ParamMap::new();
+            a.insert("order".into(), ParamValue::Num(num));
+            let mut b = ParamMap::new();
+            b.insert("order".into(), ParamValue::Str(text.into()));
+            let (ma, mb) = (BlimanSorine::from_params(&a).unwrap(), BlimanSorine::from_params(&b).unwrap());
+            assert_eq!(ma.params(), mb.params());
+            assert_eq!(ma.n_states(), num as usize);
+        }
+        let mut c = ParamMap::new();
+        c.insert("order".into(), ParamValue::Num(3.0));
+        let e = BlimanSorine::from_params(&c).unwrap_err().to_string();
+        assert!(e.contains("order") && e.contains("1 or 2") && e.contains('3'), "{e}");
     }
 }

@@ -103,15 +103,15 @@ fn h(a: f64) -> f64 {
 /// Parameters of [`BlimanTire`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BlimanTireParams {
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Peak parameter `ΔF` [N].
+    /// Peak parameter `ΔF` \[N\].
     pub delta_f: f64,
     /// Rest stiffness `σ0` [N/m].
     pub sigma0: f64,
     /// Ratio `η` of the distance scales [-], `0 < η < ΔF/(Fc + ΔF)`.
     pub eta: f64,
-    /// Contact patch length `L` [m].
+    /// Contact patch length `L` \[m\].
     pub length: f64,
 }
 
@@ -185,7 +185,7 @@ impl BlimanTire {
         &self.p
     }
 
-    /// Slope dF/ds at s = 0, `σ0 L (1/η - 1)/2` [N].
+    /// Slope dF/ds at s = 0, `σ0 L (1/η - 1)/2` \[N\].
     pub fn slope_at_rest(&self) -> f64 {
         0.5 * self.p.sigma0 * self.p.length * (1.0 / self.p.eta - 1.0)
     }

@@ -25,7 +25,7 @@
 //! sliding force of 1 N, reached after a pre-sliding distance of order 1e-5 m.
 //!
 //! # States
-//! `z[0] = z`, the hysteretic displacement [m]; starts at 0 (relaxed contact).
+//! `z[0] = z`, the hysteretic displacement \[m\]; starts at 0 (relaxed contact).
 //! For `β + γ > 0` the set |z| <= (A/(β + γ))^(1/n) is invariant.
 //!
 //! # Choices
@@ -144,12 +144,12 @@ impl BoucWenParams {
         Ok(())
     }
 
-    /// The ultimate (sliding) value of |z|, `(A / (β + γ))^(1/n)` [m].
+    /// The ultimate (sliding) value of |z|, `(A / (β + γ))^(1/n)` \[m\].
     pub fn z_ultimate(&self) -> f64 {
         (self.a / (self.beta + self.gamma)).powf(1.0 / self.n)
     }
 
-    /// The sliding force `Fu = kj (A / (β + γ))^(1/n)` [N].
+    /// The sliding force `Fu = kj (A / (β + γ))^(1/n)` \[N\].
     pub fn sliding_force(&self) -> f64 {
         self.k * self.z_ultimate()
     }

@@ -112,9 +112,9 @@ pub struct BristleParams {
     pub n: usize,
     /// Stiffness of one bristle `σ0` [N/m].
     pub sigma0: f64,
-    /// Snapping deflection `δs` [m].
+    /// Snapping deflection `δs` \[m\].
     pub delta_s: f64,
-    /// Width `Δ` of the uniform re-forming jump [m], at most `2 δs`.
+    /// Width `Δ` of the uniform re-forming jump \[m\], at most `2 δs`.
     pub spread: f64,
     /// Random seed.
     pub seed: u64,

@@ -74,7 +74,7 @@ pub struct ClassicalParams {
     pub sliding: String,
     /// Parameters of the inner model.
     pub sliding_params: ParamMap,
-    /// Maximum static force `Fs` [N]; `None`: the inner model's maximum
+    /// Maximum static force `Fs` \[N\]; `None`: the inner model's maximum
     /// static force, or its sliding force at v -> 0+.
     pub fs: Option<f64>,
 }

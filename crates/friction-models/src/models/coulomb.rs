@@ -51,9 +51,9 @@ Fs = Fc unless given (Fs >= Fc)",
 /// Parameters of [`Coulomb`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoulombParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
-    /// Maximum static force `Fs` [N]; `None` means `Fs = Fc`.
+    /// Maximum static force `Fs` \[N\]; `None` means `Fs = Fc`.
     pub fs: Option<f64>,
 }
 

@@ -72,7 +72,7 @@ pub fn sat(u: f64) -> f64 {
 /// Parameters of [`CoulombSat`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoulombSatParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
     /// Saturation gain `ksat` [s/m].
     pub ksat: f64,

@@ -47,7 +47,7 @@ pub static INFO: ModelInfo = ModelInfo {
 /// Parameters of [`CoulombTanh`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoulombTanhParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
     /// Steepness `ktanh` [s/m].
     pub ktanh: f64,

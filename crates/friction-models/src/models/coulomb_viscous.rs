@@ -55,11 +55,11 @@ Fs = Fc unless given (Fs >= Fc)",
 /// Parameters of [`CoulombViscous`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoulombViscousParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
     /// Viscous coefficient `kv` [N s/m].
     pub kv: f64,
-    /// Maximum static force `Fs` [N]; `None` means `Fs = Fc`.
+    /// Maximum static force `Fs` \[N\]; `None` means `Fs = Fc`.
     pub fs: Option<f64>,
 }
 

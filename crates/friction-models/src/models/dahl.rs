@@ -15,7 +15,7 @@
 //! | i | `exponent` | - | (0, inf) | 1 | shape exponent of the hysteresis branches |
 //!
 //! # States
-//! `z[0] = F`, the friction force [N]; starts at 0 (relaxed contact).
+//! `z[0] = F`, the friction force \[N\]; starts at 0 (relaxed contact).
 //! |F| <= Fc is invariant: a branch approaches ±Fc and never crosses it.
 //!
 //! # Sources
@@ -55,7 +55,7 @@ state z = F; i = 1 gives the simplified form dF/dt = σ0 (1 - (F/Fc) sign(v)) v"
 pub struct DahlParams {
     /// Rest stiffness `σ0` [N/m].
     pub sigma0: f64,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
     /// Exponent `i` [-].
     pub exponent: f64,

@@ -18,7 +18,7 @@
 //! The default δ = 1e-5 m is the value of seed 000, Table 1.
 //!
 //! # States
-//! `z[0] = z`, the micro-slip (help) variable [m]; starts at 0 (relaxed
+//! `z[0] = z`, the micro-slip (help) variable \[m\]; starts at 0 (relaxed
 //! contact). A branch approaches ±δ and never crosses it. For very small
 //! displacements the model is a linear spring of stiffness Fmax/δ without
 //! damping (seed 000, Fig. 6). With σ0 = Fmax/δ it is the same model as
@@ -68,9 +68,9 @@ first loading from z = 0: z(x) = δ (1 - exp(-x/δ)), F -> Fmax after a few δ",
 /// Parameters of [`Dankowicz`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DankowiczParams {
-    /// Maximum friction force `Fmax` [N].
+    /// Maximum friction force `Fmax` \[N\].
     pub fc: f64,
-    /// Micro-slip displacement `δ` [m].
+    /// Micro-slip displacement `δ` \[m\].
     pub delta: f64,
 }
 

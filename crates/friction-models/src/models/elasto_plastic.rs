@@ -24,7 +24,8 @@
 //! | Fc | `fc` | N | (0, inf) | 1 | Coulomb friction force |
 //! | Fs | `fs` | N | (0, inf) | 1.5 | static (break-away) friction force |
 //! | vs | `vs` | m/s | (0, inf) | 0.001 | Stribeck velocity |
-//! | ρ | `zba` | - | (0, 1) | 0.5 | break-away deflection z_ba as a fraction of min(Fc, Fs)/σ0 |
+//! | ρ | `zba_ratio` | - | (0, 1) | 0.5 | break-away ratio z_ba / (min(Fc, Fs)/σ0), not a deflection in metres (values below 0.001 are refused) |
+//! | ρ | `zba` | - | (0, 1) | none | older name of `zba_ratio`, still accepted (give one of the two) |
 //! | φ | `shape` | - | exponential | tustin | gaussian | lorentzian | two_exponential | "exponential" | Stribeck curve shape (see friction_models::shape) |
 //! | i | `exponent` | - | (0, inf) | 2 | Stribeck exponent of the exponential shape |
 //! | vs2 | `vs2` | m/s | (0, inf) | 0.01 | second Stribeck velocity (two_exponential shape) |
@@ -33,7 +34,14 @@
 //! The LuGre defaults (Canudas de Wit et al. 1995) are used for the shared
 //! parameters; ρ = 0.5 is an illustrative choice, not from a source.
 //!
-//! **The break-away deflection is a ratio.** Dupont et al. require
+//! **The break-away deflection is a ratio, `zba_ratio`.** Dupont et al. write
+//! z_ba in metres; here it is given as the ratio ρ = z_ba / (min(Fc, Fs)/σ0).
+//! A deflection in metres copied into the ratio (z_ba = 5e-6 m as ρ = 5e-6)
+//! would shrink the elastic region to nothing and make the model drift like
+//! LuGre, so values below 0.001 are refused, with the ratio the metres would
+//! give (ρ = z_ba σ0 / min(Fc, Fs)). The older name `zba` is still accepted.
+//!
+//! Dupont et al. require
 //! 0 < z_ba < z_ss(v) for every v, i.e. z_ba < min(Fc, Fs)/σ0 (the smallest
 //! steady-state deflection). Giving z_ba as the fraction ρ of that bound
 //! makes every value in (0, 1) valid whatever σ0, Fc and Fs are, so that a
@@ -46,7 +54,7 @@
 //! Dupont et al. 2002, where α_m goes from 0 at z_ba to 1 at z_ss(v).
 //!
 //! # States
-//! `z[0] = z`, the bristle deflection [m]; starts at 0 (relaxed). While
+//! `z[0] = z`, the bristle deflection \[m\]; starts at 0 (relaxed). While
 //! |z| <= z_ba, or whenever the motion unloads the bristle (sign(z) !=
 //! sign(v)), dz/dt = v exactly: the contact is a spring σ0 with damper σ1 and
 //! does not creep, so small oscillations return z exactly to its start.
@@ -59,7 +67,7 @@
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
 use crate::models::lugre::check_shape;
-use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
+use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
 use crate::sign;
 
@@ -92,13 +100,20 @@ steady state at constant v: z = z_ss(v) sign(v), F = g(v) sign(v) + σ2 v",
         ParamSpec::real("fs", "Fs", "N", 1.5, Range::POSITIVE, "static (break-away) friction force"),
         ParamSpec::real("vs", "vs", "m/s", 0.001, Range::POSITIVE, "Stribeck velocity"),
         ParamSpec::real(
-            "zba",
+            "zba_ratio",
             "ρ",
             "-",
             0.5,
             Range::open(0.0, 1.0),
-            "break-away deflection z_ba as a fraction of min(Fc, Fs)/σ0",
+            "break-away ratio z_ba / (min(Fc, Fs)/σ0), not a deflection in metres (values below 0.001 are refused)",
         ),
+        ParamSpec {
+            name: "zba",
+            symbol: "ρ",
+            unit: "-",
+            kind: ParamKind::OptionalReal { range: Range::open(0.0, 1.0) },
+            doc: "older name of `zba_ratio`, still accepted (give one of the two)",
+        },
         shape::SHAPE,
         shape::EXPONENT,
         shape::VS2,
@@ -107,6 +122,10 @@ steady state at constant v: z = z_ss(v) sign(v), F = g(v) sign(v) + σ2 v",
     states: "z[0] = z, the bristle deflection [m]",
     sources: "seed 003 eqs. 25-32; seed 001; Dupont, Hayward, Armstrong, Altpeter 2002",
 };
+
+/// The smallest accepted break-away ratio: smaller values are deflections in
+/// metres given by mistake.
+pub const MIN_ZBA_RATIO: f64 = 1e-3;
 
 /// Parameters of [`ElastoPlastic`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,13 +136,13 @@ pub struct ElastoPlasticParams {
     pub sigma1: f64,
     /// Viscous coefficient `σ2` [N s/m].
     pub sigma2: f64,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Static force `Fs` [N].
+    /// Static force `Fs` \[N\].
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
-    /// Break-away ratio `ρ` [-]: z_ba = ρ min(Fc, Fs)/σ0.
+    /// Break-away ratio `ρ` [-] (`zba_ratio` in scenario files): z_ba = ρ min(Fc, Fs)/σ0.
     pub zba: f64,
     /// Stribeck shape φ.
     pub shape: StribeckShape,
@@ -153,7 +172,28 @@ impl ElastoPlasticParams {
         check(&INFO, "fc", self.fc)?;
         check(&INFO, "fs", self.fs)?;
         check(&INFO, "vs", self.vs)?;
-        check(&INFO, "zba", self.zba)?;
+        check(&INFO, "zba_ratio", self.zba)?;
+        if self.zba < MIN_ZBA_RATIO {
+            let meant = self.zba * self.sigma0 / self.fc.min(self.fs);
+            let hint = if meant < 1.0 {
+                format!("if you meant z_ba = {} m, give zba_ratio = {meant:.4}", self.zba)
+            } else {
+                format!(
+                    "z_ba = {} m would exceed the smallest steady-state deflection min(Fc, Fs)/σ0 = {:e} m",
+                    self.zba,
+                    self.fc.min(self.fs) / self.sigma0
+                )
+            };
+            return Err(ModelError::Constraint {
+                model: INFO.id,
+                name: "zba_ratio",
+                value: self.zba,
+                message: format!(
+                    "looks like a deflection in metres, but it is the ratio z_ba / (min(Fc, Fs)/σ0), \
+                     valid range [{MIN_ZBA_RATIO}, 1); {hint}"
+                ),
+            });
+        }
         check_shape(&INFO, &self.shape)
     }
 }
@@ -192,7 +232,18 @@ impl ElastoPlastic {
             fc: r.real("fc")?,
             fs: r.real("fs")?,
             vs: r.real("vs")?,
-            zba: r.real("zba")?,
+            zba: match (values.contains_key("zba_ratio"), r.optional_real("zba")?) {
+                (true, Some(_)) => {
+                    return Err(ModelError::Constraint {
+                        model: INFO.id,
+                        name: "zba",
+                        value: r.real("zba_ratio")?,
+                        message: "`zba` is the older name of `zba_ratio`; give one of the two".into(),
+                    })
+                }
+                (false, Some(x)) => x,
+                (_, None) => r.real("zba_ratio")?,
+            },
             shape: StribeckShape::read(&r)?,
         };
         r.finish()?;
@@ -204,12 +255,12 @@ impl ElastoPlastic {
         &self.p
     }
 
-    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` [N].
+    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn g(&self, v: f64) -> f64 {
         self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
     }
 
-    /// The break-away deflection `z_ba = ρ min(Fc, Fs)/σ0` [m].
+    /// The break-away deflection `z_ba = ρ min(Fc, Fs)/σ0` \[m\].
     pub fn z_ba(&self) -> f64 {
         self.p.zba * self.p.fc.min(self.p.fs) / self.p.sigma0
     }
@@ -395,5 +446,28 @@ mod tests {
                 assert!(m.alpha(zss - eps * sign(v), v) > 1.0 - 1e-6);
             }
         }
+    }
+
+    /// Dupont et al. give z_ba in metres, this model a ratio: a user copying
+    /// z_ba = 5e-6 m was silently accepted as ρ = 5e-6, an elastic region of
+    /// nothing, and the model drifted like LuGre. Such a value is refused,
+    /// naming the ratio and the value the metres would give; `zba_ratio` and
+    /// the older `zba` build the same model; both together are refused.
+    #[test]
+    fn zba_in_metres_is_refused_with_the_ratio_explained() {
+        let num = |pairs: &[(&str, f64)]| -> ParamMap {
+            pairs.iter().map(|(k, v)| (k.to_string(), crate::ParamValue::Num(*v))).collect()
+        };
+        for key in ["zba_ratio", "zba"] {
+            let e = ElastoPlastic::from_params(&num(&[(key, 5e-6)])).unwrap_err().to_string();
+            assert!(e.contains("ratio") && e.contains("metres") && e.contains("zba_ratio = 0.5000"), "{e}");
+        }
+        let a = ElastoPlastic::from_params(&num(&[("zba_ratio", 0.3)])).unwrap();
+        let b = ElastoPlastic::from_params(&num(&[("zba", 0.3)])).unwrap();
+        assert_eq!(a, b);
+        assert!((a.z_ba() - 0.3 * 1.0 / 1e5).abs() < 1e-18);
+        let e =
+            ElastoPlastic::from_params(&num(&[("zba", 0.3), ("zba_ratio", 0.3)])).unwrap_err().to_string();
+        assert!(e.contains("zba") && e.contains("one of the two"), "{e}");
     }
 }

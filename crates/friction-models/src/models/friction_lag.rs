@@ -111,9 +111,9 @@ at constant v != 0: z relaxes to s(v) with time constant τ(v) = |s(v)|/C,
 /// Parameters of [`FrictionLag`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrictionLagParams {
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Static force `Fs` [N], at least `Fc`.
+    /// Static force `Fs` \[N\], at least `Fc`.
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
@@ -165,7 +165,7 @@ impl FrictionLagParams {
         Ok(())
     }
 
-    /// Magnitude of the Stribeck curve `|s(v)| = Fc + (Fs - Fc) φ(v)` [N].
+    /// Magnitude of the Stribeck curve `|s(v)| = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn stribeck(&self, v: f64) -> f64 {
         self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
     }

@@ -51,7 +51,7 @@
 //!   LuGre defaults of Canudas de Wit et al. 1995.
 //!
 //! # States
-//! Continuous `z[i] = z_i`, the element deflections [m], start at 0.
+//! Continuous `z[i] = z_i`, the element deflections \[m\], start at 0.
 //! Discrete memory `mem[i]`, the element modes: 0 sticking, +1 slipping
 //! forward, -1 slipping backward; changed only in `accept` (stick -> slip
 //! once |F_i| >= α_i g(v) with F_i in the direction of v; slip -> stick when
@@ -140,9 +140,9 @@ pub struct GmsElement {
 pub struct GmsParams {
     /// The elements (at least one; the fractions sum to 1).
     pub elements: Vec<GmsElement>,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Static force `Fs` [N].
+    /// Static force `Fs` \[N\].
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
@@ -273,7 +273,7 @@ impl Gms {
         &self.p
     }
 
-    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` [N] (s(v) = g(v) sign(v)).
+    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\] (s(v) = g(v) sign(v)).
     pub fn g(&self, v: f64) -> f64 {
         self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
     }

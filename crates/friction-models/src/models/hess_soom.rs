@@ -32,6 +32,20 @@
 //! The law was measured in unidirectional sliding; at a reversal sign(v) is
 //! discontinuous like Coulomb friction and there is no stick.
 //!
+//! **Difference from the source.** Olsson (1996, thesis, after eq. 2.19)
+//! describes frictional lag as the whole law evaluated at the delayed
+//! velocity, F(t) = F_ss(v(t - τ)). This model delays only the Stribeck term
+//! g; the sign and the viscous term kv v use the present velocity (as
+//! Armstrong et al. 1994, eq. 2.10 in Olsson), so that the force never
+//! pushes along the motion after a reversal. With kv = 0 and unidirectional
+//! sliding the two agree exactly; otherwise they differ by kv (v - v(t - τ)).
+//!
+//! **Rate-dependent.** A time delay is rate-dependent: the loop F(v) widens
+//! with the frequency of the motion (its area grows in proportion to ωτ),
+//! unlike a rate-independent hysteresis operator. The model is filed in the
+//! family [`crate::Family::Hysteresis`] only because, like those operators, its
+//! memory (the velocity history) is discrete and updated on accepted steps.
+//!
 //! # States
 //! Discrete memory, updated on accepted steps only (`accept`), holding the
 //! velocity history over the last τ:
@@ -45,7 +59,8 @@
 //! Before the start, the velocity is taken as the initial one.
 //!
 //! # Sources
-//! Seed 002 (Olsson), eqs. 2.10 and 2.19 and "Frictional lag";
+//! H. Olsson, "Control systems with friction", PhD thesis, Lund 1996,
+//! eqs. 2.10 and 2.19 and "Frictional lag";
 //! D.P. Hess, A. Soom, "Friction at a lubricated line contact operating at
 //! oscillating sliding velocities", J. Tribology 112, 1990.
 
@@ -60,7 +75,7 @@ const RING: usize = 4;
 /// Static description of `hess_soom`.
 pub static INFO: ModelInfo = ModelInfo {
     id: "hess_soom",
-    summary: "Hess-Soom: Lorentzian Stribeck curve of the velocity delayed by τ (frictional lag), plus viscous",
+    summary: "Hess-Soom: Lorentzian Stribeck curve of the velocity delayed by τ (frictional lag), plus viscous; rate-dependent (a time delay, not a rate-independent hysteresis operator: only its memory is discrete); delays the Stribeck term only, where Olsson 1996 delays the whole law",
     family: Family::Hysteresis,
     equations: "F = g(v(t - τ)) sign(v) + kv v
 g(u) = Fc + (Fs - Fc) / (1 + (u/vs)^2)
@@ -95,21 +110,21 @@ Olsson eq. 2.19 (F = W μ) is the case Fc = 0, Fs = W μb, vs = √(W E) / (η �
         },
     ],
     states: "mem: last accepted (t, v), newest grid time and index, ring of n + 1 delayed velocities (discrete, updated on accepted steps)",
-    sources: "seed 002 eqs. 2.10, 2.19; Hess and Soom 1990",
+    sources: "Olsson 1996 (thesis) eqs. 2.10, 2.19; Hess and Soom 1990",
 };
 
 /// Parameters of [`HessSoom`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HessSoomParams {
-    /// Coulomb level `Fc` [N].
+    /// Coulomb level `Fc` \[N\].
     pub fc: f64,
-    /// Boundary friction at rest `Fs` [N] (>= `fc`).
+    /// Boundary friction at rest `Fs` \[N\] (>= `fc`).
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
     /// Viscous coefficient `kv` [N s/m].
     pub kv: f64,
-    /// Time lag `τ` [s].
+    /// Time lag `τ` \[s\].
     pub tau: f64,
     /// Samples per lag in the delay buffer.
     pub samples: u64,
@@ -149,7 +164,7 @@ impl HessSoomParams {
         Ok(())
     }
 
-    /// The steady-state Stribeck magnitude `g(u) = Fc + (Fs - Fc)/(1 + (u/vs)^2)` [N].
+    /// The steady-state Stribeck magnitude `g(u) = Fc + (Fs - Fc)/(1 + (u/vs)^2)` \[N\].
     #[inline]
     pub fn g(&self, u: f64) -> f64 {
         let r = u / self.vs;
@@ -457,5 +472,26 @@ mod tests {
         let e = HessSoom::new(HessSoomParams { fc: 2.0, fs: 1.0, ..Default::default() }).unwrap_err();
         assert!(matches!(e, ModelError::Constraint { name: "fs", .. }), "{e}");
         assert!(HessSoom::new(HessSoomParams { samples: 1, ..Default::default() }).is_err());
+    }
+
+    /// `hess_soom` used to be declared a rate-independent hysteresis
+    /// operator, though a time delay is rate-dependent. Measured: the loop
+    /// F(v) under the same velocity excitation at 1 and 3 Hz differs in area
+    /// by about the frequency ratio (a rate-independent operator would give
+    /// one loop at every speed), and the model's description says so.
+    #[test]
+    fn hess_soom_is_rate_dependent_and_says_so() {
+        let p = HessSoomParams { fc: 0.3, fs: 1.0, vs: 0.01, kv: 0.0, tau: 0.005, samples: 64 };
+        let m = HessSoom::new(p).unwrap();
+        let area = |f: f64| {
+            let path = Path::VelocitySine { bias: 0.02, amplitude: 0.01, frequency: f, duration: 3.0 / f };
+            let rec = drive(&m, &path, 1e-4);
+            let start = rec.iter().position(|r| r.t >= 2.0 / f).unwrap();
+            rec[start..].windows(2).map(|w| 0.5 * (w[0].f + w[1].f) * (w[1].v - w[0].v)).sum::<f64>().abs()
+        };
+        let ratio = area(3.0) / area(1.0);
+        assert!(ratio > 2.5, "loop area ratio {ratio} at 3x the frequency: not rate-dependent?");
+        assert!(INFO.summary.contains("rate-dependent"), "{}", INFO.summary);
+        assert!(INFO.summary.contains("Olsson 1996"), "{}", INFO.summary);
     }
 }

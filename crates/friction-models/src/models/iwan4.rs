@@ -124,7 +124,7 @@ discretised: F = Σ k_j clamp(u - s_j, -φ_j, φ_j), j = 1..N (+ one element k =
 pub struct IwanElement {
     /// Stiffness `k_j` [N/m].
     pub k: f64,
-    /// Slip displacement `φ_j` [m]: the spring deflection at which the slider slips.
+    /// Slip displacement `φ_j` \[m\]: the spring deflection at which the slider slips.
     pub phi: f64,
 }
 
@@ -175,7 +175,7 @@ impl Iwan4Params {
         Ok(())
     }
 
-    /// The largest slip displacement `φmax` [m].
+    /// The largest slip displacement `φmax` \[m\].
     pub fn phi_max(&self) -> f64 {
         let c = self.beta + (self.chi + 1.0) / (self.chi + 2.0);
         self.fs * (1.0 + self.beta) / (self.kt * c)

@@ -13,9 +13,10 @@
 //! θ = 1 gives iwan4; the macro-slip force (every slider sliding) is θ FS
 //! ```
 //!
-//! The discretisation (bins, mid-bin slip displacements, the Dirac element)
-//! is exactly that of [`crate::models::iwan4`], and each element follows the
-//! update rule of [`crate::models::jenkins`].
+//! The discretisation (bins; each element's slip displacement
+//! φ_j = f_j / k_j, the stiffness-weighted mean of its bin, not the bin's
+//! midpoint; the Dirac element) is exactly that of [`crate::models::iwan4`],
+//! and each element follows the update rule of [`crate::models::jenkins`].
 //!
 //! # Parameters
 //! | symbol | field | unit | valid range | default | meaning |

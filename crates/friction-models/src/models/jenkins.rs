@@ -119,7 +119,7 @@ pub fn mignolet_step(k: f64, fs: f64, theta: f64, x: f64, s: f64, slip: f64) -> 
 pub struct JenkinsParams {
     /// Spring stiffness `kt` [N/m].
     pub kt: f64,
-    /// Static slider strength `φ` [N].
+    /// Static slider strength `φ` \[N\].
     pub fs: f64,
     /// Mignolet ratio `θ` [-], in (0, 1].
     pub theta: f64,

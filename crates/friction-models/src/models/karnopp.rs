@@ -72,13 +72,13 @@ Fs = Fc unless given (Fs >= Fc)",
 /// Parameters of [`Karnopp`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KarnoppParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
     /// Viscous coefficient `kv` [N s/m].
     pub kv: f64,
     /// Half-width `DV` of the zero-velocity band [m/s].
     pub dv: f64,
-    /// Maximum static force `Fs` [N]; `None` means `Fs = Fc`.
+    /// Maximum static force `Fs` \[N\]; `None` means `Fs = Fc`.
     pub fs: Option<f64>,
 }
 

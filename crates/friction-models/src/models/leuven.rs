@@ -29,8 +29,8 @@
 //! | w | `shape_weight` | - | [0, 1] | 0.5 | weight of the first exponential (two_exponential shape) |
 //!
 //! # States
-//! `z[0] = z`, the state [m] (a pre-sliding displacement); starts at 0.
-//! Discrete memory `mem[i] = ζ_i`, the slider positions [m] of the hysteresis
+//! `z[0] = z`, the state \[m\] (a pre-sliding displacement); starts at 0.
+//! Discrete memory `mem[i] = ζ_i`, the slider positions \[m\] of the hysteresis
 //! elements in z, updated on accepted steps only; within a step `Fh` is the
 //! exact piecewise-linear function of z given the sliders at the step's start
 //! (as in `maxwell_slip`). Starts relaxed (ζ_i = 0).
@@ -115,9 +115,9 @@ steady sliding (dz/dt = 0): Fh = S(v), F = S(v) + σ2 v     (needs Σ fmax_i >= 
 pub struct LeuvenParams {
     /// Maxwell-slip elements of the hysteresis force (at least one).
     pub elements: Vec<Element>,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Static force `Fs` [N].
+    /// Static force `Fs` \[N\].
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
@@ -213,7 +213,7 @@ impl LeuvenParams {
         Ok(())
     }
 
-    /// Magnitude of the Stribeck curve, `g(v) = Fc + (Fs - Fc) φ(v)` [N].
+    /// Magnitude of the Stribeck curve, `g(v) = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn stribeck(&self, v: f64) -> f64 {
         self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
     }
@@ -273,7 +273,7 @@ impl Leuven {
         &self.p
     }
 
-    /// The hysteresis force `Fh(z)` [N] given the slider positions `mem`.
+    /// The hysteresis force `Fh(z)` \[N\] given the slider positions `mem`.
     pub fn hysteresis_force(&self, z: f64, mem: &[f64]) -> f64 {
         self.p
             .elements

@@ -31,7 +31,7 @@
 //! model is the same. `fs < fc` is allowed and gives a rising curve.
 //!
 //! # States
-//! `z[0] = z`, the average bristle deflection [m]; starts at 0 (relaxed).
+//! `z[0] = z`, the average bristle deflection \[m\]; starts at 0 (relaxed).
 //! If |z| <= max g / σ0 initially it stays so. Near rest the model is a
 //! spring σ0 with damper σ1: dF/dx = σ0 (1 - σ1 |v| / g(v)) at z = 0, and
 //! the force jumps by (σ1 + σ2) Δv when the velocity jumps. The bristle
@@ -89,9 +89,9 @@ pub struct LuGreParams {
     pub sigma1: f64,
     /// Viscous coefficient `σ2` [N s/m].
     pub sigma2: f64,
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Static force `Fs` [N].
+    /// Static force `Fs` \[N\].
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
@@ -187,7 +187,7 @@ impl LuGre {
         &self.p
     }
 
-    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` [N], always > 0.
+    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\], always > 0.
     pub fn g(&self, v: f64) -> f64 {
         self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
     }

@@ -5,7 +5,8 @@
 //! ```text
 //! F(s) = D sin(C arctan(B s - E (B s - arctan(B s))))
 //! s = Input.v (the slip; see below); F is odd in s
-//! peak F = D where C arctan(B s - E (B s - arctan(B s))) = π/2; F -> D sin(C π/2) as s -> inf (E < 1)
+//! C >= 1: peak F = D where C arctan(B s - E (B s - arctan(B s))) = π/2; F -> D sin(C π/2) as s -> inf (E < 1)
+//! C < 1: no peak, F rises monotonically to D sin(C π/2) < D (D is then not reached)
 //! slope at s = 0: B C D
 //! ```
 //!
@@ -14,7 +15,7 @@
 //! |---|---|---|---|---|---|
 //! | B | `b` | - | (0, inf) | 10 | stiffness factor |
 //! | C | `c` | - | (0, 2] | 1.9 | shape factor |
-//! | D | `d` | N | [0, inf) | 1 | peak force |
+//! | D | `d` | N | [0, inf) | 1 | peak factor: the peak force for C >= 1; for C < 1 the force stays below D |
 //! | E | `e` | - | (-inf, 1] | 0.97 | curvature factor |
 //!
 //! **Input mapping.** The formula is a map from the slip rate
@@ -47,7 +48,8 @@ pub static INFO: ModelInfo = ModelInfo {
     family: Family::StaticMap,
     equations: "F(s) = D sin(C arctan(B s - E (B s - arctan(B s))))
 s = Input.v (the slip; see below); F is odd in s
-peak F = D where C arctan(B s - E (B s - arctan(B s))) = π/2; F -> D sin(C π/2) as s -> inf (E < 1)
+C >= 1: peak F = D where C arctan(B s - E (B s - arctan(B s))) = π/2; F -> D sin(C π/2) as s -> inf (E < 1)
+C < 1: no peak, F rises monotonically to D sin(C π/2) < D (D is then not reached)
 slope at s = 0: B C D",
     params: &[
         ParamSpec::real("b", "B", "-", 10.0, Range::POSITIVE, "stiffness factor"),
@@ -59,7 +61,14 @@ slope at s = 0: B C D",
             Range { lo: 0.0, hi: 2.0, lo_closed: false, hi_closed: true },
             "shape factor",
         ),
-        ParamSpec::real("d", "D", "N", 1.0, Range::NON_NEGATIVE, "peak force"),
+        ParamSpec::real(
+            "d",
+            "D",
+            "N",
+            1.0,
+            Range::NON_NEGATIVE,
+            "peak factor: the peak force for C >= 1; for C < 1 the force stays below D",
+        ),
         ParamSpec::real(
             "e",
             "E",
@@ -80,7 +89,7 @@ pub struct MagicFormulaParams {
     pub b: f64,
     /// Shape factor `C` [-].
     pub c: f64,
-    /// Peak force `D` [N].
+    /// Peak force `D` \[N\].
     pub d: f64,
     /// Curvature factor `E` [-].
     pub e: f64,
@@ -137,7 +146,7 @@ impl MagicFormula {
         &self.p
     }
 
-    /// Slope dF/ds at s = 0, `B C D` [N].
+    /// Slope dF/ds at s = 0, `B C D` \[N\].
     pub fn slope_at_rest(&self) -> f64 {
         self.p.b * self.p.c * self.p.d
     }
@@ -240,5 +249,21 @@ mod tests {
         let e = MagicFormula::new(MagicFormulaParams { c: 2.5, ..Default::default() }).unwrap_err();
         assert!(e.to_string().contains("(0, 2]"), "{e}");
         assert!(MagicFormula::new(MagicFormulaParams { e: 1.2, ..Default::default() }).is_err());
+    }
+
+    /// D used to be called the peak force, which it is not for C < 1: the
+    /// argument of the sine never reaches π/2, the force rises monotonically
+    /// and stays below D, tending to D sin(C π/2).
+    #[test]
+    fn d_is_not_the_peak_force_for_c_below_one() {
+        let p = MagicFormulaParams { b: 10.0, c: 0.6, d: 2.0, e: 0.0 };
+        let m = MagicFormula::new(p).unwrap();
+        let f: Vec<f64> =
+            (1..=20000).map(|k| m.force(&Input::new(0.0, 0.0, k as f64 * 0.05), &[], &[])).collect();
+        assert!(f.windows(2).all(|w| w[1] >= w[0]), "not monotonic");
+        let limit = p.d * (p.c * std::f64::consts::FRAC_PI_2).sin();
+        let top = f[f.len() - 1];
+        assert!(top < limit && limit - top < 1e-3 * limit, "{top} vs {limit}");
+        assert!(limit < 0.85 * p.d);
     }
 }

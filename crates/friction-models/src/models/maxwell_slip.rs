@@ -18,7 +18,7 @@
 //! | [k_i, fmax_i] | `elements` | N/m, N | (0, inf) | required | element stiffnesses and slip forces, one row per element |
 //!
 //! # States
-//! Discrete memory `mem[i] = s_i`, the slider positions [m], updated on accepted
+//! Discrete memory `mem[i] = s_i`, the slider positions \[m\], updated on accepted
 //! steps only; within a step the force is the exact piecewise-linear function
 //! of x given the sliders at the step's start. Starts relaxed (s_i = x0).
 //!
@@ -61,7 +61,7 @@ curve scaled by two (Masing), and inner loops are wiped out when closed.",
 pub struct Element {
     /// Stiffness `k_i` [N/m].
     pub k: f64,
-    /// Slip force `fmax_i` [N].
+    /// Slip force `fmax_i` \[N\].
     pub fmax: f64,
 }
 

@@ -35,6 +35,13 @@
 //! | N | `fn_load` | N | [0, inf) | 1 | normal load; the friction force is F = μ N |
 //! | - | `law` | - | aging | slip | "aging" | state evolution law: Dieterich's aging law or Ruina's slip law |
 //!
+//! **Load rule.** A scenario contact's `normal` N(t) already multiplies this
+//! model's force and its maximum static force. `fn_load` is the same load written
+//! into the model (F = μ N as in the source): give the load in one place
+//! only, either the contact's `normal` (recommended, it can vary in time)
+//! with `fn_load` = 1, or `fn_load` with the contact's `normal` = 1; otherwise N
+//! enters squared. The scenario loader refuses a contact that sets both.
+//!
 //! # States
 //! `z[0] = ψ = ln(v0 θ/Dc)` [-]. Starts at the steady state of the initial
 //! velocity, `ψ = ln(v0/|v|)`, or at `ψ = 0` (θ = Dc/v0) when starting at rest.
@@ -141,9 +148,9 @@ pub struct RateStateParams {
     pub b: f64,
     /// Reference velocity `v0` [m/s].
     pub v0: f64,
-    /// Characteristic slip distance `Dc` [m].
+    /// Characteristic slip distance `Dc` \[m\].
     pub dc: f64,
-    /// Normal load `N` [N].
+    /// Normal load `N` \[N\].
     pub fn_load: f64,
     /// State evolution law.
     pub law: StateLaw,

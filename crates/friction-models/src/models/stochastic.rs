@@ -24,7 +24,7 @@
 //!
 //! # States
 //! `z = [z_inner..., τ]`: the inner model's states, followed, only when
-//! `speed_ref` is given, by the noise phase `τ` [s] (sliding distance over
+//! `speed_ref` is given, by the noise phase `τ` \[s\] (sliding distance over
 //! v_ref), starting at 0. `mem` is the inner model's memory. The random
 //! frequencies and phases are fixed when the model is built, so the force
 //! is a pure function of (t or τ, seed) and the inner model's arguments.
@@ -137,9 +137,9 @@ fn default_inner_id() -> &'static str {
 pub struct StochasticParams {
     /// The inner (smooth) friction model.
     pub inner: Box<AnyModel>,
-    /// Noise standard deviation `A` [N].
+    /// Noise standard deviation `A` \[N\].
     pub std: f64,
-    /// Typical noise frequency `f` [Hz].
+    /// Typical noise frequency `f` \[Hz\].
     pub frequency: f64,
     /// Reference speed `v_ref` [m/s]; `None`: the noise runs in time.
     pub speed_ref: Option<f64>,
@@ -263,7 +263,7 @@ impl Stochastic {
         &self.p.inner
     }
 
-    /// The noise `P(τ)` [N] at noise time `τ` (`t`, or the phase state with `speed_ref`).
+    /// The noise `P(τ)` \[N\] at noise time `τ` (`t`, or the phase state with `speed_ref`).
     pub fn noise(&self, tau: f64) -> f64 {
         self.amp * self.omegas.iter().zip(&self.phases).map(|(w, ph)| (w * tau + ph).cos()).sum::<f64>()
     }

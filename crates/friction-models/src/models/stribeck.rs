@@ -115,9 +115,9 @@ pub fn validate_curve(
 /// Parameters of [`Stribeck`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StribeckParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
-    /// Maximum static force `Fs` [N] (>= `fc`).
+    /// Maximum static force `Fs` \[N\] (>= `fc`).
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
@@ -147,7 +147,7 @@ impl StribeckParams {
     }
 
     /// The magnitude of the dry part of the sliding force,
-    /// `Fc + (Fs - Fc) φ(v)` [N] (no viscous part, no sign).
+    /// `Fc + (Fs - Fc) φ(v)` \[N\] (no viscous part, no sign).
     #[inline]
     pub fn level(&self, v: f64) -> f64 {
         self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)

@@ -27,7 +27,7 @@
 //! `fs < fc` is allowed and gives a rising curve.
 //!
 //! # States
-//! `z[0] = z`, the micro-slip variable [m]; starts at 0 (relaxed), |z| <= δ
+//! `z[0] = z`, the micro-slip variable \[m\]; starts at 0 (relaxed), |z| <= δ
 //! is invariant. The state equation is Dankowicz's (rate independent); only
 //! the force depends on the velocity. With Fs = Fc and kv = 0 the model is
 //! `dankowicz`.
@@ -75,15 +75,15 @@ micro-slip stiffness at z = 0: dF/dx = g(v)/δ (Fs/δ for |v| << vs, Fc/δ for |
 /// Parameters of [`StribeckDankowicz`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StribeckDankowiczParams {
-    /// Coulomb force `Fc` [N].
+    /// Coulomb force `Fc` \[N\].
     pub fc: f64,
-    /// Maximum static force `Fs` [N].
+    /// Maximum static force `Fs` \[N\].
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,
     /// Stribeck exponent `i` [-].
     pub exponent: f64,
-    /// Micro-slip displacement `δ` [m].
+    /// Micro-slip displacement `δ` \[m\].
     pub delta: f64,
     /// Viscous coefficient `kv` [N s/m].
     pub kv: f64,
@@ -153,7 +153,7 @@ impl StribeckDankowicz {
         &self.p
     }
 
-    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) exp(-(|v|/vs)^i)` [N].
+    /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) exp(-(|v|/vs)^i)` \[N\].
     pub fn g(&self, v: f64) -> f64 {
         self.p.fc + (self.p.fs - self.p.fc) * self.shape.phi(v, self.p.vs)
     }

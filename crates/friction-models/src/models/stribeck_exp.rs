@@ -28,13 +28,20 @@
 //! coefficient). The model equals `stribeck` with shape `tustin`,
 //! Fs = μc N, Fc = (μc - γ) N, vs = -1/β, kv = α N.
 //!
+//! **Load rule.** A scenario contact's `normal` N(t) already multiplies this
+//! model's force and its maximum static force. `normal` is the same load written
+//! into the model (F = μ N as in the source): give the load in one place
+//! only, either the contact's `normal` (recommended, it can vary in time)
+//! with `normal` = 1, or `normal` with the contact's `normal` = 1; otherwise N
+//! enters squared. The scenario loader refuses a contact that sets both.
+//!
 //! # States
 //! None. While stuck the force is set by the rest of the system, up to
 //! μc N (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
 //! Seed 003 (Sandia study of friction models as Abaqus user contact models),
-//! eqs. 4-5 and its reference [4].
+//! eqs. 4-5 and its reference \[4\].
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -97,7 +104,7 @@ pub struct StribeckExpParams {
     pub beta: f64,
     /// Viscous slope of the coefficient `α` [s/m].
     pub alpha: f64,
-    /// Normal force `N` [N].
+    /// Normal force `N` \[N\].
     pub normal: f64,
 }
 

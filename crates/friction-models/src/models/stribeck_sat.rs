@@ -75,9 +75,9 @@ sat(u) = min(u, 1) for u >= 0, max(u, -1) for u < 0
 /// Parameters of [`StribeckSat`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StribeckSatParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
-    /// Static level `Fs` [N] (>= `fc`), the force at v -> 0+.
+    /// Static level `Fs` \[N\] (>= `fc`), the force at v -> 0+.
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,

@@ -65,9 +65,9 @@ tends to the `stribeck` sliding curve as ktanh -> inf (v != 0); F(0) = 0, slope 
 /// Parameters of [`StribeckTanh`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StribeckTanhParams {
-    /// Coulomb friction force `Fc` [N].
+    /// Coulomb friction force `Fc` \[N\].
     pub fc: f64,
-    /// Static level `Fs` [N] (>= `fc`), the force at v -> 0+ in the limit ktanh -> inf.
+    /// Static level `Fs` \[N\] (>= `fc`), the force at v -> 0+ in the limit ktanh -> inf.
     pub fs: f64,
     /// Stribeck velocity `vs` [m/s].
     pub vs: f64,

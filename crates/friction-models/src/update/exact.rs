@@ -37,7 +37,17 @@ fn advance(st: &mut [f64], dt: f64, du: f64) -> Input {
 }
 
 /// Exact update of the LuGre bristle state.
-pub(crate) struct LuGreExact<'a>(pub &'a LuGre);
+pub(crate) struct LuGreExact<'a> {
+    m: &'a LuGre,
+    /// `1/σ0`, so that the hot loop divides only by `dt`, `vs` and `g`.
+    inv_sigma0: f64,
+}
+
+impl<'a> LuGreExact<'a> {
+    pub fn new(m: &'a LuGre) -> Self {
+        LuGreExact { m, inv_sigma0: 1.0 / m.params().sigma0 }
+    }
+}
 
 impl Stepper for LuGreExact<'_> {
     type Scratch = ();
@@ -45,14 +55,19 @@ impl Stepper for LuGreExact<'_> {
     #[inline(always)]
     fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
         let inp = advance(st, dt, du);
-        // g(v) once; the force F = σ0 z + σ1 dz/dt + σ2 v with the state
-        // equation's dz/dt = v - σ0 |v| z / g at the end of the step
-        let p = self.0.params();
-        let g = self.0.g(inp.v);
-        let z = if du != 0.0 { relax(st[Z], sign(du) * g / p.sigma0, du, g / p.sigma0) } else { st[Z] };
-        st[Z] = z;
+        // the relaxation rate σ0/g per metre of slip is shared with the force
+        let p = self.m.params();
         let v = inp.v;
-        Ok(p.sigma0 * z + p.sigma1 * (v - p.sigma0 * v.abs() * z / g) + p.sigma2 * v)
+        let g = self.m.g(v);
+        let rate = p.sigma0 / g;
+        let z = if du != 0.0 {
+            let zss = sign(du) * g * self.inv_sigma0;
+            zss + (st[Z] - zss) * (-du.abs() * rate).exp()
+        } else {
+            st[Z]
+        };
+        st[Z] = z;
+        Ok(p.sigma0 * z + p.sigma1 * (v - v.abs() * z * rate) + p.sigma2 * v)
     }
 }
 

@@ -352,7 +352,7 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
     }
     use AnyModel as A;
     match m {
-        A::LuGre(x) => run(&LuGreExact(x), a, par),
+        A::LuGre(x) => run(&LuGreExact::new(x), a, par),
         A::Dankowicz(x) => run(&DankowiczExact(x), a, par),
         A::Dahl(x) if x.params().exponent == 1.0 => run(&DahlExact(x), a, par),
         A::Dahl(x) => generic!(x),

@@ -11,6 +11,7 @@ use friction_models::{FrictionModel, Input};
 
 use super::network::{Engine, RowKind};
 use super::outcome::{Event, Mode, Outcome, Stats};
+use super::rows::{Progress, RowOut, RowSink};
 use crate::error::SimError;
 use crate::scenario::Method;
 
@@ -131,6 +132,16 @@ impl Engine<'_> {
 
     /// Run the simulation to the end (or to a failure, with a partial result).
     pub fn run(&self) -> Result<Outcome, SimError> {
+        self.run_with(None, None)
+    }
+
+    /// Run, streaming rows to `sink` (see [`super::simulate_streaming`]) and
+    /// reporting progress (simulated time, events) at most every 0.1 s.
+    pub fn run_with(
+        &self,
+        sink: Option<RowSink<'_>>,
+        progress: Option<Progress<'_>>,
+    ) -> Result<Outcome, SimError> {
         let start = Instant::now();
         let sys = self.sys;
         let st = &sys.solver;
@@ -181,19 +192,19 @@ impl Engine<'_> {
         let mut out = match method {
             Method::Bdf => {
                 let s = problem.bdf::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0)
+                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
             }
             Method::TrBdf2 => {
                 let s = problem.tr_bdf2::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0)
+                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
             }
             Method::Esdirk34 => {
                 let s = problem.esdirk34::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0)
+                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
             }
             _ => {
                 let s = problem.tsit45().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0)
+                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
             }
         };
         out.stats.wall_time = start.elapsed().as_secs_f64();
@@ -221,7 +232,15 @@ impl Engine<'_> {
         SimError::Solver { t, cause, state: self.state_text(y) }.to_string()
     }
 
-    fn integrate<'a, Eqn, S>(&self, mut solver: S, y0: &[f64], ev0: Vec<Event>) -> Outcome
+    fn integrate<'a, Eqn, S>(
+        &self,
+        mut solver: S,
+        y0: &[f64],
+        ev0: Vec<Event>,
+        mut rows: RowOut<'_>,
+        mut progress: Option<Progress<'_>>,
+        start: Instant,
+    ) -> Outcome
     where
         Eqn: OdeEquations<T = f64, V = V> + 'a,
         S: OdeSolverMethod<'a, Eqn>,
@@ -244,8 +263,8 @@ impl Engine<'_> {
         bps.dedup_by(|a, b| (*a - *b).abs() <= 1e-14 * (1.0 + b.abs()));
         let mut bp_i = 0;
 
-        let mut rows: Vec<Vec<f64>> = Vec::new();
         let mut events = ev0;
+        let mut last_report = start;
         let out_dt = st.output_dt;
         let times: Vec<f64> = st.output_times.iter().flatten().copied().filter(|&t| t > 0.0).collect();
         // k-th output time after t = 0 (None: past the last or every step)
@@ -268,11 +287,30 @@ impl Engine<'_> {
 
         loop {
             let t_now = solver.state().t;
-            if t_now >= t_end * (1.0 - 1e-14) {
+            // the solver cannot take a step shorter than its minimum (1e-13 s):
+            // times closer than this are the same instant
+            let tol_t = 1e-12 * (1.0 + t_now.abs());
+            if t_now >= t_end - tol_t {
                 break;
             }
-            while bp_i < bps.len() && bps[bp_i] <= t_now * (1.0 + 1e-14) + 1e-300 {
+            while bp_i < bps.len() && bps[bp_i] < t_now - tol_t {
                 bp_i += 1;
+            }
+            if bp_i < bps.len() && bps[bp_i] <= t_now + tol_t {
+                // a breakpoint reached (or stopped short of by rounding) and not
+                // yet handled: the schedules jump here, at the breakpoint itself
+                let t_b = bps[bp_i];
+                bp_i += 1;
+                y.copy_from_slice(slice(solver.state().y));
+                match self.handle_breakpoint(t_b, &mut y) {
+                    Ok(evs) => events.extend(evs),
+                    Err(e) => {
+                        failure = Some(e.to_string());
+                        break;
+                    }
+                }
+                self.restart(&mut solver, t_b, &y);
+                continue;
             }
             let next_bp = if bp_i < bps.len() { bps[bp_i] } else { t_end };
             let tstop = next_bp.min(t_now + st.max_step);
@@ -283,11 +321,41 @@ impl Engine<'_> {
                 }
                 tstop_set = tstop;
             }
+            if let Some(e) = rows.error.take() {
+                failure = Some(format!("t = {t_now}: cannot write the output: {e}"));
+                break;
+            }
+            if let Some(p) = progress.as_mut() {
+                if last_report.elapsed().as_secs_f64() >= 0.1 {
+                    p(t_now, events.len());
+                    last_report = Instant::now();
+                }
+            }
+            if let Some(w) = st.max_wall {
+                if start.elapsed().as_secs_f64() > w {
+                    y.copy_from_slice(slice(solver.state().y));
+                    failure = Some(self.fail(
+                        t_now,
+                        format!(
+                            "stopped after max_wall = {w} s of wall-clock time (raise `[solver] max_wall` or `--max-wall`)"
+                        ),
+                        &y,
+                    ));
+                    break;
+                }
+            }
             if solver.get_statistics().number_of_steps >= st.max_steps {
                 y.copy_from_slice(slice(solver.state().y));
+                let h = t_now / st.max_steps.max(1) as f64;
                 failure = Some(self.fail(
                     t_now,
-                    format!("more than max_steps = {} accepted steps", st.max_steps),
+                    format!(
+                        "more than max_steps = {} accepted steps (mean step {h:.3e} s); the fastest parts: {}; \
+                         raise `[solver] max_steps`, or soften what makes the steps small (a lower \
+                         regularisation steepness or bristle stiffness, a heavier body, a softer spring)",
+                        st.max_steps,
+                        self.stiffness_hint()
+                    ),
                     &y,
                 ));
                 break;
@@ -341,20 +409,8 @@ impl Engine<'_> {
                 }
                 y.copy_from_slice(slice(solver.state().y));
                 self.accept(tr, &mut y);
-                let mut res = self.handle_root(tr, &mut y, idx);
-                // a root on a breakpoint: the schedule's jump is handled here too
-                while bp_i < bps.len() && bps[bp_i] < tr - 1e-12 * (1.0 + tr.abs()) {
-                    bp_i += 1;
-                }
-                let on_bp = bp_i < bps.len() && (tr - bps[bp_i]).abs() <= 1e-12 * (1.0 + tr.abs());
-                if on_bp && tr < t_end {
-                    if let Ok(evs) = &mut res {
-                        match self.handle_breakpoint(tr, &mut y) {
-                            Ok(more) => evs.extend(more),
-                            Err(e) => res = Err(e),
-                        }
-                    }
-                }
+                // a root on a breakpoint: the loop handles the jump next
+                let res = self.handle_root(tr, &mut y, idx);
                 let evs = match res {
                     Ok(evs) => evs,
                     Err(e) => {
@@ -408,17 +464,6 @@ impl Engine<'_> {
                 }
                 restart = true;
             }
-            let at_bp = bp_i < bps.len() && (t_step - bps[bp_i]).abs() <= 1e-12 * (1.0 + t_step.abs());
-            if matches!(reason, OdeSolverStopReason::TstopReached) && at_bp && t_step < t_end {
-                match self.handle_breakpoint(t_step, &mut y) {
-                    Ok(evs) => events.extend(evs),
-                    Err(e) => {
-                        failure = Some(e.to_string());
-                        break;
-                    }
-                }
-                restart = true;
-            }
             if restart {
                 self.restart(&mut solver, t_step, &y);
             }
@@ -428,6 +473,13 @@ impl Engine<'_> {
         let t_last = solver.state().t;
         let energy = self.energy_balance(e0, t_last, &y_end);
         let stats_d = solver.get_statistics();
+        if let Some(p) = progress.as_mut() {
+            p(t_last, events.len());
+        }
+        let (rows, n_rows, row_err) = rows.finish();
+        if let (Some(e), None) = (row_err, &failure) {
+            failure = Some(format!("cannot write the output: {e}"));
+        }
         Outcome {
             columns: self.columns(),
             rows,
@@ -435,6 +487,7 @@ impl Engine<'_> {
             stats: Stats {
                 steps: stats_d.number_of_steps,
                 rejected: stats_d.number_of_error_test_failures,
+                rows: n_rows,
                 ..Default::default()
             },
             energy,
@@ -450,6 +503,7 @@ impl Engine<'_> {
         S: OdeSolverMethod<'a, Eqn>,
     {
         let st = solver.state_mut();
+        *st.t = t;
         let dy = st.dy.batch_as_mut_slice(0);
         self.rhs(t, y, dy);
         st.y.batch_as_mut_slice(0).copy_from_slice(y);

@@ -52,6 +52,7 @@ pub mod rows;
 
 pub use network::Engine;
 pub use outcome::{Energy, Event, Mode, Outcome, Stats};
+pub use rows::{Progress, RowSink, KEPT_ROWS};
 
 use crate::error::SimError;
 use crate::scenario::System;
@@ -82,4 +83,37 @@ use crate::scenario::System;
 /// ```
 pub fn simulate(sys: &System) -> Result<Outcome, SimError> {
     Engine::new(sys).run()
+}
+
+/// The output column names of `sys` (as [`Outcome::columns`]).
+pub fn columns(sys: &System) -> Vec<String> {
+    Engine::new(sys).columns()
+}
+
+/// Simulate `sys`, handing every output row to `sink` as it is computed
+/// (memory stays bounded however long the run), and reporting progress.
+/// The returned [`Outcome::rows`] hold a thinned copy (every k-th row, at
+/// most about 2 × [`KEPT_ROWS`], and the last row) for plots and final
+/// values; [`Stats::rows`] counts the rows the sink received. A sink error
+/// stops the run with a partial result.
+///
+/// ```
+/// let sys = friction_sim::scenario::parse(
+///     "[[body]]\nname = \"m\"\nmass = 1.0\nv0 = 1.0\n[solver]\nt_end = 1.0\noutput_dt = 0.001\n",
+///     "doc.toml",
+///     std::path::Path::new("."),
+/// )
+/// .unwrap();
+/// let mut n = 0;
+/// let out = friction_sim::engine::simulate_streaming(&sys, &mut |_row| { n += 1; Ok(()) }, None).unwrap();
+/// assert_eq!(n, 1001);
+/// assert_eq!(out.stats.rows, 1001);
+/// assert!((out.last("x.m") - 1.0).abs() < 1e-9);
+/// ```
+pub fn simulate_streaming(
+    sys: &System,
+    sink: RowSink<'_>,
+    progress: Option<Progress<'_>>,
+) -> Result<Outcome, SimError> {
+    Engine::new(sys).run_with(Some(sink), progress)
 }

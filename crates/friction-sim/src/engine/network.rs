@@ -104,6 +104,8 @@ pub struct Engine<'s> {
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
     pub(crate) stuckable: Vec<bool>,
+    /// Per contact, whether its states are output columns (`[solver] states`).
+    pub(crate) state_cols: Vec<bool>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -150,6 +152,7 @@ impl<'s> Engine<'s> {
             root_normal,
             root_rev,
             stuckable,
+            state_cols: sys.state_columns(),
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
@@ -260,6 +263,51 @@ impl<'s> Engine<'s> {
             a -= s.drv[k].2;
         }
         a
+    }
+
+    /// What makes the steps small, for the message of a run that ran out of
+    /// steps: the spring with the shortest period on its lightest body, the
+    /// smallest mass, and the stiff contacts.
+    pub(crate) fn stiffness_hint(&self) -> String {
+        let sys = self.sys;
+        let mut parts = Vec::new();
+        let mass_of = |m: Member| match m {
+            Member::Body(i) => Some(sys.bodies[i].mass),
+            _ => None,
+        };
+        let fastest = sys
+            .springs
+            .iter()
+            .filter_map(|sp| {
+                let m = [mass_of(sp.between[0]), mass_of(sp.between[1])]
+                    .into_iter()
+                    .flatten()
+                    .fold(f64::INFINITY, f64::min);
+                (m.is_finite() && sp.stiffness > 0.0)
+                    .then(|| (2.0 * std::f64::consts::PI * (m / sp.stiffness).sqrt(), sp.name.clone()))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((period, name)) = fastest {
+            parts.push(format!("spring `{name}` (period {period:.3e} s on its lightest body)"));
+        }
+        if let Some(b) = sys.bodies.iter().min_by(|a, b| a.mass.total_cmp(&b.mass)) {
+            parts.push(format!("smallest mass `{}` = {:e} kg", b.name, b.mass));
+        }
+        let stiff: Vec<String> = sys
+            .contacts
+            .iter()
+            .filter(|c| c.model.is_stiff())
+            .take(3)
+            .map(|c| format!("contact `{}` (`{}`)", c.name, c.model.info().id))
+            .collect();
+        if !stiff.is_empty() {
+            parts.push(format!("stiff {}", stiff.join(", ")));
+        }
+        if parts.is_empty() {
+            "no spring, mass or stiff contact stands out".into()
+        } else {
+            parts.join("; ")
+        }
     }
 
     /// The state as text for error messages.

@@ -33,7 +33,7 @@ impl Mode {
 /// One logged transition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
-    /// Time [s].
+    /// Time \[s\].
     pub t: f64,
     /// Contact (or `stop:BODY`) name.
     pub contact: String,
@@ -54,7 +54,7 @@ pub struct Stats {
     /// including those for Jacobians, root functions, events and output.
     pub rhs_evals: usize,
     /// Wall time of the whole run, from the initial mode selection to the
-    /// last output row [s].
+    /// last output row \[s\].
     pub wall_time: f64,
     /// The method actually used.
     pub method: String,
@@ -73,26 +73,29 @@ pub struct Stats {
     pub lcp_pivots: usize,
     /// Largest LCP (contacts and stops at rest in one coupled group).
     pub lcp_max_size: usize,
+    /// Output rows written (when streaming, [`Outcome::rows`] keeps a
+    /// thinned copy, at most about 40,000 rows, with the last row).
+    pub rows: usize,
 }
 
 /// Energy bookkeeping over the run.
 #[derive(Debug, Clone, Default)]
 pub struct Energy {
-    /// Work done by the external forces [J].
+    /// Work done by the external forces \[J\].
     pub work_forces: f64,
-    /// Work done by the drivers [J].
+    /// Work done by the drivers \[J\].
     pub work_drivers: f64,
-    /// Kinetic energy at start and end [J].
+    /// Kinetic energy at start and end \[J\].
     pub kinetic: (f64, f64),
-    /// Spring energy at start and end [J].
+    /// Spring energy at start and end \[J\].
     pub spring: (f64, f64),
-    /// ∫ F v_rel dt per contact: dissipated (plus, for elastic contact models, stored) [J].
+    /// ∫ F v_rel dt per contact: dissipated (plus, for elastic contact models, stored) \[J\].
     pub contacts: Vec<(String, f64)>,
-    /// Dissipated per damper [J].
+    /// Dissipated per damper \[J\].
     pub dampers: Vec<(String, f64)>,
-    /// Kinetic energy lost in impulses (sticking projections, impacts) [J].
+    /// Kinetic energy lost in impulses (sticking projections, impacts) \[J\].
     pub impacts: f64,
-    /// work in - (change of stored energy + dissipation) [J].
+    /// work in - (change of stored energy + dissipation) \[J\].
     pub residual: f64,
 }
 

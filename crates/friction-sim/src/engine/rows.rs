@@ -1,9 +1,86 @@
 //! Output columns and rows: time, positions and velocities of bodies and
-//! drivers, contact forces, and the contacts' internal states.
+//! drivers, contact forces, and the contacts' internal states (those chosen
+//! by `[solver] states`), and where the rows go: kept in memory, or streamed
+//! to a sink with a bounded, thinned copy kept for plots.
 
 use friction_models::FrictionModel;
 
 use super::network::Engine;
+use crate::error::SimError;
+
+/// A consumer of output rows as they are computed (for example a CSV
+/// writer), with the column names given by [`crate::engine::Outcome::columns`].
+pub type RowSink<'a> = &'a mut dyn FnMut(&[f64]) -> Result<(), SimError>;
+
+/// A progress report: simulated time \[s\] and events so far.
+pub type Progress<'a> = &'a mut dyn FnMut(f64, usize);
+
+/// Rows kept in memory when streaming (for plots and the final values).
+pub const KEPT_ROWS: usize = 20_000;
+
+/// Where the rows of a run go.
+pub(crate) struct RowOut<'a> {
+    sink: Option<RowSink<'a>>,
+    pub rows: Vec<Vec<f64>>,
+    stride: usize,
+    seen: usize,
+    last: Option<Vec<f64>>,
+    pub error: Option<SimError>,
+}
+
+impl<'a> RowOut<'a> {
+    pub(crate) fn new(sink: Option<RowSink<'a>>) -> Self {
+        RowOut { sink, rows: Vec::new(), stride: 1, seen: 0, last: None, error: None }
+    }
+
+    /// Emit one row. Without a sink every row is kept; with one, every row
+    /// goes to the sink and every `stride`-th is kept, the stride doubling
+    /// whenever the kept rows reach twice [`KEPT_ROWS`] (memory stays bounded).
+    pub(crate) fn push(&mut self, r: Vec<f64>) {
+        let Some(sink) = self.sink.as_mut() else {
+            self.rows.push(r);
+            return;
+        };
+        if self.error.is_none() {
+            if let Err(e) = sink(&r) {
+                self.error = Some(e);
+            }
+        }
+        if self.seen.is_multiple_of(self.stride) {
+            self.rows.push(r);
+            self.last = None;
+            if self.rows.len() >= 2 * KEPT_ROWS {
+                let mut i: usize = 0;
+                self.rows.retain(|_| {
+                    i += 1;
+                    (i - 1).is_multiple_of(2)
+                });
+                self.stride *= 2;
+            }
+        } else {
+            self.last = Some(r);
+        }
+        self.seen += 1;
+    }
+
+    /// Rows emitted so far.
+    pub(crate) fn count(&self) -> usize {
+        if self.sink.is_some() {
+            self.seen
+        } else {
+            self.rows.len()
+        }
+    }
+
+    /// The kept rows, with the last row always among them.
+    pub(crate) fn finish(mut self) -> (Vec<Vec<f64>>, usize, Option<SimError>) {
+        let n = self.count();
+        if let Some(l) = self.last.take() {
+            self.rows.push(l);
+        }
+        (self.rows, n, self.error)
+    }
+}
 
 impl Engine<'_> {
     /// Column names of the time series.
@@ -21,9 +98,11 @@ impl Engine<'_> {
         for c in &sys.contacts {
             cols.push(format!("F.{}", c.name));
         }
-        for c in &sys.contacts {
-            for k in 0..c.model.n_states() + c.model.n_memory() {
-                cols.push(format!("z.{}.{k}", c.name));
+        for (c, on) in sys.contacts.iter().zip(&self.state_cols) {
+            if *on {
+                for k in 0..c.model.n_states() + c.model.n_memory() {
+                    cols.push(format!("z.{}.{k}", c.name));
+                }
             }
         }
         cols
@@ -49,6 +128,9 @@ impl Engine<'_> {
         // F.NAME: the force the contact exerts on its first member (-F of the model)
         r.extend(s.fc.iter().map(|f| -f));
         for (c, ct) in sys.contacts.iter().enumerate() {
+            if !self.state_cols[c] {
+                continue;
+            }
             let off = self.z_off[c];
             r.extend_from_slice(&y[off..off + ct.model.n_states()]);
             r.extend_from_slice(&d.mem[c]);
