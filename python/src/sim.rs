@@ -12,8 +12,8 @@ use crate::{ScenarioError, SimulationError};
 /// The Python exception for a core error.
 pub fn py_err(e: &SimError) -> PyErr {
     match e {
-        SimError::Input { .. } | SimError::Io { .. } => ScenarioError::new_err(e.to_string()),
         SimError::Solver { .. } => SimulationError::new_err(e.to_string()),
+        _ => ScenarioError::new_err(e.to_string()),
     }
 }
 

@@ -29,7 +29,7 @@
 //! stats.steps, stats.rejected_steps, stats.rhs_evaluations
 //! ```
 
-use friction_models::FrictionModel;
+use friction_sim::engine::columns;
 use friction_sim::{output, simulate, Outcome, System};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
@@ -133,28 +133,6 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
         }
     }
     Ok(())
-}
-
-/// The time series column names of `sys` (as the engine writes them).
-fn columns(sys: &System) -> Vec<String> {
-    let mut cols = vec!["t".to_string()];
-    for b in &sys.bodies {
-        cols.push(format!("x.{}", b.name));
-        cols.push(format!("v.{}", b.name));
-    }
-    for d in &sys.drivers {
-        cols.push(format!("x.{}", d.name));
-        cols.push(format!("v.{}", d.name));
-    }
-    for c in &sys.contacts {
-        cols.push(format!("F.{}", c.name));
-    }
-    for c in &sys.contacts {
-        for k in 0..c.model.n_states() + c.model.n_memory() {
-            cols.push(format!("z.{}.{k}", c.name));
-        }
-    }
-    cols
 }
 
 /// A window bound: a time, or a fraction of `t_end`.
