@@ -5,7 +5,7 @@
 //! pure-Python package `friction` (python/friction/) wraps these functions
 //! with docstrings, argument checks and pandas/Dask conveniences.
 //!
-//! Every entry point catches panics ([`guard`]) so that a defect in the core
+//! Every entry point catches panics (`guard`) so that a defect in the core
 //! raises a Python `RuntimeError` instead of aborting the interpreter, and
 //! releases the GIL while it computes.
 
