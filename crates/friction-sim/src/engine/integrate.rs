@@ -112,13 +112,11 @@ impl Engine<'_> {
             let inp = Input::new(t, xa - xb, v);
             let off = self.z_off[c];
             let f0 = ct.model.force(&inp, &y[off..off + nzc], &d.mem[c]);
-            // models have at most a few continuous states: compare without allocating
-            let mut z_before = [0.0; 8];
-            let nkeep = nzc.min(8);
-            z_before[..nkeep].copy_from_slice(&y[off..off + nkeep]);
+            s.zbuf.clear();
+            s.zbuf.extend_from_slice(&y[off..off + nzc]);
             ct.model.accept(&inp, &mut y[off..off + nzc], &mut d.mem[c]);
             let f1 = ct.model.force(&inp, &y[off..off + nzc], &d.mem[c]);
-            if y[off..off + nkeep] != z_before[..nkeep] || (f1 - f0).abs() > 1e-9 * (1.0 + f0.abs()) {
+            if y[off..off + nzc] != s.zbuf[..] || (f1 - f0).abs() > 1e-9 * (1.0 + f0.abs()) {
                 jumped = true;
             }
             // the direction of motion, for the reversal roots; a reversal

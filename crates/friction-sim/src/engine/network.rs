@@ -78,6 +78,8 @@ pub(crate) struct Scratch {
     pub fy: Vec<f64>,
     pub yp: Vec<f64>,
     pub fyp: Vec<f64>,
+    /// A contact's states before `accept`, to see whether it projected them.
+    pub zbuf: Vec<f64>,
 }
 
 /// Counters kept while running.
@@ -176,6 +178,7 @@ impl<'s> Engine<'s> {
                 fy: vec![0.0; n],
                 yp: vec![0.0; n],
                 fyp: vec![0.0; n],
+                zbuf: Vec::with_capacity(sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0)),
             }),
             count: Counters::default(),
         }
