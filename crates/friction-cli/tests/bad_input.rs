@@ -7,31 +7,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn friction() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_friction"))
-}
+mod common;
+use common::{friction, BASE};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("friction-bad-input-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::tmp("bad-input", name)
 }
-
-/// A driven Dahl contact; line 8 is `model`, line 9 `params`, line 10 `[solver]`.
-const BASE: &str = r#"name = "bad"
-[[driver]]
-name = "slider"
-motion = { type = "points", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }
-[[contact]]
-name = "c"
-between = ["slider", "ground"]
-model = "dahl"
-params = { sigma0 = 1e5, fc = 1.0, exponent = 1.0 }
-[solver]
-t_end = 0.5
-output_dt = 1e-3
-"#;
 
 /// A mass on a spring, pushed by a force, rubbing on the ground.
 const BODY: &str = r#"name = "body"

@@ -2,32 +2,13 @@
 //! and refusing bad input with file, line, key, value and valid range.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn friction() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_friction"))
-}
+mod common;
+use common::{friction, BASE};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("friction-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::tmp("cli-test", name)
 }
-
-const BASE: &str = r#"name = "bad"
-[[driver]]
-name = "slider"
-motion = { type = "points", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }
-[[contact]]
-name = "c"
-between = ["slider", "ground"]
-model = "dahl"
-params = { sigma0 = 1e5, fc = 1.0, exponent = 1.0 }
-[solver]
-t_end = 0.5
-output_dt = 1e-3
-"#;
 
 /// Run a scenario text; return (exit code, stderr, output dir).
 fn run_text(name: &str, text: &str) -> (i32, String, PathBuf) {
