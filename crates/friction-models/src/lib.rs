@@ -33,7 +33,7 @@ pub mod testing;
 pub mod update;
 
 pub use error::ModelError;
-pub use model::{Family, FrictionModel, Input, ModelInfo};
+pub use model::{Family, FrictionModel, Input, ModelInfo, Quantity};
 pub use params::{ParamKind, ParamMap, ParamReader, ParamSpec, ParamValue, Range};
 pub use registry::{all, build, info, AnyModel};
 

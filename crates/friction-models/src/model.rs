@@ -78,6 +78,48 @@ impl Input {
     }
 }
 
+/// The physical quantity of an internal state or memory value: what its
+/// output column's unit is, for a translational contact (m, N) or a
+/// rotational one (rad, N m).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// A displacement (slider position, bristle deflection): m or rad.
+    Displacement,
+    /// A velocity: m/s or rad/s.
+    Velocity,
+    /// A force: N or N m.
+    Force,
+    /// A time: s.
+    Time,
+    /// A number without unit (a mode flag, a counter, a normalised state).
+    Dimensionless,
+    /// Not declared by the model (no shipped model returns it; a test checks).
+    Unknown,
+}
+
+impl Quantity {
+    /// The unit for a translational (`rotational = false`) or rotational contact.
+    ///
+    /// ```
+    /// use friction_models::Quantity;
+    /// assert_eq!(Quantity::Force.unit(true), "N m");
+    /// assert_eq!(Quantity::Displacement.unit(false), "m");
+    /// ```
+    pub fn unit(self, rotational: bool) -> &'static str {
+        match (self, rotational) {
+            (Quantity::Displacement, false) => "m",
+            (Quantity::Displacement, true) => "rad",
+            (Quantity::Velocity, false) => "m/s",
+            (Quantity::Velocity, true) => "rad/s",
+            (Quantity::Force, false) => "N",
+            (Quantity::Force, true) => "N m",
+            (Quantity::Time, _) => "s",
+            (Quantity::Dimensionless, _) => "1",
+            (Quantity::Unknown, _) => "?",
+        }
+    }
+}
+
 /// The interface of every friction model.
 ///
 /// A model is immutable validated parameters; everything it remembers lives in
@@ -117,6 +159,14 @@ pub trait FrictionModel {
     /// Time derivatives of the continuous states, `dz/dt = g(z, v, x)`.
     fn rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) {
         let _ = (inp, z, mem, dz);
+    }
+
+    /// The quantity of internal value `k`, counting the continuous states
+    /// `z` first, then the memory `mem` (the order of the `z.NAME.k` output
+    /// columns). Every model with states or memory declares it.
+    fn state_quantity(&self, k: usize) -> Quantity {
+        let _ = k;
+        Quantity::Unknown
     }
 
     /// Update discrete memory after an accepted step ending at `inp` (and

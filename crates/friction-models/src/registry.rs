@@ -73,6 +73,9 @@ macro_rules! registry {
             fn turns_at_reversals(&self) -> bool {
                 match self { $(AnyModel::$variant(m) => m.turns_at_reversals(),)* }
             }
+            fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+                match self { $(AnyModel::$variant(m) => m.state_quantity(k),)* }
+            }
             fn is_stiff(&self) -> bool {
                 match self { $(AnyModel::$variant(m) => m.is_stiff(),)* }
             }

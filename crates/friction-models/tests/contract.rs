@@ -1,7 +1,7 @@
 //! Contract checks over every registered model: documentation matches the
 //! parameter tables, defaults build, symmetry, and bad input is refused.
 
-use friction_models::{all, build, Family, FrictionModel, Input, ParamKind, ParamMap, ParamValue};
+use friction_models::{all, build, Family, FrictionModel, Input, ParamKind, ParamMap, ParamValue, Quantity};
 
 fn doc_lines(id: &str) -> Vec<String> {
     let path = format!("{}/src/models/{id}.rs", env!("CARGO_MANIFEST_DIR"));
@@ -101,4 +101,34 @@ fn ids_are_unique() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), ids.len());
+}
+
+/// Every internal state and memory value has a declared quantity (the unit
+/// of its `z.NAME.k` output column), for every model and for the wrappers
+/// around stateful inner models; indices past the end are `Unknown`.
+#[test]
+fn every_state_column_has_a_unit() {
+    let wrapped = |id: &str, extra: &str| -> ParamMap {
+        let mut p = ParamMap::new();
+        let mut inner = ParamMap::new();
+        inner.insert("model".into(), ParamValue::Str("lugre".into()));
+        p.insert("inner".into(), ParamValue::Table(inner));
+        if !extra.is_empty() {
+            p.insert(extra.into(), ParamValue::Num(0.1));
+        }
+        let _ = id;
+        p
+    };
+    let mut cases: Vec<(String, ParamMap)> =
+        all().iter().map(|i| (i.id.to_string(), defaults(i.id))).collect();
+    cases.push(("meta_coulomb".into(), wrapped("meta_coulomb", "")));
+    cases.push(("stochastic".into(), wrapped("stochastic", "speed_ref")));
+    for (id, p) in cases {
+        let m = build(&id, &p).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let n = m.n_states() + m.n_memory();
+        for k in 0..n {
+            assert_ne!(m.state_quantity(k), Quantity::Unknown, "{id}: value {k} of {n} has no unit");
+        }
+        assert_eq!(m.state_quantity(n), Quantity::Unknown, "{id}: index past the end");
+    }
 }

@@ -290,6 +290,13 @@ impl FrictionModel for Armstrong {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        [Q::Velocity, Q::Dimensionless, Q::Displacement, Q::Time, Q::Force, Q::Force]
+            .get(k)
+            .copied()
+            .unwrap_or(Q::Unknown)
+    }
     fn n_states(&self) -> usize {
         1
     }

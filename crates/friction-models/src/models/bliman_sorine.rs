@@ -228,6 +228,14 @@ impl FrictionModel for BlimanSorine {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        if k < self.n_states() {
+            Q::Dimensionless
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_states(&self) -> usize {
         self.p.order as usize
     }

@@ -240,6 +240,16 @@ impl FrictionModel for Bristle {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        if k < self.p.n {
+            Q::Displacement
+        } else if k < 2 * self.p.n {
+            Q::Dimensionless
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_memory(&self) -> usize {
         2 * self.p.n
     }

@@ -116,6 +116,14 @@ impl FrictionModel for Dahl {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        if k == 0 {
+            Q::Force
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_states(&self) -> usize {
         1
     }

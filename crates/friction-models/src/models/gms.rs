@@ -302,6 +302,17 @@ impl FrictionModel for Gms {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        let n = self.p.elements.len();
+        if k < n {
+            Q::Displacement
+        } else if k < 2 * n {
+            Q::Dimensionless
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_states(&self) -> usize {
         self.p.elements.len()
     }

@@ -256,6 +256,16 @@ impl FrictionModel for HessSoom {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        match k {
+            0 | 2 => Q::Time,
+            1 => Q::Velocity,
+            3 => Q::Dimensionless,
+            _ if k < self.n_memory() => Q::Velocity,
+            _ => Q::Unknown,
+        }
+    }
 
     fn n_memory(&self) -> usize {
         RING + self.p.samples as usize + 1

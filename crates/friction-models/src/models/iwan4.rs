@@ -282,6 +282,14 @@ impl FrictionModel for Iwan4 {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        if k < self.n_memory() {
+            Q::Displacement
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_memory(&self) -> usize {
         self.elements.len()
     }

@@ -167,6 +167,17 @@ impl FrictionModel for Iwan5 {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        let n = self.elements.len();
+        if k < n {
+            Q::Displacement
+        } else if k < 2 * n {
+            Q::Dimensionless
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_memory(&self) -> usize {
         2 * self.elements.len()
     }

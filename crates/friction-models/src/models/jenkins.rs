@@ -185,6 +185,10 @@ impl FrictionModel for Jenkins {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        [Q::Displacement, Q::Dimensionless].get(k).copied().unwrap_or(Q::Unknown)
+    }
     fn n_memory(&self) -> usize {
         2
     }

@@ -307,6 +307,14 @@ impl FrictionModel for Leuven {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        if k < 1 + self.p.elements.len() {
+            Q::Displacement
+        } else {
+            Q::Unknown
+        }
+    }
     fn n_states(&self) -> usize {
         1
     }

@@ -172,6 +172,14 @@ impl FrictionModel for MetaCoulomb {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        // the inner model's force is normalised (of order 1)
+        match self.p.inner.state_quantity(k) {
+            Q::Force => Q::Dimensionless,
+            q => q,
+        }
+    }
     fn n_states(&self) -> usize {
         self.p.inner.n_states()
     }

@@ -277,6 +277,18 @@ impl FrictionModel for Stochastic {
     fn info(&self) -> &'static ModelInfo {
         &INFO
     }
+    fn state_quantity(&self, k: usize) -> crate::model::Quantity {
+        use crate::model::Quantity as Q;
+        let ni = self.n_inner();
+        let ns = self.n_states();
+        if k < ni {
+            self.p.inner.state_quantity(k)
+        } else if k < ns {
+            Q::Time
+        } else {
+            self.p.inner.state_quantity(k - ns + ni)
+        }
+    }
     fn n_states(&self) -> usize {
         self.n_inner() + usize::from(self.p.speed_ref.is_some())
     }

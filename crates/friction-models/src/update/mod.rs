@@ -61,13 +61,17 @@
 //! # Speed
 //! The contact loop allocates nothing and is monomorphised: the model's
 //! [`AnyModel`] variant is matched once per call, and a generic loop runs
-//! over the contacts for that concrete model type. The generic implicit
+//! over the contacts for that concrete model type. LuGre with the
+//! exponential Stribeck curve (exponent 2 or 1) runs a vectorised kernel
+//! (blocks of contacts, a polynomial `exp`, AVX2 + FMA when the CPU has them;
+//! see `lugre_batch`), equal to the per-contact update up to rounding. The generic implicit
 //! update allocates one work buffer per call (per chunk in [`update_par`]).
 //! [`update_par`] spreads chunks of contacts over rayon's thread pool.
 
 pub(crate) mod exact;
 pub mod implicit;
 pub mod layout;
+mod lugre_batch;
 
 pub use layout::Layout;
 
@@ -239,7 +243,7 @@ pub fn update(
     state: &mut [f64],
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
-    let a = Args::checked(m, dt, slip_increment, normal, state, force)?;
+    let a = Args::checked(m, dt, slip_increment, normal, state, force, false)?;
     dispatch(m, a, false)
 }
 
@@ -254,7 +258,7 @@ pub fn update_par(
     state: &mut [f64],
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
-    let a = Args::checked(m, dt, slip_increment, normal, state, force)?;
+    let a = Args::checked(m, dt, slip_increment, normal, state, force, true)?;
     dispatch(m, a, true)
 }
 
@@ -293,6 +297,7 @@ impl<'a> Args<'a> {
         normal: &'a [f64],
         state: &'a mut [f64],
         force: &'a mut [f64],
+        par: bool,
     ) -> Result<Self, UpdateError> {
         let n = du.len();
         let len = state_len(m);
@@ -309,11 +314,26 @@ impl<'a> Args<'a> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(UpdateError::Step { dt });
         }
-        // one branch-free pass; the culprit is looked up only on failure
+        // one branch-free pass (over rayon's pool for update_par); the culprit
+        // is looked up only on failure
         let max_du = f64::MAX * dt;
-        let ok = du.iter().zip(normal).fold(true, |ok, (&u, &nf)| {
-            ok & (u.abs() <= max_du) & (u.abs() < f64::INFINITY) & (0.0..f64::INFINITY).contains(&nf)
-        });
+        let all_ok = |du: &[f64], normal: &[f64]| {
+            du.iter().zip(normal).fold(true, |ok, (&u, &nf)| {
+                ok & (u.abs() <= max_du) & (u.abs() < f64::INFINITY) & (0.0..f64::INFINITY).contains(&nf)
+            })
+        };
+        #[cfg(feature = "rayon")]
+        let ok = if par {
+            use rayon::prelude::*;
+            du.par_chunks(CHUNK).zip(normal.par_chunks(CHUNK)).all(|(du, nf)| all_ok(du, nf))
+        } else {
+            all_ok(du, normal)
+        };
+        #[cfg(not(feature = "rayon"))]
+        let ok = {
+            let _ = par;
+            all_ok(du, normal)
+        };
         if !ok {
             for (i, (&u, &nf)) in du.iter().zip(normal).enumerate() {
                 if !u.is_finite() {
@@ -352,7 +372,13 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
     }
     use AnyModel as A;
     match m {
-        A::LuGre(x) => run(&LuGreExact::new(x), a, par),
+        A::LuGre(x) => match lugre_batch::Kernel::new(x) {
+            Some(k) => run_slices(a, par, |dt, du, normal, state, force| {
+                k.run(dt, du, normal, state, force);
+                Ok(())
+            }),
+            None => run(&LuGreExact::new(x), a, par),
+        },
         A::Dankowicz(x) => run(&DankowiczExact(x), a, par),
         A::Dahl(x) if x.params().exponent == 1.0 => run(&DahlExact(x), a, par),
         A::Dahl(x) => generic!(x),
@@ -396,6 +422,17 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
 const CHUNK: usize = 2048;
 
 fn run<S: Stepper>(s: &S, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
+    let len = a.len;
+    run_slices(a, par, |dt, du, normal, state, force| update_slice(s, dt, du, normal, state, force, len))
+}
+
+/// Run `slice` over all contacts, or over chunks of [`CHUNK`] contacts on
+/// rayon's pool when `par`; `slice` returns the failing contact (index in
+/// its slice) and its time.
+fn run_slices<F>(a: Args<'_>, par: bool, slice: F) -> Result<(), UpdateError>
+where
+    F: Fn(f64, &[f64], &[f64], &mut [f64], &mut [f64]) -> Result<(), (usize, f64)> + Sync,
+{
     #[cfg(feature = "rayon")]
     if par {
         use rayon::prelude::*;
@@ -408,13 +445,17 @@ fn run<S: Stepper>(s: &S, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
             .try_for_each(|(c, (state, force))| {
                 let lo = c * CHUNK;
                 let hi = lo + force.len();
-                update_slice(s, dt, &a.du[lo..hi], &a.normal[lo..hi], state, force, len)
+                slice(dt, &a.du[lo..hi], &a.normal[lo..hi], state, force)
                     .map_err(|(i, t)| UpdateError::NoConvergence { model, contact: lo + i, t, dt })
             });
     }
     let _ = par;
-    update_slice(s, a.dt, a.du, a.normal, a.state, a.force, a.len)
-        .map_err(|(i, t)| UpdateError::NoConvergence { model: a.model, contact: i, t, dt: a.dt })
+    slice(a.dt, a.du, a.normal, a.state, a.force).map_err(|(i, t)| UpdateError::NoConvergence {
+        model: a.model,
+        contact: i,
+        t,
+        dt: a.dt,
+    })
 }
 
 /// The contact loop for one concrete stepper; allocates only the stepper's
