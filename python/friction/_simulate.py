@@ -23,8 +23,13 @@ class Result:
         The time series, exactly the columns of ``timeseries.csv`` written by
         ``friction run``: ``t``, ``x.NAME`` and ``v.NAME`` of bodies and
         drivers, ``F.NAME`` (the force a contact exerts on its first member,
-        which opposes that member's slip), ``z.NAME.k`` (internal states).
+        which opposes that member's slip), ``s.NAME`` and ``sv.NAME`` (the
+        contact's slip and slip velocity, first member minus second: what its
+        model sees), ``z.NAME.k`` (internal states).
         Each is a read-only view into :attr:`data`, without copies.
+    units : dict of str to str
+        The unit of every column (``summary["units"]``): ``s``, ``m``,
+        ``m/s``, ``N``, or ``rad``, ``rad/s``, ``N m`` for rotational parts.
     data : numpy.ndarray
         All columns as one (rows, columns) array.
     summary : dict
@@ -43,6 +48,7 @@ class Result:
         self.columns: Dict[str, np.ndarray] = {n: data[:, i] for i, n in enumerate(names)}
         self.t = self.columns["t"]
         self.summary = summary
+        self.units: Dict[str, str] = dict(summary.get("units", {}))
         self.events = events
         self.failure = failure
 

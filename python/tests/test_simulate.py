@@ -13,7 +13,8 @@ import friction
 
 def read_csv(path):
     with open(path, newline="") as fh:
-        rows = list(csv.reader(fh))
+        # the first line is a `# units: ...` comment
+        rows = [r for r in csv.reader(fh) if r and not r[0].startswith("#")]
     return rows[0], np.array([[float(x) for x in r] for r in rows[1:]])
 
 
@@ -85,3 +86,13 @@ def test_failed_integration_carries_the_partial_result(root):
     assert isinstance(res, friction.Result)
     assert res.summary["partial"] is True and res.summary["status"] == "failed"
     assert 0 < len(res.t) and res.t[-1] < 20.0
+
+
+def test_units_and_slip_columns(root):
+    r = friction.simulate(root / "examples" / "coupled_clutches.toml")
+    assert r.units["t"] == "s"
+    assert r.units["x.J1"] == "rad" and r.units["v.J1"] == "rad/s"
+    assert r.units["F.clutch1"] == "N m"
+    # the slip of a clutch is the difference of its inertias' angles
+    np.testing.assert_array_equal(r.columns["sv.clutch1"], r.columns["v.J1"] - r.columns["v.J2"])
+    assert set(r.units) == set(r.columns)

@@ -48,10 +48,10 @@ pub struct AnalyzeArgs {
     /// Time column [default: t].
     #[arg(long, value_name = "COL")]
     pub t: Option<String>,
-    /// Displacement column [default: x, else the first x.NAME].
+    /// Displacement column [default: x, else the slip s.NAME of the force's contact, else the first x.NAME].
     #[arg(long, value_name = "COL")]
     pub x: Option<String>,
-    /// Velocity column [default: v, else v.NAME of the displacement's NAME; else derived from x].
+    /// Velocity column [default: v, else sv.NAME with s.NAME, else v.NAME of the displacement's NAME; else derived from x].
     #[arg(long, value_name = "COL")]
     pub v: Option<String>,
     /// Friction force column [default: F, else the first F.NAME].
@@ -190,12 +190,30 @@ fn read_header(path: &Path) -> Result<Vec<String>, String> {
     Err(format!("{}: no header row", path.display()))
 }
 
-/// Columns to read: the user's choice, else `t`, `x`, `v`, `F`, else the
-/// first `x.NAME` and `F.NAME` of a `friction run` output and `v.NAME` of
-/// the same NAME as the displacement.
+/// Columns to read: the user's choice, else `t`, `x`, `v`, `F`; else, for a
+/// `friction run` output, a contact's force `F.NAME` (the first, or the one
+/// given with `--f`) with its own slip `s.NAME` and slip velocity `sv.NAME`
+/// (the quantities its model sees); else the first `x.NAME` and `F.NAME`
+/// and `v.NAME` of the same NAME as the displacement.
 fn resolve_columns(a: &AnalyzeArgs, header: &[String]) -> Columns {
     let has = |c: &str| header.iter().any(|h| h == c);
     let first = |p: &str| header.iter().find(|h| h.starts_with(p)).cloned();
+    let f = a.f.clone().or_else(|| if has("F") { Some("F".into()) } else { first("F.") });
+    if a.x.is_none() && a.v.is_none() && !has("x") && !has("v") {
+        if let Some(contact) = f.as_deref().and_then(|f| f.strip_prefix("F.")) {
+            let (s, sv) = (format!("s.{contact}"), format!("sv.{contact}"));
+            if has(&s) {
+                let v = has(&sv).then_some(sv);
+                return Columns {
+                    t: Some(a.t.clone().unwrap_or_else(|| "t".into())),
+                    x: Some(s),
+                    v,
+                    f,
+                    n: None,
+                };
+            }
+        }
+    }
     let x = a.x.clone().or_else(|| if has("x") { Some("x".into()) } else { first("x.") });
     let v = a.v.clone().or_else(|| {
         if has("v") {
@@ -208,8 +226,37 @@ fn resolve_columns(a: &AnalyzeArgs, header: &[String]) -> Columns {
             None => None,
         }
     });
-    let f = a.f.clone().or_else(|| if has("F") { Some("F".into()) } else { first("F.") });
     Columns { t: Some(a.t.clone().unwrap_or_else(|| "t".into())), x, v, f, n: None }
+}
+
+/// A loop whose dissipated energy is negative (beyond rounding) means the
+/// force and displacement columns do not belong together (a passive contact
+/// cannot generate energy): the message names the columns paired.
+fn negative_dissipation(a: &LoopAnalysis, cols: &Columns, negated: bool) -> Option<String> {
+    let scale = a.cycles.iter().map(|c| c.energy.abs()).fold(0.0, f64::max);
+    let worst = a.cycles.iter().min_by(|p, q| p.energy.total_cmp(&q.energy))?;
+    if worst.energy >= -1e-9 * scale || worst.energy >= 0.0 {
+        return None;
+    }
+    let x = cols.x.as_deref().unwrap_or("?");
+    let f = cols.f.as_deref().unwrap_or("?");
+    let hint = match x.strip_prefix("x.") {
+        Some(_) => match f.strip_prefix("F.") {
+            Some(c) => format!(
+                " `{x}` is an absolute position; pair the contact's force with its own slip: --x s.{c} --v sv.{c}"
+            ),
+            None => String::new(),
+        },
+        None => String::new(),
+    };
+    Some(format!(
+        "loops: the dissipated energy per cycle is negative (E_d = {:.3e} J in cycle {}): a passive contact \
+         cannot generate energy, so the columns do not belong together or the force sign is wrong. Paired: \
+         x = `{x}`, F = `{f}`{}.{hint} See --x, --f and --force-sign.",
+        worst.energy,
+        worst.index,
+        if negated { " (negated)" } else { "" }
+    ))
 }
 
 fn default_out(file: &Path) -> PathBuf {
@@ -415,6 +462,7 @@ fn write(
     let title = |what: &str| format!("{what}: {}", short.display());
     let mut written = Vec::new();
     let mut summary = serde_json::Map::new();
+    let mut warnings: Vec<String> = Vec::new();
     summary.insert("file".into(), json!(file));
     summary.insert(
         "columns".into(),
@@ -445,6 +493,10 @@ fn write(
             "loops".into(),
             json!({"cycles": a.cycles, "closed": closed.len(), "backbone": a.backbone}),
         );
+        if let Some(w) = negative_dissipation(a, cols, negated) {
+            eprintln!("warning: {w}");
+            warnings.push(w);
+        }
     }
     if let Some(p) = &res.stribeck {
         put("stribeck.csv", stribeck_csv(p))?;
@@ -477,6 +529,7 @@ fn write(
         println!("{n}: skipped ({m})");
     }
     summary.insert("skipped".into(), Value::Object(skipped));
+    summary.insert("warnings".into(), json!(warnings));
     put("analysis.json", serde_json::to_string_pretty(&Value::Object(summary)).unwrap_or_default())?;
     written.push("analysis.json".into());
     println!("wrote {}/{{{}}}", dir.display(), written.join(", "));

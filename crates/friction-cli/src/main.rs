@@ -57,6 +57,9 @@ enum Cmd {
         /// (overrides `[solver] max_wall`; > 0).
         #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
         max_wall: Option<f64>,
+        /// Write the plot as SVG (plot.svg) instead of PNG (plot.png).
+        #[arg(long)]
+        svg: bool,
     },
     /// Analyse a run's output or measured data: hysteresis loops, Stribeck curve, free decay.
     Analyze(analyze::AnalyzeArgs),
@@ -105,7 +108,7 @@ fn main() -> ExitCode {
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
         }
-        Cmd::Run { file, out, max_wall } => match run(file.as_deref(), out.as_deref(), max_wall) {
+        Cmd::Run { file, out, max_wall, svg } => match run(file.as_deref(), out.as_deref(), max_wall, svg) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -175,7 +178,12 @@ fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
 }
 
-fn run(file: Option<&Path>, out: Option<&Path>, max_wall: Option<f64>) -> Result<ExitCode, SimError> {
+fn run(
+    file: Option<&Path>,
+    out: Option<&Path>,
+    max_wall: Option<f64>,
+    svg: bool,
+) -> Result<ExitCode, SimError> {
     if let Some(w) = max_wall {
         if !(w.is_finite() && w > 0.0) {
             return Err(SimError::Input {
@@ -217,7 +225,9 @@ fn run(file: Option<&Path>, out: Option<&Path>, max_wall: Option<f64>) -> Result
     let mut result = None;
     output::write_atomic_with(&dir, |tmp| {
         let columns = friction_sim::engine::columns(&sys);
-        let mut csv = output::CsvStream::create(&tmp.join("timeseries.csv"), &columns)?;
+        let units = friction_sim::units::column_units(&sys);
+        let mut csv =
+            output::CsvStream::create_with_units(&tmp.join("timeseries.csv"), &columns, Some(&units))?;
         let started = std::time::Instant::now();
         let mut bar: Option<indicatif::ProgressBar> = None;
         let t_end = sys.solver.t_end;
@@ -240,7 +250,8 @@ fn run(file: Option<&Path>, out: Option<&Path>, max_wall: Option<f64>) -> Result
             b.finish_and_clear();
         }
         csv.finish()?;
-        output::write_summary_and_plot(&sys, &res, tmp)?;
+        let format = if svg { output::PlotFormat::Svg } else { output::PlotFormat::Png };
+        output::write_summary_and_plot_as(&sys, &res, tmp, format)?;
         result = Some(res);
         Ok(())
     })?;
@@ -266,7 +277,7 @@ fn run(file: Option<&Path>, out: Option<&Path>, max_wall: Option<f64>) -> Result
     let diss: f64 =
         e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|c| c.1).sum::<f64>() + e.impacts;
     say!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
-    say!("wrote {}/timeseries.csv, summary.json, plot.png", dir.display());
+    say!("wrote {}/timeseries.csv, summary.json, plot.{}", dir.display(), if svg { "svg" } else { "png" });
     if let Some(f) = &res.failure {
         eprintln!("error: {f}\n(partial result written, marked \"partial\": true in summary.json)");
         return Ok(ExitCode::from(1));

@@ -79,13 +79,18 @@ fn iwan_loops_example_dissipates_the_segalman_closed_form() {
     }
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("analysis.json")).unwrap()).unwrap();
-    assert_eq!(summary["columns"]["x"], "x.u");
+    // the joint's force is paired with its own slip (u against the ground)
+    assert_eq!(summary["columns"]["x"], "s.joint");
     assert_eq!(summary["columns"]["F"], "F.joint");
     assert_eq!(summary["columns"]["force_negated"], true);
     assert!(out.join("loops.png").exists() && out.join("backbone.csv").exists());
     let out2 = csv.parent().unwrap().join("as_is");
-    assert!(analyze(&csv, &out2, &["--kind", "loops", "--force-sign", "as-is"]).status.success());
+    let o = analyze(&csv, &out2, &["--kind", "loops", "--force-sign", "as-is"]);
+    assert!(o.status.success());
     assert!(table(&out2.join("cycles.csv")).iter().all(|r| num(r, "energy") < 0.0));
+    // kept as is, the loops generate energy: a warning says so
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("warning: loops: the dissipated energy per cycle is negative"));
 }
 
 /// examples/jointed_decay.toml: as the joint sticks more the frequency rises
@@ -201,4 +206,82 @@ fn bad_data_is_refused_with_file_line_and_column() {
         }
         assert!(!out.exists(), "{name}: output written");
     }
+}
+
+/// Issue: on a two-body run `analyze` paired `x.base` (an absolute
+/// position) with `F.interface` (the force between the two bodies) and
+/// reported a negative dissipated energy with exit 0. By default it now pairs
+/// the contact's force with its own slip `s.interface`, and the energy it
+/// finds equals the engine's own dissipation of that contact; paired by hand
+/// with the wrong column, it warns and names the columns.
+#[test]
+fn contact_between_two_bodies_is_analysed_on_its_own_slip_and_negative_dissipation_warns() {
+    let d = tmp("two-body");
+    let scenario = d.join("two_body.toml");
+    std::fs::write(
+        &scenario,
+        r#"name = "two-body"
+[[driver]]
+name = "base"
+motion = { type = "sine", amplitude = 0.01, frequency = 2.0 }
+[[body]]
+name = "top"
+mass = 1.0
+[[spring]]
+between = ["top", "ground"]
+stiffness = 400.0
+[[contact]]
+name = "interface"
+between = ["top", "base"]
+model = "lugre"
+params = { fc = 2.0, fs = 2.5 }
+[solver]
+t_end = 2.0
+output_dt = 2e-4
+"#,
+    )
+    .unwrap();
+    let o = friction().arg("run").arg(&scenario).arg("--out").arg(d.join("run")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = d.join("run/timeseries.csv");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("run/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["units"]["s.interface"], "m");
+    assert_eq!(summary["units"]["F.interface"], "N");
+    let dissipated = summary["energy"]["contacts"]["interface"].as_f64().unwrap();
+
+    let out = d.join("an");
+    let o = analyze(&csv, &out, &["--kind", "loops"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let an: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("analysis.json")).unwrap()).unwrap();
+    assert_eq!(an["columns"]["x"], "s.interface");
+    assert_eq!(an["columns"]["v"], "sv.interface");
+    let rows = table(&out.join("cycles.csv"));
+    assert!(rows.len() >= 3, "{} cycles", rows.len());
+    let mut sum = 0.0;
+    for r in &rows {
+        let e = num(r, "energy");
+        assert!(e > 0.0, "cycle energy {e}");
+        sum += e;
+    }
+    // the cycles cover most of the 2 s run (4 periods): their energies add
+    // up to at most the engine's dissipation, and most of it
+    assert!(sum <= dissipated * 1.001 && sum > 0.5 * dissipated, "cycles {sum} J, engine {dissipated} J");
+
+    let out2 = d.join("an2");
+    let o = analyze(&csv, &out2, &["--kind", "loops", "--x", "x.base", "--f", "F.interface"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("warning: loops: the dissipated energy per cycle is negative")
+            && stderr.contains("x = `x.base`, F = `F.interface` (negated)")
+            && stderr.contains("--x s.interface --v sv.interface"),
+        "{stderr}"
+    );
+    let an: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out2.join("analysis.json")).unwrap()).unwrap();
+    assert_eq!(an["warnings"].as_array().unwrap().len(), 1);
 }

@@ -269,7 +269,7 @@ fn corpus() -> Vec<Case> {
             "output_larger_than_max_output_bytes",
             BASE.replace("[solver]", "[solver]\nmax_output_bytes = 10000"),
             2,
-            &["output would take about", "501 rows × 5 columns × 8 bytes", "max_output_bytes", "output_dt"],
+            &["output would take about", "501 rows × 7 columns × 8 bytes", "max_output_bytes", "output_dt"],
         ),
         scen(
             "a_million_bodies_refused_before_allocating",

@@ -43,17 +43,36 @@ fn a_good_scenario_writes_csv_summary_and_plot() {
     let (code, err, out) = run_text("good", BASE);
     assert_eq!(code, 0, "{err}");
     let csv = std::fs::read_to_string(out.join("timeseries.csv")).unwrap();
-    let header = csv.lines().next().unwrap();
-    assert_eq!(header, "t,x.slider,v.slider,F.c,z.c.0");
-    assert_eq!(csv.lines().count(), 1 + 501);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next().unwrap(), "# units: s, m, m/s, N, m, m/s, N"); // Dahl's state is a force
+    assert_eq!(lines.next().unwrap(), "t,x.slider,v.slider,F.c,s.c,sv.c,z.c.0");
+    assert_eq!(csv.lines().count(), 2 + 501);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["status"], "ok");
     // the slider ends moving backwards: the contact pushes it forwards
     assert!(summary["final"]["F.c"].as_f64().unwrap() > 0.0);
     assert!(summary["energy"]["residual_relative"].as_f64().unwrap() < 1e-3);
+    assert_eq!(summary["units"]["F.c"], "N");
     let png = std::fs::read(out.join("plot.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
+}
+
+/// `run --svg` writes the plot as SVG, with units on the axes.
+#[test]
+fn run_with_svg_writes_an_svg_plot_with_units_on_the_axes() {
+    let d = std::env::temp_dir().join(format!("friction-cli-svg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let o = friction().args(["run", "--svg", "--out"]).arg(&d).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("plot.svg"));
+    let svg = std::fs::read_to_string(d.join("plot.svg")).unwrap();
+    assert!(!d.join("plot.png").exists());
+    for label in ["position x [m]", "velocity v [m/s]", "friction force F [N]", "time t [s]", "F.c [N]"] {
+        assert!(svg.contains(label), "`{label}` not in the SVG");
+    }
+    assert!(!svg.contains("e0<") && !svg.contains("-0<"), "unclean tick labels");
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Each bad input names the file and line, the key, the value and the range,

@@ -51,7 +51,7 @@ pub fn drive_outcome(
     let sys = System {
         name: "drive".into(),
         bodies: vec![],
-        drivers: vec![Driver { name: "u".into(), motion }],
+        drivers: vec![Driver { name: "u".into(), motion, kind: Default::default() }],
         springs: vec![],
         dampers: vec![],
         forces: vec![],

@@ -11,6 +11,7 @@ pub mod error;
 pub mod output;
 pub mod scenario;
 pub mod schedule;
+pub mod units;
 
 pub use engine::{simulate, Event, Mode, Outcome};
 pub use error::SimError;

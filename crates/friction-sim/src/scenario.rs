@@ -5,9 +5,11 @@
 //! name = "dahl-triangle"
 //! [[driver]]            # a point whose position is prescribed
 //! name = "slider"
+//! kind = "translational"   # or "rotational"
 //! motion = { type = "points", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }
 //! [[body]]              # a mass (or a rotational inertia)
 //! name = "m"
+//! kind = "translational"   # or "rotational": angle [rad], torque [N m], inertia [kg m²]
 //! mass = 1.0
 //! x0 = 0.0
 //! v0 = 0.0
@@ -80,7 +82,8 @@
 //!
 //! Before a run, the output is estimated as rows × columns × 8 bytes (rows
 //! from `t_end / output_dt` or `output_times`; columns: `t`, position and
-//! velocity of every body and driver, the force of every contact, and the
+//! velocity of every body and driver, the force, slip and slip velocity of
+//! every contact, and the
 //! internal-state columns chosen by `states`). A run whose estimate exceeds
 //! `max_output_bytes` ([`DEFAULT_MAX_OUTPUT_BYTES`], 4 GiB, by default) is
 //! refused with the estimate; raise `output_dt`, shorten `t_end`, set
@@ -95,6 +98,7 @@ use toml::Spanned;
 
 use crate::error::SimError;
 use crate::schedule::Schedule;
+pub use crate::units::Kind;
 
 /// The longest valid name, in characters.
 pub const MAX_NAME_LEN: usize = 64;
@@ -178,6 +182,8 @@ pub struct Body {
     pub x0: f64,
     /// Initial velocity.
     pub v0: f64,
+    /// Translational (the default) or rotational: only the units change.
+    pub kind: Kind,
 }
 
 /// A point with prescribed motion.
@@ -187,6 +193,8 @@ pub struct Driver {
     pub name: String,
     /// Position schedule.
     pub motion: Schedule,
+    /// Translational (the default) or rotational: only the units change.
+    pub kind: Kind,
 }
 
 /// A linear spring.
@@ -394,6 +402,8 @@ struct RawFile {
 #[serde(deny_unknown_fields)]
 struct RawDriver {
     name: String,
+    #[serde(default)]
+    kind: Kind,
     motion: toml::Table,
 }
 
@@ -401,6 +411,8 @@ struct RawDriver {
 #[serde(deny_unknown_fields)]
 struct RawBody {
     name: String,
+    #[serde(default)]
+    kind: Kind,
     mass: f64,
     #[serde(default)]
     x0: f64,
@@ -753,7 +765,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let motion = Schedule::from_toml(&d.motion, &what, &src.dir)
             .and_then(|m| m.check_finite(&what, t_end).map(|()| m))
             .map_err(|m| src.err(src.key_line(span.clone(), "motion"), m))?;
-        drivers.push(Driver { name: d.name.clone(), motion });
+        drivers.push(Driver { name: d.name.clone(), motion, kind: d.kind });
     }
     let mut bodies = Vec::new();
     for (i, b) in raw.body.iter().enumerate() {
@@ -774,7 +786,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 ));
             }
         }
-        bodies.push(Body { name: b.name.clone(), mass: b.mass, x0: b.x0, v0: b.v0 });
+        bodies.push(Body { name: b.name.clone(), mass: b.mass, x0: b.x0, v0: b.v0, kind: b.kind });
     }
 
     let member = |name: &str, line: usize, what: &str| -> Result<Member, SimError> {
@@ -784,20 +796,43 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             src.err(line, format!("{what}: unknown member \"{name}\"; known: {}", known.join(", ")))
         })
     };
-    let pair =
-        |between: &[String], span: std::ops::Range<usize>, what: &str| -> Result<[Member; 2], SimError> {
-            let line = src.key_line(span, "between");
-            if between.len() != 2 {
-                return Err(src
-                    .err(line, format!("{what}: `between` needs exactly 2 names, found {}", between.len())));
-            }
-            let a = member(&between[0], line, what)?;
-            let b = member(&between[1], line, what)?;
-            if a == b {
-                return Err(src.err(line, format!("{what}: `between` names the same member twice")));
-            }
-            Ok([a, b])
+    let pair = |between: &[String],
+                span: std::ops::Range<usize>,
+                what: &str|
+     -> Result<[Member; 2], SimError> {
+        let line = src.key_line(span, "between");
+        if between.len() != 2 {
+            return Err(
+                src.err(line, format!("{what}: `between` needs exactly 2 names, found {}", between.len()))
+            );
+        }
+        let a = member(&between[0], line, what)?;
+        let b = member(&between[1], line, what)?;
+        if a == b {
+            return Err(src.err(line, format!("{what}: `between` names the same member twice")));
+        }
+        let kind = |m: Member| match m {
+            Member::Ground => None,
+            Member::Body(i) => Some(bodies[i].kind),
+            Member::Driver(i) => Some(drivers[i].kind),
         };
+        if let (Some(ka), Some(kb)) = (kind(a), kind(b)) {
+            if ka != kb {
+                return Err(src.err(
+                    line,
+                    format!(
+                        "{what}: `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper or contact \
+                             joins members of one kind (the ground joins either): set `kind` on both",
+                        between[0],
+                        ka.name(),
+                        between[1],
+                        kb.name()
+                    ),
+                ));
+            }
+        }
+        Ok([a, b])
+    };
 
     let positive = |x: Option<f64>, key: &str, span: std::ops::Range<usize>, what: &str, allow_zero: bool| {
         let line = src.key_line(span, key);
@@ -1218,7 +1253,7 @@ impl System {
     }
 
     /// Number of output columns: `t`, x and v of every body and driver, the
-    /// force of every contact, and the state columns chosen by
+    /// force, slip and slip velocity of every contact, and the state columns chosen by
     /// [`SolverSettings::states`].
     pub fn output_columns(&self) -> usize {
         let states: usize = self
@@ -1228,7 +1263,7 @@ impl System {
             .filter(|(_, on)| *on)
             .map(|(c, _)| c.model.n_states() + c.model.n_memory())
             .sum();
-        1 + 2 * (self.bodies.len() + self.drivers.len()) + self.contacts.len() + states
+        1 + 2 * (self.bodies.len() + self.drivers.len()) + 3 * self.contacts.len() + states
     }
 
     /// Refuse a run whose output (rows × columns × 8 bytes) would exceed

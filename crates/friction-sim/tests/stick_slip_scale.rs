@@ -282,7 +282,7 @@ fn ten_thousand_element_joint_keeps_its_states_out_of_the_output_by_default() {
         )
     };
     let out = run_text(&text(""));
-    assert_eq!(out.columns, ["t", "x.u", "v.u", "F.j"]);
+    assert_eq!(out.columns, ["t", "x.u", "v.u", "F.j", "s.j", "sv.j"]);
     let out = run_text(&text("states = \"all\"\n"));
     assert!(out.columns.len() > 10_000, "{} columns", out.columns.len());
     assert_eq!(out.rows[0].len(), out.columns.len());

@@ -50,8 +50,8 @@ fn fma<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
 pub(crate) fn exp_nonpositive<const FMA: bool>(x: f64) -> f64 {
     const LOG2E: f64 = std::f64::consts::LOG2_E;
     // fdlibm's split of ln 2: k * LN2_HI is exact for |k| < 2^11
-    const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
-    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
     // adding and subtracting 1.5 * 2^52 rounds to the nearest integer
     const ROUND: f64 = 6_755_399_441_055_744.0;
     // 2^52: k + 1023 + 2^52 holds the biased exponent in its low mantissa bits
@@ -100,8 +100,8 @@ impl Kernel {
     pub fn new(m: &LuGre) -> Option<Kernel> {
         let p = m.params();
         let squared = match p.shape {
-            StribeckShape::Exponential { exponent } if exponent == 2.0 => true,
-            StribeckShape::Exponential { exponent } if exponent == 1.0 => false,
+            StribeckShape::Exponential { exponent: 2.0 } => true,
+            StribeckShape::Exponential { exponent: 1.0 } => false,
             _ => return None,
         };
         Some(Kernel {

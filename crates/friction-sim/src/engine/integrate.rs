@@ -480,6 +480,7 @@ impl Engine<'_> {
         }
         Outcome {
             columns: self.columns(),
+            units: crate::units::column_units(self.sys),
             rows,
             events,
             stats: Stats {

@@ -102,12 +102,18 @@ pub struct Energy {
 /// The result of a run: a time series, the event log, statistics, energy.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// Column names: `t`, `x.NAME`, `v.NAME`, `F.NAME`, `z.NAME.k`.
+    /// Column names: `t`, `x.NAME`, `v.NAME`, `F.NAME`, `s.NAME`,
+    /// `sv.NAME`, `z.NAME.k`.
     ///
     /// `F.NAME` is the force the contact exerts on its *first* member: it
     /// opposes that member's slip, so it is `-F` of the model convention
-    /// (negative while the first member slides forward).
+    /// (negative while the first member slides forward). `s.NAME` and
+    /// `sv.NAME` are the slip and slip velocity the model sees: first member
+    /// minus second. The power the contact dissipates is `-F.NAME · sv.NAME`.
     pub columns: Vec<String>,
+    /// The unit of each column (see [`crate::units`]): `s`, `m`, `m/s`, `N`,
+    /// or `rad`, `rad/s`, `N m` for rotational parts.
+    pub units: Vec<String>,
     /// Rows of values, one per output time.
     pub rows: Vec<Vec<f64>>,
     /// Mode transitions.

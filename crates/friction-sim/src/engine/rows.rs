@@ -1,5 +1,6 @@
 //! Output columns and rows: time, positions and velocities of bodies and
-//! drivers, contact forces, and the contacts' internal states (those chosen
+//! drivers, contact forces, slips and slip velocities, and the contacts'
+//! internal states (those chosen
 //! by `[solver] states`), and where the rows go: kept in memory, or streamed
 //! to a sink with a bounded, thinned copy kept for plots.
 
@@ -98,6 +99,10 @@ impl Engine<'_> {
         for c in &sys.contacts {
             cols.push(format!("F.{}", c.name));
         }
+        for c in &sys.contacts {
+            cols.push(format!("s.{}", c.name));
+            cols.push(format!("sv.{}", c.name));
+        }
         for (c, on) in sys.contacts.iter().zip(&self.state_cols) {
             if *on {
                 for k in 0..c.model.n_states() + c.model.n_memory() {
@@ -115,7 +120,7 @@ impl Engine<'_> {
         let mut s = self.scr.borrow_mut();
         self.eval(t, y, &d, &mut s, None);
         let nb = self.nb;
-        let mut r = Vec::with_capacity(1 + 2 * (nb + sys.drivers.len()) + sys.contacts.len() + self.nz);
+        let mut r = Vec::with_capacity(1 + 2 * (nb + sys.drivers.len()) + 3 * sys.contacts.len() + self.nz);
         r.push(t);
         for i in 0..nb {
             r.push(y[i]);
@@ -127,6 +132,14 @@ impl Engine<'_> {
         }
         // F.NAME: the force the contact exerts on its first member (-F of the model)
         r.extend(s.fc.iter().map(|f| -f));
+        // s.NAME, sv.NAME: the slip and slip velocity the model sees (first
+        // member minus second)
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let (xa, _) = self.pos(y, &s, ct.between[0]);
+            let (xb, _) = self.pos(y, &s, ct.between[1]);
+            r.push(xa - xb);
+            r.push(s.vrel[c]);
+        }
         for (c, ct) in sys.contacts.iter().enumerate() {
             if !self.state_cols[c] {
                 continue;

@@ -1,4 +1,5 @@
-//! Writing results: the CSV time series, `summary.json` and a PNG plot.
+//! Writing results: the CSV time series, `summary.json` and a PNG or SVG
+//! plot ([`plot`]).
 //!
 //! # A result is whole or absent
 //!
@@ -14,17 +15,21 @@
 //! first is running; a lock whose process is gone is taken over.
 
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use plotters::prelude::*;
+use plotters::style::FontStyle;
 use serde_json::{json, Value};
 
 use crate::engine::Outcome;
 use crate::error::SimError;
 use crate::scenario::System;
 
-static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
+mod plot;
+pub use plot::{plot, plot_as, tick_label, PlotFormat};
+
+static FONT: &[u8] = include_bytes!("../../assets/DejaVuSansMono.ttf");
 
 /// Register the bundled font with plotters (idempotent).
 pub fn register_font() {
@@ -229,8 +234,21 @@ pub struct CsvStream {
 impl CsvStream {
     /// Create `path` and write the header.
     pub fn create(path: &Path, columns: &[String]) -> Result<Self, SimError> {
-        let f = fs::File::create(path).map_err(|e| io(path, e))?;
-        let mut w = csv::Writer::from_writer(std::io::BufWriter::new(f));
+        Self::create_with_units(path, columns, None)
+    }
+
+    /// Create `path` and write a `# units: s, m, ...` comment line (when
+    /// `units` is given) and the header.
+    pub fn create_with_units(
+        path: &Path,
+        columns: &[String],
+        units: Option<&[String]>,
+    ) -> Result<Self, SimError> {
+        let mut f = std::io::BufWriter::new(fs::File::create(path).map_err(|e| io(path, e))?);
+        if let Some(u) = units {
+            writeln!(f, "{}", units_line(u)).map_err(|e| io(path, e))?;
+        }
+        let mut w = csv::Writer::from_writer(f);
         let p = path.to_path_buf();
         w.write_record(columns).map_err(|e| io(&p, std::io::Error::other(e.to_string())))?;
         Ok(CsvStream { w, path: p, buf: Vec::new() })
@@ -239,7 +257,7 @@ impl CsvStream {
     /// Append one row.
     pub fn write(&mut self, row: &[f64]) -> Result<(), SimError> {
         self.buf.clear();
-        self.buf.extend(row.iter().map(|x| format!("{x:e}")));
+        self.buf.extend(row.iter().map(|&x| number(x)));
         self.w.write_record(&self.buf).map_err(|e| io(&self.path, std::io::Error::other(e.to_string())))
     }
 
@@ -252,25 +270,48 @@ impl CsvStream {
 /// Write `summary.json` and `plot.png` into `dir` (the time series having
 /// been streamed there by a [`CsvStream`]).
 pub fn write_summary_and_plot(sys: &System, out: &Outcome, dir: &Path) -> Result<(), SimError> {
+    write_summary_and_plot_as(sys, out, dir, PlotFormat::Png)
+}
+
+/// Write `summary.json` and `plot.png` or `plot.svg` into `dir`.
+pub fn write_summary_and_plot_as(
+    sys: &System,
+    out: &Outcome,
+    dir: &Path,
+    format: PlotFormat,
+) -> Result<(), SimError> {
     let summary = summary(sys, out);
     let p = dir.join("summary.json");
     fs::write(&p, serde_json::to_string_pretty(&summary).unwrap_or_default()).map_err(|e| io(&p, e))?;
-    plot(out, &dir.join("plot.png"), &sys.name)
+    plot_as(out, &dir.join(format!("plot.{}", format.extension())), &sys.name, format)
 }
 
-/// Write the time series as CSV.
+/// A CSV value: shortest round-trip exponent form, `-0` written as `0e0`.
+fn number(x: f64) -> String {
+    format!("{:e}", x + 0.0)
+}
+
+/// `# units: s, m, m/s, ...`: the comment line above the CSV header (CSV
+/// readers skip it with a `#` comment setting, as `friction analyze` does).
+pub fn units_line(units: &[String]) -> String {
+    format!("# units: {}", units.join(", "))
+}
+
+/// Write the time series as CSV: a `# units: ...` comment line, the header,
+/// the rows.
 pub fn write_csv(out: &Outcome, path: &Path) -> Result<(), SimError> {
-    let mut w = csv::Writer::from_path(path).map_err(|e| SimError::Io {
-        path: path.display().to_string(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
+    let mut f = std::io::BufWriter::new(fs::File::create(path).map_err(|e| io(path, e))?);
+    if !out.units.is_empty() {
+        writeln!(f, "{}", units_line(&out.units)).map_err(|e| io(path, e))?;
+    }
+    let mut w = csv::Writer::from_writer(f);
     let err = |e: csv::Error| SimError::Io {
         path: path.display().to_string(),
         source: std::io::Error::other(e.to_string()),
     };
     w.write_record(&out.columns).map_err(err)?;
     for r in &out.rows {
-        w.write_record(r.iter().map(|x| format!("{x:e}"))).map_err(err)?;
+        w.write_record(r.iter().map(|&x| number(x))).map_err(err)?;
     }
     w.flush().map_err(|e| io(path, e))?;
     Ok(())
@@ -291,6 +332,7 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
         "partial": out.failure.is_some(),
         "error": out.failure,
         "final": finals,
+        "units": out.columns.iter().zip(&out.units).map(|(c, u)| (c.clone(), json!(u))).collect::<serde_json::Map<_, _>>(),
         "events": out.events.iter().map(|ev| json!({"t": ev.t, "contact": ev.contact, "from": ev.from, "to": ev.to})).collect::<Vec<_>>(),
         "stats": {
             "method": out.stats.method,
@@ -326,71 +368,6 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
             "residual_relative": e.residual.abs() / dissipated.abs().max(e.work_forces.abs() + e.work_drivers.abs()).max(1e-300),
         },
     })
-}
-
-/// A PNG with positions, velocities and friction forces against time.
-pub fn plot(out: &Outcome, path: &Path, title: &str) -> Result<(), SimError> {
-    register_font();
-    let perr =
-        |e: String| SimError::Io { path: path.display().to_string(), source: std::io::Error::other(e) };
-    let root = BitMapBackend::new(path, (1000, 900)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-    let root = root.titled(title, ("sans-serif", 22)).map_err(|e| perr(e.to_string()))?;
-    let panels = root.split_evenly((3, 1));
-    let t: Vec<f64> = out.rows.iter().map(|r| r[0]).collect();
-    let (t0, t1) = (t.first().copied().unwrap_or(0.0), t.last().copied().unwrap_or(1.0).max(1e-300));
-    for (panel, (prefix, label)) in
-        panels.iter().zip([("x.", "position"), ("v.", "velocity"), ("F.", "friction force")])
-    {
-        let cols: Vec<usize> =
-            out.columns.iter().enumerate().filter(|(_, c)| c.starts_with(prefix)).map(|(i, _)| i).collect();
-        let mut lo = f64::INFINITY;
-        let mut hi = f64::NEG_INFINITY;
-        for &c in &cols {
-            for r in &out.rows {
-                if r[c].is_finite() {
-                    lo = lo.min(r[c]);
-                    hi = hi.max(r[c]);
-                }
-            }
-        }
-        if !lo.is_finite() {
-            (lo, hi) = (-1.0, 1.0);
-        }
-        let pad = ((hi - lo) * 0.05).max(1e-12 * (1.0 + hi.abs()));
-        let mut chart = ChartBuilder::on(panel)
-            .margin(8)
-            .x_label_area_size(30)
-            .y_label_area_size(80)
-            .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
-            .map_err(|e| perr(e.to_string()))?;
-        chart
-            .configure_mesh()
-            .x_desc("t [s]")
-            .y_desc(label)
-            .y_label_formatter(&|v| format!("{v:.3e}"))
-            .draw()
-            .map_err(|e| perr(e.to_string()))?;
-        for (k, &c) in cols.iter().enumerate() {
-            let color = Palette99::pick(k).to_rgba();
-            let name = out.columns[c].clone();
-            chart
-                .draw_series(LineSeries::new(out.rows.iter().map(|r| (r[0], r[c])), color.stroke_width(2)))
-                .map_err(|e| perr(e.to_string()))?
-                .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-        }
-        if !cols.is_empty() {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()
-                .map_err(|e| perr(e.to_string()))?;
-        }
-    }
-    root.present().map_err(|e| perr(e.to_string()))?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -459,6 +436,14 @@ mod tests {
         let taken = OutputLock::acquire(&target).unwrap();
         assert_eq!(fs::read_to_string(taken.path()).unwrap(), std::process::id().to_string());
         assert!(!d.join(format!(".run.tmp-{dead}-0")).exists(), "stale temporary not removed");
+    }
+
+    /// Issue: the CSV held `-0e0`. Zero is written `0e0` whatever its sign.
+    #[test]
+    fn negative_zero_is_written_as_zero() {
+        assert_eq!(number(-0.0), "0e0");
+        assert_eq!(number(0.0), "0e0");
+        assert_eq!(number(-1.5e-3), "-1.5e-3");
     }
 
     /// `.` and `..` cannot be replaced atomically: refused with a message.

@@ -1,0 +1,219 @@
+//! The run plot: positions, velocities and friction forces against time in
+//! three panels, each axis labelled with its quantity and unit (`position x
+//! [m]`, `angle [rad]`, `friction torque [N m]`), tick labels written as
+//! plain numbers (no `2.000e0`, no `-2.2e-16` at zero), and the legend beside
+//! the curves rather than over them. PNG or SVG.
+
+use std::path::Path;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::register_font;
+use crate::engine::Outcome;
+use crate::error::SimError;
+
+/// Image format of a plot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PlotFormat {
+    /// PNG bitmap (the default).
+    #[default]
+    Png,
+    /// SVG vector graphics.
+    Svg,
+}
+
+impl PlotFormat {
+    /// `png` or `svg`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            PlotFormat::Png => "png",
+            PlotFormat::Svg => "svg",
+        }
+    }
+}
+
+const SIZE: (u32, u32) = (1100, 900);
+/// Width of the legend column right of each panel, in pixels.
+const LEGEND_WIDTH: u32 = 190;
+
+/// A PNG with positions, velocities and friction forces against time.
+pub fn plot(out: &Outcome, path: &Path, title: &str) -> Result<(), SimError> {
+    plot_as(out, path, title, PlotFormat::Png)
+}
+
+/// [`plot`] as PNG or SVG.
+pub fn plot_as(out: &Outcome, path: &Path, title: &str, format: PlotFormat) -> Result<(), SimError> {
+    register_font();
+    let perr =
+        |e: String| SimError::Io { path: path.display().to_string(), source: std::io::Error::other(e) };
+    match format {
+        PlotFormat::Png => draw(BitMapBackend::new(path, SIZE).into_drawing_area(), out, title),
+        PlotFormat::Svg => draw(SVGBackend::new(path, SIZE).into_drawing_area(), out, title),
+    }
+    .map_err(perr)
+}
+
+/// A tick label for `v` on an axis spanning `span`: values within 1e-9 of
+/// the span of zero are `0`; in [1e-3, 1e5) fixed point with as many
+/// decimals as the tick spacing (about span / 5) needs, trailing zeros
+/// dropped; otherwise three significant digits in exponent form (`1.5e-5`).
+///
+/// ```
+/// use friction_sim::output::tick_label;
+/// assert_eq!(tick_label(2.0, 4.0), "2");
+/// assert_eq!(tick_label(-2.220446049250313e-16, 1.0), "0");
+/// assert_eq!(tick_label(0.25, 1.0), "0.25");
+/// assert_eq!(tick_label(1.5e-5, 4e-5), "1.5e-5");
+/// assert_eq!(tick_label(-0.0, 1.0), "0");
+/// ```
+pub fn tick_label(v: f64, span: f64) -> String {
+    let span = if span.is_finite() && span > 0.0 { span } else { v.abs().max(1.0) };
+    if v.abs() <= 1e-9 * span {
+        return "0".into();
+    }
+    let big = v.abs().max(span);
+    if (1e-3..1e5).contains(&big) {
+        let step = span / 5.0;
+        let decimals = (-step.log10().floor()).max(0.0) as usize + 1;
+        let s = format!("{v:.decimals$}");
+        let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+        if s == "-0" {
+            "0".into()
+        } else {
+            s
+        }
+    } else {
+        let s = format!("{v:.2e}");
+        // 1.50e-5 -> 1.5e-5, 2.00e3 -> 2e3
+        match s.split_once('e') {
+            Some((m, e)) => {
+                let m = if m.contains('.') { m.trim_end_matches('0').trim_end_matches('.') } else { m };
+                format!("{m}e{e}")
+            }
+            None => s,
+        }
+    }
+}
+
+/// The axis label of a panel from the units of its columns.
+fn axis_label(words: (&str, &str), units: &[&str]) -> String {
+    let mut u: Vec<&str> = units.to_vec();
+    u.sort_unstable();
+    u.dedup();
+    let rotational = |x: &&str| x.contains("rad") || x.ends_with(" m") && *x != "m";
+    match (u.iter().all(rotational), u.iter().any(rotational)) {
+        (true, _) if !u.is_empty() => format!("{} [{}]", words.1, u.join(", ")),
+        (false, true) => format!("{} / {} [{}]", words.0, words.1, u.join(", ")),
+        _ => format!("{} [{}]", words.0, if u.is_empty() { "-".to_string() } else { u.join(", ") }),
+    }
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, out: &Outcome, title: &str) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let root = root.titled(title, ("sans-serif", 22)).map_err(e)?;
+    let panels = root.split_evenly((3, 1));
+    let t: Vec<f64> = out.rows.iter().map(|r| r[0]).collect();
+    let (t0, t1) = (t.first().copied().unwrap_or(0.0), t.last().copied().unwrap_or(1.0));
+    let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
+    let unit_of = |c: usize| out.units.get(c).map(String::as_str).unwrap_or("");
+    let specs = [
+        ("x.", ("position x", "angle")),
+        ("v.", ("velocity v", "angular velocity")),
+        ("F.", ("friction force F", "friction torque")),
+    ];
+    for (panel, (prefix, words)) in panels.iter().zip(specs) {
+        let cols: Vec<usize> =
+            out.columns.iter().enumerate().filter(|(_, c)| c.starts_with(prefix)).map(|(i, _)| i).collect();
+        let (w, _) = panel.dim_in_pixel();
+        let (area, legend) = panel.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for &c in &cols {
+            for r in &out.rows {
+                if r[c].is_finite() {
+                    lo = lo.min(r[c]);
+                    hi = hi.max(r[c]);
+                }
+            }
+        }
+        if !lo.is_finite() {
+            (lo, hi) = (-1.0, 1.0);
+        }
+        let pad = ((hi - lo) * 0.05).max(1e-12 * (1.0 + hi.abs()));
+        let (ylo, yhi) = (lo - pad, hi + pad);
+        let units: Vec<&str> = cols.iter().map(|&c| unit_of(c)).collect();
+        let mut chart = ChartBuilder::on(&area)
+            .margin(8)
+            .margin_right(24)
+            .x_label_area_size(40)
+            .y_label_area_size(90)
+            .build_cartesian_2d(t0..t1, ylo..yhi)
+            .map_err(e)?;
+        let (tspan, yspan) = (t1 - t0, yhi - ylo);
+        chart
+            .configure_mesh()
+            .x_desc("time t [s]")
+            .y_desc(axis_label(words, &units))
+            .x_label_formatter(&|v| tick_label(*v, tspan))
+            .y_label_formatter(&|v| tick_label(*v, yspan))
+            .draw()
+            .map_err(e)?;
+        for (k, &c) in cols.iter().enumerate() {
+            let color = Palette99::pick(k).to_rgba();
+            chart
+                .draw_series(LineSeries::new(out.rows.iter().map(|r| (r[0], r[c])), color.stroke_width(2)))
+                .map_err(e)?;
+            // the legend: a sample of the line and the column name, beside the chart
+            let y = 30 + 22 * k as i32;
+            if y > legend.dim_in_pixel().1 as i32 - 10 {
+                let more = format!("... {} more", cols.len() - k);
+                legend.draw(&Text::new(more, (8, y), ("sans-serif", 14))).map_err(e)?;
+                break;
+            }
+            legend
+                .draw(&PathElement::new(vec![(4, y + 7), (28, y + 7)], color.stroke_width(3)))
+                .map_err(e)?;
+            let name = format!("{} [{}]", out.columns[c], unit_of(c));
+            legend.draw(&Text::new(name, (34, y), ("sans-serif", 14))).map_err(e)?;
+        }
+    }
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue: ticks read `2.000e0` and a `-2.220e-16` tick sat at zero.
+    #[test]
+    fn tick_labels_are_plain_numbers() {
+        assert_eq!(tick_label(2.0, 4.0), "2");
+        assert_eq!(tick_label(0.5, 4.0), "0.5");
+        assert_eq!(tick_label(-2.220446049250313e-16, 0.2), "0");
+        assert_eq!(tick_label(0.02, 0.1), "0.02");
+        assert_eq!(tick_label(-0.015, 0.1), "-0.015");
+        assert_eq!(tick_label(1.0e-5, 4e-5), "1e-5");
+        assert_eq!(tick_label(2.5e-5, 4e-5), "2.5e-5");
+        assert_eq!(tick_label(150000.0, 4e5), "1.5e5");
+        assert_eq!(tick_label(12.0, 30.0), "12");
+        for v in [0.1, 0.2, 0.3, 0.7] {
+            assert!(tick_label(v, 1.0).len() <= 4, "{v}: {}", tick_label(v, 1.0));
+        }
+    }
+
+    #[test]
+    fn axis_labels_name_quantity_and_unit() {
+        let w = ("position x", "angle");
+        assert_eq!(axis_label(w, &["m", "m"]), "position x [m]");
+        assert_eq!(axis_label(w, &["rad"]), "angle [rad]");
+        assert_eq!(axis_label(w, &["m", "rad"]), "position x / angle [m, rad]");
+        assert_eq!(axis_label(("friction force F", "friction torque"), &["N m"]), "friction torque [N m]");
+        assert_eq!(axis_label(("friction force F", "friction torque"), &["N"]), "friction force F [N]");
+    }
+}

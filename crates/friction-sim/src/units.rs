@@ -1,0 +1,154 @@
+//! Units of the output columns, and the two kinds of moving parts: a
+//! translational body (position in m, force in N) and a rotational one
+//! (`kind = "rotational"`: angle in rad, torque in N m, inertia in kg m²).
+//!
+//! The equations are the same for both; only the units (and the words)
+//! change. A spring, damper or contact joins members of one kind (the ground
+//! joins either); its force column is then a force or a torque.
+//!
+//! | column | translational | rotational |
+//! |---|---|---|
+//! | `t` | s | s |
+//! | `x.NAME` (body, driver) | m | rad |
+//! | `v.NAME` | m/s | rad/s |
+//! | `F.NAME` (contact force on its first member) | N | N m |
+//! | `s.NAME` (contact slip: first member minus second) | m | rad |
+//! | `sv.NAME` (slip velocity) | m/s | rad/s |
+//! | `z.NAME.k` (internal state k) | the model's [`friction_models::Quantity`] | the same, rotational |
+//!
+//! ```
+//! let text = "[[body]]\nname = \"w\"\nkind = \"rotational\"\nmass = 0.1\nv0 = 10.0\n\
+//!             [[contact]]\nname = \"c\"\nbetween = [\"w\", \"ground\"]\nmodel = \"lugre\"\n\
+//!             [solver]\nt_end = 0.01\n";
+//! let sys = friction_sim::scenario::parse(text, "doc.toml", std::path::Path::new(".")).unwrap();
+//! let cols = friction_sim::engine::columns(&sys);
+//! let units = friction_sim::units::column_units(&sys);
+//! let unit = |c: &str| units[cols.iter().position(|x| x == c).unwrap()].clone();
+//! assert_eq!(unit("x.w"), "rad");
+//! assert_eq!(unit("F.c"), "N m");
+//! assert_eq!(unit("sv.c"), "rad/s");
+//! assert_eq!(unit("z.c.0"), "rad");
+//! ```
+
+use friction_models::{FrictionModel, Quantity};
+use serde::Deserialize;
+
+use crate::scenario::{Member, System};
+
+/// Whether a body or driver translates or rotates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Moves along a line: position \[m\], force \[N\], mass \[kg\] (the default).
+    #[default]
+    Translational,
+    /// Turns about an axis: angle \[rad\], torque [N m], inertia [kg m²].
+    Rotational,
+}
+
+impl Kind {
+    /// `translational` or `rotational`, as in the scenario file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Translational => "translational",
+            Kind::Rotational => "rotational",
+        }
+    }
+
+    /// Whether rotational.
+    pub fn rotational(self) -> bool {
+        self == Kind::Rotational
+    }
+
+    /// The unit of a quantity for this kind.
+    pub fn unit(self, q: Quantity) -> &'static str {
+        q.unit(self.rotational())
+    }
+}
+
+impl System {
+    /// The kind of a member; `None` for the ground, which joins either kind.
+    pub fn member_kind(&self, m: Member) -> Option<Kind> {
+        match m {
+            Member::Ground => None,
+            Member::Body(i) => Some(self.bodies[i].kind),
+            Member::Driver(i) => Some(self.drivers[i].kind),
+        }
+    }
+
+    /// The kind of a connection between two members (checked at load time
+    /// to be one kind): translational between the ground and the ground.
+    pub fn link_kind(&self, between: [Member; 2]) -> Kind {
+        self.member_kind(between[0]).or(self.member_kind(between[1])).unwrap_or_default()
+    }
+}
+
+/// The unit of every output column of `sys`, in the order of
+/// [`crate::engine::columns`].
+pub fn column_units(sys: &System) -> Vec<String> {
+    let mut u = vec!["s".to_string()];
+    let pv = |k: Kind, u: &mut Vec<String>| {
+        u.push(k.unit(Quantity::Displacement).into());
+        u.push(k.unit(Quantity::Velocity).into());
+    };
+    for b in &sys.bodies {
+        pv(b.kind, &mut u);
+    }
+    for d in &sys.drivers {
+        pv(d.kind, &mut u);
+    }
+    for c in &sys.contacts {
+        u.push(sys.link_kind(c.between).unit(Quantity::Force).into());
+    }
+    for c in &sys.contacts {
+        pv(sys.link_kind(c.between), &mut u);
+    }
+    for (c, on) in sys.contacts.iter().zip(sys.state_columns()) {
+        if on {
+            let k = sys.link_kind(c.between);
+            for i in 0..c.model.n_states() + c.model.n_memory() {
+                u.push(k.unit(c.model.state_quantity(i)).into());
+            }
+        }
+    }
+    u
+}
+
+/// A plain-words name of what a column holds, for plot axes and documents:
+/// `position`, `angle`, `velocity`, `angular velocity`, `friction force`,
+/// `friction torque`, `slip`, `slip velocity`, `internal state`, `time`.
+pub fn column_quantity(sys: &System, column: &str) -> &'static str {
+    let (prefix, name) = column.split_once('.').unwrap_or((column, ""));
+    let member_kind = || {
+        sys.bodies
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| b.kind)
+            .or_else(|| sys.drivers.iter().find(|d| d.name == name).map(|d| d.kind))
+            .unwrap_or_default()
+    };
+    let contact_kind = || {
+        let cname = name.split('.').next().unwrap_or(name);
+        sys.contacts.iter().find(|c| c.name == cname).map(|c| sys.link_kind(c.between)).unwrap_or_default()
+    };
+    match (prefix, prefix_kind(prefix, member_kind, contact_kind)) {
+        ("t", _) => "time",
+        ("x", Kind::Translational) => "position",
+        ("x", Kind::Rotational) => "angle",
+        ("v", Kind::Translational) => "velocity",
+        ("v", Kind::Rotational) => "angular velocity",
+        ("F", Kind::Translational) => "friction force",
+        ("F", Kind::Rotational) => "friction torque",
+        ("s", _) => "slip",
+        ("sv", _) => "slip velocity",
+        _ => "internal state",
+    }
+}
+
+fn prefix_kind(prefix: &str, member: impl Fn() -> Kind, contact: impl Fn() -> Kind) -> Kind {
+    match prefix {
+        "x" | "v" => member(),
+        "F" | "s" | "sv" | "z" => contact(),
+        _ => Kind::Translational,
+    }
+}
