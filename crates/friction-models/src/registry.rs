@@ -95,6 +95,7 @@ registry! {
     StribeckSat(stribeck_sat::StribeckSat),
     StribeckTanh(stribeck_tanh::StribeckTanh),
     StribeckExp(stribeck_exp::StribeckExp),
+    Table(table::Table),
     Classical(classical::Classical),
     Karnopp(karnopp::Karnopp),
     Dankowicz(dankowicz::Dankowicz),

@@ -36,7 +36,16 @@ fn defaults(id: &str) -> ParamMap {
     let info = friction_models::info(id).unwrap();
     let mut p = ParamMap::new();
     for s in info.params {
-        if let ParamKind::Rows { .. } = s.kind {
+        if id == "table" && s.name == "points" {
+            // speeds from 0, strictly increasing
+            p.insert(
+                s.name.into(),
+                ParamValue::List(vec![
+                    ParamValue::List(vec![ParamValue::Num(0.0), ParamValue::Num(1.5)]),
+                    ParamValue::List(vec![ParamValue::Num(0.01), ParamValue::Num(1.0)]),
+                ]),
+            );
+        } else if let ParamKind::Rows { .. } = s.kind {
             p.insert(
                 s.name.into(),
                 ParamValue::List(vec![

@@ -796,31 +796,28 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             src.err(line, format!("{what}: unknown member \"{name}\"; known: {}", known.join(", ")))
         })
     };
-    let pair = |between: &[String],
-                span: std::ops::Range<usize>,
-                what: &str|
-     -> Result<[Member; 2], SimError> {
-        let line = src.key_line(span, "between");
-        if between.len() != 2 {
-            return Err(
-                src.err(line, format!("{what}: `between` needs exactly 2 names, found {}", between.len()))
-            );
-        }
-        let a = member(&between[0], line, what)?;
-        let b = member(&between[1], line, what)?;
-        if a == b {
-            return Err(src.err(line, format!("{what}: `between` names the same member twice")));
-        }
-        let kind = |m: Member| match m {
-            Member::Ground => None,
-            Member::Body(i) => Some(bodies[i].kind),
-            Member::Driver(i) => Some(drivers[i].kind),
-        };
-        if let (Some(ka), Some(kb)) = (kind(a), kind(b)) {
-            if ka != kb {
-                return Err(src.err(
-                    line,
-                    format!(
+    let pair =
+        |between: &[String], span: std::ops::Range<usize>, what: &str| -> Result<[Member; 2], SimError> {
+            let line = src.key_line(span, "between");
+            if between.len() != 2 {
+                return Err(src
+                    .err(line, format!("{what}: `between` needs exactly 2 names, found {}", between.len())));
+            }
+            let a = member(&between[0], line, what)?;
+            let b = member(&between[1], line, what)?;
+            if a == b {
+                return Err(src.err(line, format!("{what}: `between` names the same member twice")));
+            }
+            let kind = |m: Member| match m {
+                Member::Ground => None,
+                Member::Body(i) => Some(bodies[i].kind),
+                Member::Driver(i) => Some(drivers[i].kind),
+            };
+            if let (Some(ka), Some(kb)) = (kind(a), kind(b)) {
+                if ka != kb {
+                    return Err(src.err(
+                        line,
+                        format!(
                         "{what}: `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper or contact \
                              joins members of one kind (the ground joins either): set `kind` on both",
                         between[0],
@@ -828,11 +825,11 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                         between[1],
                         kb.name()
                     ),
-                ));
+                    ));
+                }
             }
-        }
-        Ok([a, b])
-    };
+            Ok([a, b])
+        };
 
     let positive = |x: Option<f64>, key: &str, span: std::ops::Range<usize>, what: &str, allow_zero: bool| {
         let line = src.key_line(span, key);

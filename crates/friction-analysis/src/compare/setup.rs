@@ -134,6 +134,7 @@ pub const ELEMENTS: [[f64; 2]; 4] = [[4e4, 0.25], [3e4, 0.25], [2e4, 0.25], [1e4
 /// | `maxwell_slip` | `elements` = [`ELEMENTS`] |
 /// | `leuven` | `elements` = [`ELEMENTS`] (Σ f_i = 1 N = `fs`) |
 /// | `gms` | `elements` = the stiffnesses of [`ELEMENTS`], α_i = 0.25 |
+/// | `table` | `points` = [[0, 1.5], [0.01, 1], [1, 1]] (a Stribeck-like curve) |
 ///
 /// | `stochastic` | `inner` = `coulomb_tanh` |
 ///
@@ -159,6 +160,11 @@ pub fn experiment_params(id: &str) -> ParamMap {
         }
         "gms" => {
             p.insert("elements".into(), rows(&|_| 0.25));
+        }
+        "table" => {
+            // a Stribeck-like curve: 1.5 at the onset of sliding, 1 from 10 mm/s
+            let pt = |v: f64, mu: f64| ParamValue::List(vec![ParamValue::Num(v), ParamValue::Num(mu)]);
+            p.insert("points".into(), ParamValue::List(vec![pt(0.0, 1.5), pt(0.01, 1.0), pt(1.0, 1.0)]));
         }
         "stochastic" => {
             let mut inner = ParamMap::new();

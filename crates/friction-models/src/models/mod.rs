@@ -35,4 +35,5 @@ pub mod stribeck_dankowicz;
 pub mod stribeck_exp;
 pub mod stribeck_sat;
 pub mod stribeck_tanh;
+pub mod table;
 pub mod viscous;

@@ -334,6 +334,7 @@ fn generic_update_matches_fine_rk4_for_every_stateful_model() {
         let p = match info.id {
             "gms" => rows(&[[4e4, 0.2], [2e4, 0.3], [1e4, 0.5]]),
             "leuven" => rows(&[[4e4, 0.2], [2e4, 0.3], [1e4, 0.4], [5e3, 0.6]]),
+            "table" => table_points(),
             _ => ParamMap::new(),
         };
         // models that need parameters without defaults and have no state are skipped
@@ -488,6 +489,7 @@ fn every_model_is_stable_for_steps_from_nanoseconds_to_seconds() {
         let p = match info.id {
             "gms" => rows(&[[4e4, 0.2], [2e4, 0.3], [1e4, 0.5]]),
             "leuven" | "maxwell_slip" => rows(&[[4e4, 0.2], [2e4, 0.3], [1e4, 0.4], [5e3, 0.6]]),
+            "table" => table_points(),
             _ => ParamMap::new(),
         };
         let m = build(info.id, &p).unwrap_or_else(|e| panic!("{}: {e}", info.id));
@@ -507,4 +509,11 @@ fn every_model_is_stable_for_steps_from_nanoseconds_to_seconds() {
             }
         }
     }
+}
+
+/// `points` of a Stribeck-like `table` model: 1.5 at rest, 1 from 1 cm/s.
+fn table_points() -> ParamMap {
+    let pts = [[0.0, 1.5], [0.01, 1.0], [1.0, 1.0]];
+    let list = pts.iter().map(|row| ParamValue::List(row.iter().map(|&x| ParamValue::Num(x)).collect()));
+    ParamMap::from([("points".to_string(), ParamValue::List(list.collect()))])
 }
