@@ -31,7 +31,7 @@ const LIB_NAME: &str = "libfriction_fmu.so";
 pub struct FmuArgs {
     /// Scenario TOML file (without FILE: the embedded LuGre stick-slip scenario).
     file: Option<PathBuf>,
-    /// The FMU to write (a file name ending in .fmu).
+    /// The FMU to write (a file name ending in .fmu; missing directories are created).
     #[arg(short, long, value_name = "OUT.fmu")]
     out: PathBuf,
     /// The FMU shared library (libfriction_fmu.so) to pack, instead of searching for it.
@@ -61,9 +61,8 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    if !parent.is_dir() {
-        return Err(format!("-o {}: the directory {} does not exist", a.out.display(), parent.display()));
-    }
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| format!("-o {}: cannot create the directory {}: {e}", a.out.display(), parent.display()))?;
     if a.out.is_dir() {
         return Err(format!("-o {}: is a directory; give a file name ending in .fmu", a.out.display()));
     }

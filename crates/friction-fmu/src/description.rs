@@ -48,9 +48,9 @@ fn esc(s: &str) -> String {
     o
 }
 
-/// A real number as XML text that reads back to the same `f64`.
+/// A real number as XML text (`xs:double`) that reads back to the same `f64`.
 fn num(x: f64) -> String {
-    format!("{x:e}")
+    format!("{x:?}")
 }
 
 /// The `modelDescription.xml` of the FMU of `sys`, whose packed scenario

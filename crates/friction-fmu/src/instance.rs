@@ -24,7 +24,7 @@ use crate::worker::Worker;
 /// Log categories declared in `modelDescription.xml`: `(name, meaning)`.
 pub const LOG_CATEGORIES: &[(&str, &str)] = &[
     ("logStatusError", "calls that return fmi2Error, with the reason"),
-    ("logAll", "every message, including the solver statistics at the end"),
+    ("logAll", "every message (errors are logged whether logging is on or not)"),
 ];
 
 /// The state of an instance.
