@@ -129,11 +129,12 @@ unsafe fn call(c: fmi2Component, f: impl FnOnce(&mut Component) -> Result<(), Fm
     match catch_unwind(AssertUnwindSafe(|| f(comp))) {
         Ok(Ok(())) => fmi2OK,
         Ok(Err(e)) => {
+            comp.inst.set_error();
             comp.log(fmi2Error, "logStatusError", &e.0);
             fmi2Error
         }
         Err(p) => {
-            comp.inst.state = State::Error;
+            comp.inst.set_error();
             comp.log(fmi2Error, "logStatusError", &format!("internal error (please report): {}", panic_text(&*p)));
             fmi2Error
         }

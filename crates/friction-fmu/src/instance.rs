@@ -130,12 +130,18 @@ impl Instance {
         FmiError(format!("{call} is not allowed in state {:?}; it is allowed {allowed}", self.state))
     }
 
+    /// Move to the error state (after any call that returned fmi2Error),
+    /// ending the simulation.
+    pub fn set_error(&mut self) {
+        self.state = State::Error;
+        self.worker = None;
+    }
+
     /// Run `f`; on error move to the error state.
     fn guard<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, FmiError>) -> Result<T, FmiError> {
         let r = f(self);
         if r.is_err() {
-            self.state = State::Error;
-            self.worker = None;
+            self.set_error();
         }
         r
     }
