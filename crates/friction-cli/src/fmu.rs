@@ -61,8 +61,9 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent)
-        .map_err(|e| format!("-o {}: cannot create the directory {}: {e}", a.out.display(), parent.display()))?;
+    std::fs::create_dir_all(&parent).map_err(|e| {
+        format!("-o {}: cannot create the directory {}: {e}", a.out.display(), parent.display())
+    })?;
     if a.out.is_dir() {
         return Err(format!("-o {}: is a directory; give a file name ending in .fmu", a.out.display()));
     }
@@ -72,7 +73,9 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
             let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
             (text, f.display().to_string(), dir)
         }
-        None => (default_scenario.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from(".")),
+        None => {
+            (default_scenario.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from("."))
+        }
     };
     scenario::parse(&text, &file, &dir).map_err(|e| e.to_string())?;
     let (packed, tables) = pack_tables(&text, &file, &dir)?;
@@ -93,7 +96,10 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
     let lib = find_lib(a.lib.as_deref())?;
     let so = std::fs::read(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
     if !so.starts_with(b"\x7fELF") || !so.windows(10).any(|w| w == b"fmi2DoStep") {
-        return Err(format!("{}: not an FMI 2.0 shared library (no ELF header or no fmi2DoStep)", lib.display()));
+        return Err(format!(
+            "{}: not an FMI 2.0 shared library (no ELF header or no fmi2DoStep)",
+            lib.display()
+        ));
     }
 
     // write next to the target, then rename: a failed export leaves no half file
@@ -101,7 +107,8 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
     let write = || -> Result<(), String> {
         let f = std::fs::File::create(&tmp).map_err(|e| format!("-o {}: {e}", a.out.display()))?;
         let mut z = zip::ZipWriter::new(f);
-        let opt = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        let opt =
+            zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
         let mut add = |name: &str, bytes: &[u8]| -> Result<(), String> {
             z.start_file(name, opt).map_err(|e| format!("{}: {name}: {e}", a.out.display()))?;
             z.write_all(bytes).map_err(|e| format!("{}: {name}: {e}", a.out.display()))
@@ -165,15 +172,15 @@ fn pack_tables(text: &str, file: &str, dir: &Path) -> Result<(String, Vec<(Strin
 /// The FMU library: `--lib`, `$FRICTION_FMU_LIB`, or next to the executable.
 fn find_lib(opt: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(p) = opt {
-        return if p.is_file() { Ok(p.to_path_buf()) } else { Err(format!("--lib {}: no such file", p.display())) };
+        return if p.is_file() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(format!("--lib {}: no such file", p.display()))
+        };
     }
     if let Some(p) = std::env::var_os(LIB_ENV) {
         let p = PathBuf::from(p);
-        return if p.is_file() {
-            Ok(p)
-        } else {
-            Err(format!("{LIB_ENV}={}: no such file", p.display()))
-        };
+        return if p.is_file() { Ok(p) } else { Err(format!("{LIB_ENV}={}: no such file", p.display())) };
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate this executable: {e}"))?;
     let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();

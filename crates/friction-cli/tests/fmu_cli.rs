@@ -42,7 +42,10 @@ fn bad_input_names_the_file_or_path() {
     std::fs::create_dir_all(d.join("dir.fmu")).unwrap();
     refused(&["fmu", "-o", d.join("dir.fmu").to_str().unwrap()], &["dir.fmu", "is a directory"]);
     std::fs::write(d.join("file"), "x").unwrap();
-    refused(&["fmu", "-o", d.join("file/x.fmu").to_str().unwrap()], &["file/x.fmu", "cannot create the directory"]);
+    refused(
+        &["fmu", "-o", d.join("file/x.fmu").to_str().unwrap()],
+        &["file/x.fmu", "cannot create the directory"],
+    );
     // a library that is missing or not an FMU library
     refused(&["fmu", "-o", out_s, "--lib", "/no/such/lib.so"], &["--lib /no/such/lib.so", "no such file"]);
     refused(

@@ -92,7 +92,14 @@ struct Component {
     logging_on: bool,
 }
 
-fn log_to(logger: fmi2CallbackLogger, env: fmi2ComponentEnvironment, name: &str, status: fmi2Status, cat: &str, msg: &str) {
+fn log_to(
+    logger: fmi2CallbackLogger,
+    env: fmi2ComponentEnvironment,
+    name: &str,
+    status: fmi2Status,
+    cat: &str,
+    msg: &str,
+) {
     let Some(logger) = logger else { return };
     // the message is a printf format: escape '%'
     let clean = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
@@ -135,7 +142,11 @@ unsafe fn call(c: fmi2Component, f: impl FnOnce(&mut Component) -> Result<(), Fm
         }
         Err(p) => {
             comp.inst.set_error();
-            comp.log(fmi2Error, "logStatusError", &format!("internal error (please report): {}", panic_text(&*p)));
+            comp.log(
+                fmi2Error,
+                "logStatusError",
+                &format!("internal error (please report): {}", panic_text(&*p)),
+            );
             fmi2Error
         }
     }
@@ -401,7 +412,12 @@ pub unsafe extern "C" fn fmi2SetReal(
 }
 
 /// The FMU has only Real variables: any value reference of another type is unknown.
-unsafe fn no_such(c: fmi2Component, call_name: &str, vr: *const fmi2ValueReference, nvr: usize) -> fmi2Status {
+unsafe fn no_such(
+    c: fmi2Component,
+    call_name: &str,
+    vr: *const fmi2ValueReference,
+    nvr: usize,
+) -> fmi2Status {
     unsafe {
         call(c, |comp| {
             let vr = slice(vr, nvr, call_name)?;
@@ -656,11 +672,17 @@ const TERMINATED: fmi2StatusKind = 3;
 /// # Safety
 /// See the module doc.
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetStatus(c: fmi2Component, s: fmi2StatusKind, value: *mut fmi2Status) -> fmi2Status {
+pub unsafe extern "C" fn fmi2GetStatus(
+    c: fmi2Component,
+    s: fmi2StatusKind,
+    value: *mut fmi2Status,
+) -> fmi2Status {
     unsafe {
         call(c, |_| {
             if s != DO_STEP_STATUS {
-                return Err(FmiError(format!("fmi2GetStatus: status kind {s} is not available; valid: 0 (fmi2DoStepStatus)")));
+                return Err(FmiError(format!(
+                    "fmi2GetStatus: status kind {s} is not available; valid: 0 (fmi2DoStepStatus)"
+                )));
             }
             let v = slice_mut(value, 1, "fmi2GetStatus: value")?;
             v[0] = fmi2OK;
@@ -674,7 +696,11 @@ pub unsafe extern "C" fn fmi2GetStatus(c: fmi2Component, s: fmi2StatusKind, valu
 /// # Safety
 /// See the module doc.
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetRealStatus(c: fmi2Component, s: fmi2StatusKind, value: *mut fmi2Real) -> fmi2Status {
+pub unsafe extern "C" fn fmi2GetRealStatus(
+    c: fmi2Component,
+    s: fmi2StatusKind,
+    value: *mut fmi2Real,
+) -> fmi2Status {
     unsafe {
         call(c, |comp| {
             if s != LAST_SUCCESSFUL_TIME {

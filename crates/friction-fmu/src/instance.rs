@@ -149,7 +149,12 @@ impl Instance {
     /// `fmi2SetupExperiment`: the start time must be 0 (schedules start
     /// there); a stop time replaces the scenario's `t_end`; a tolerance
     /// replaces its `rtol`.
-    pub fn setup_experiment(&mut self, tol: Option<f64>, start: f64, stop: Option<f64>) -> Result<(), FmiError> {
+    pub fn setup_experiment(
+        &mut self,
+        tol: Option<f64>,
+        start: f64,
+        stop: Option<f64>,
+    ) -> Result<(), FmiError> {
         self.guard(|s| {
             if s.state != State::Instantiated {
                 return Err(s.refuse("fmi2SetupExperiment", "after fmi2Instantiate or fmi2Reset"));
@@ -231,7 +236,11 @@ impl Instance {
     }
 
     fn inputs(&self) -> Vec<f64> {
-        self.vars.iter().filter(|v| matches!(v.kind, Kind::Input(_))).map(|v| self.values[v.vr as usize]).collect()
+        self.vars
+            .iter()
+            .filter(|v| matches!(v.kind, Kind::Input(_)))
+            .map(|v| self.values[v.vr as usize])
+            .collect()
     }
 
     fn ensure_worker(&mut self) -> Result<&Worker, FmiError> {
@@ -328,7 +337,10 @@ impl Instance {
                         // validated now, as the scenario file would be
                         if let Err(e) = s.system() {
                             s.values[vr as usize] = old;
-                            return Err(FmiError(format!("fmi2SetReal: parameter \"{}\" = {x}: {e}", v.name)));
+                            return Err(FmiError(format!(
+                                "fmi2SetReal: parameter \"{}\" = {x}: {e}",
+                                v.name
+                            )));
                         }
                         // a simulation started for outputs read in initialization mode is stale
                         s.worker = None;

@@ -87,10 +87,8 @@ pub fn variables(sys: &System, raw: &toml::Table) -> Result<Vec<Variable>, Strin
     let raw_contacts = raw.get("contact").and_then(|c| c.as_array());
     for (ci, ct) in sys.contacts.iter().enumerate() {
         let info = ct.model.info();
-        let given = raw_contacts
-            .and_then(|a| a.get(ci))
-            .and_then(|c| c.get("params"))
-            .and_then(|p| p.as_table());
+        let given =
+            raw_contacts.and_then(|a| a.get(ci)).and_then(|c| c.get("params")).and_then(|p| p.as_table());
         for spec in info.params {
             let value = given.and_then(|g| g.get(spec.name)).and_then(|v| match v {
                 toml::Value::Float(x) => Some(*x),
@@ -170,7 +168,8 @@ pub fn with_parameters(
             .and_then(|c| c.as_table_mut())
             .ok_or_else(|| format!("{file}: no contact[{ci}]"))?;
         let params = c.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        let params = params.as_table_mut().ok_or_else(|| format!("{file}: contact[{ci}].params is not a table"))?;
+        let params =
+            params.as_table_mut().ok_or_else(|| format!("{file}: contact[{ci}].params is not a table"))?;
         params.insert(name.clone(), toml::Value::Float(*value));
     }
     let edited = toml::to_string(&raw).map_err(|e| format!("{file}: {e}"))?;

@@ -14,8 +14,8 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
 
 use friction_sim::engine::{Coupling, Engine, Link};
-use friction_sim::schedule::InputSignal;
 use friction_sim::scenario::System;
+use friction_sim::schedule::InputSignal;
 
 enum Cmd {
     Outputs(Vec<f64>),

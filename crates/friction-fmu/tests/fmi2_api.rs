@@ -227,7 +227,9 @@ fn instantiation_refuses_a_wrong_guid_type_or_resource_location() {
     assert!(p(&good, fmi2CoSimulation, &http).is_null());
     assert!(p(&good, fmi2CoSimulation, &missing).is_null());
     let null: *const c_char = std::ptr::null();
-    assert!(unsafe { fmi2Instantiate(name.as_ptr(), fmi2CoSimulation, null, uri.as_ptr(), &cb, 0, 0) }.is_null());
+    assert!(
+        unsafe { fmi2Instantiate(name.as_ptr(), fmi2CoSimulation, null, uri.as_ptr(), &cb, 0, 0) }.is_null()
+    );
     let c = p(&good, fmi2CoSimulation, &uri);
     assert!(!c.is_null());
     unsafe { fmi2FreeInstance(c) };

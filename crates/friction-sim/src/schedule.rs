@@ -136,7 +136,8 @@ impl InputSignal {
 
     /// Back to `start` at t = 0.
     pub fn reset(&self) {
-        *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Held { t0: 0.0, s0: self.offset, u: self.start };
+        *self.held.lock().unwrap_or_else(|e| e.into_inner()) =
+            Held { t0: 0.0, s0: self.offset, u: self.start };
     }
 
     fn eval(&self, t: f64) -> (f64, f64, f64) {
