@@ -359,7 +359,7 @@ impl Instance {
                 return Err(s.refuse("fmi2DoStep", "after fmi2ExitInitializationMode and before fmi2Terminate"));
             }
             let tol = 1e-9 * (1.0 + s.time.abs());
-            if !((t - s.time).abs() <= tol) {
+            if (t - s.time).abs() > tol || t.is_nan() {
                 return Err(FmiError(format!(
                     "fmi2DoStep: currentCommunicationPoint = {t} is not the FMU's time {}",
                     s.time

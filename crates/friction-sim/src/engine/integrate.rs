@@ -20,6 +20,14 @@ type M = NalgebraMat<f64>;
 type LS = NalgebraLU<f64>;
 type V = NalgebraVec<f64>;
 
+/// Where a run reports: its rows, its progress, and the master of a
+/// co-simulation.
+struct Hooks<'r, 'p, 'c> {
+    rows: RowOut<'r>,
+    progress: Option<Progress<'p>>,
+    coupling: Option<&'c mut dyn Coupling>,
+}
+
 fn slice(v: &V) -> &[f64] {
     v.batch_as_slice(0)
 }
@@ -202,19 +210,43 @@ impl Engine<'_> {
         let mut out = match method {
             Method::Bdf => {
                 let s = problem.bdf::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start, coupling.take())
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
             Method::TrBdf2 => {
                 let s = problem.tr_bdf2::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start, coupling.take())
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
             Method::Esdirk34 => {
                 let s = problem.esdirk34::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start, coupling.take())
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
             _ => {
                 let s = problem.tsit45().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start, coupling.take())
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
         };
         out.stats.wall_time = start.elapsed().as_secs_f64();
@@ -247,15 +279,14 @@ impl Engine<'_> {
         mut solver: S,
         y0: &[f64],
         ev0: Vec<Event>,
-        mut rows: RowOut<'_>,
-        mut progress: Option<Progress<'_>>,
+        hooks: Hooks<'_, '_, '_>,
         start: Instant,
-        mut coupling: Option<&mut dyn Coupling>,
     ) -> Outcome
     where
         Eqn: OdeEquations<T = f64, V = V> + 'a,
         S: OdeSolverMethod<'a, Eqn>,
     {
+        let Hooks { mut rows, mut progress, mut coupling } = hooks;
         let sys = self.sys;
         let st = &sys.solver;
         let t_end = st.t_end;
