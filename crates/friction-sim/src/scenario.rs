@@ -28,6 +28,10 @@
 //! model = "dahl"
 //! params = { sigma0 = 1e5, fc = 1.0, exponent = 1.0 }
 //! normal = 1.0          # or a schedule table; scales the force and the maximum static force
+//! # any schedule may be an FMU input, set by a co-simulation master (friction fmu);
+//! # friction run holds `start`. quantity = "value" (default: for a driver its position)
+//! # or "velocity" (the driver's velocity, its position integrated from `offset`):
+//! #   motion = { type = "input", name = "v_slip", start = 0.0, quantity = "velocity" }
 //! [[stop]]              # hard end stops of a body
 //! body = "m"
 //! min = -0.1
@@ -97,7 +101,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::SimError;
-use crate::schedule::Schedule;
+use crate::schedule::{InputSignal, Schedule};
 pub use crate::units::Kind;
 
 /// The longest valid name, in characters.
@@ -756,6 +760,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         Ok(())
     };
 
+    let mut input_names = std::collections::HashSet::new();
     let mut drivers = Vec::new();
     for (i, d) in raw.driver.iter().enumerate() {
         let span = d.span();
@@ -764,6 +769,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let what = format!("driver \"{}\" motion", d.name);
         let motion = Schedule::from_toml(&d.motion, &what, &src.dir)
             .and_then(|m| m.check_finite(&what, t_end).map(|()| m))
+            .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
             .map_err(|m| src.err(src.key_line(span.clone(), "motion"), m))?;
         drivers.push(Driver { name: d.name.clone(), motion, kind: d.kind });
     }
@@ -903,6 +909,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             }
         };
         let value = schedule_value(&f.value, &format!("{what} value"), &src, t_end)
+            .and_then(|m| unique_input(&mut input_names, &m, &format!("{what} value")).map(|()| m))
             .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
         forces.push(Force { name, on, value });
     }
@@ -934,6 +941,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let normal = match &c.normal {
             None => Schedule::Constant { value: 1.0 },
             Some(v) => schedule_value(v, &format!("{what} `normal`"), &src, t_end)
+                .and_then(|m| unique_input(&mut input_names, &m, &format!("{what} `normal`")).map(|()| m))
                 .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
         };
         if normal != (Schedule::Constant { value: 1.0 }) {
@@ -1035,6 +1043,23 @@ fn own_load(model: &AnyModel, params: &ParamMap, prefix: &str) -> Option<(String
         None
     }
     search(model.info().id, params, prefix)
+}
+
+/// Refuse a second input of the same name.
+fn unique_input(
+    names: &mut std::collections::HashSet<String>,
+    s: &Schedule,
+    what: &str,
+) -> Result<(), String> {
+    if let Some(u) = s.input() {
+        if !names.insert(u.name.clone()) {
+            return Err(format!(
+                "{what}: input name \"{}\" is used twice; every input of a scenario needs its own name",
+                u.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A number or a schedule table, checked to be finite over `[0, t_end]`.
@@ -1225,6 +1250,16 @@ fn toml_to_param(v: &toml::Value) -> ParamValue {
 }
 
 impl System {
+    /// The scenario's inputs (`type = "input"` schedules): driver motions in
+    /// file order, then forces, then contacts' normal loads. Each is a clone
+    /// that shares its held value with the system's schedule.
+    pub fn inputs(&self) -> Vec<InputSignal> {
+        let d = self.drivers.iter().map(|d| &d.motion);
+        let f = self.forces.iter().map(|f| &f.value);
+        let n = self.contacts.iter().map(|c| &c.normal);
+        d.chain(f).chain(n).filter_map(|s| s.input().cloned()).collect()
+    }
+
     /// Names of bodies and drivers, in the order of the output columns.
     pub fn member_name(&self, m: Member) -> &str {
         match m {

@@ -18,10 +18,136 @@
 //! haversine      {amplitude, duration, start = 0}        s = A sin²(π (t - start)/duration) on the pulse
 //! table          {file}                                  CSV with columns t, value; linear
 //!                                                        interpolation, held after the last row
+//! input          {name, start, quantity = "value", offset = 0}
+//!                a signal set from outside (an FMU input, see below); s = start until set
 //! ```
+//!
+//! # Inputs
+//!
+//! `{ type = "input", name = "u", start = 0.0 }` makes a force, a normal
+//! load or a driver's motion an input of the FMU that `friction fmu` exports:
+//! the co-simulation master sets it at every communication point and it is
+//! held constant until the next one. In `friction run` (no master) it holds
+//! `start` for the whole run. `name` follows
+//! [`check_name`](crate::scenario::check_name) and is unique among the
+//! inputs of a scenario.
+//!
+//! `quantity` says what the input is:
+//! - `"value"` (the default): the signal itself: a force \[N\], a normal load
+//!   \[-\], or a driver's *position*. Held between communication points, so a
+//!   position input jumps at each communication point and the driver's
+//!   velocity is zero in between;
+//! - `"velocity"`: the signal's rate ds/dt; the signal is its integral,
+//!   `s = offset + ∫ input dt`, continuous, with the input as its velocity.
+//!   This is what a 1-D system simulator couples to a friction contact: it
+//!   hands over the slip velocity and reads back the force, and a contact
+//!   between such a driver and the ground sees the slip velocity the master
+//!   imposes (a held *position* would show the contact no motion at all
+//!   between communication points).
+//!
+//! A change of an input at a communication point is a breakpoint of the
+//! simulation: stick and slip are decided again (a stuck contact whose new
+//! load exceeds its static friction breaks away).
 
 use std::f64::consts::PI;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// What an [`InputSignal`] sets: the signal itself or its rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputQuantity {
+    /// The input is the signal's value (for a driver: its position).
+    Value,
+    /// The input is the signal's rate ds/dt (for a driver: its velocity);
+    /// the signal is `offset` plus the integral of the input.
+    Velocity,
+}
+
+/// The value an input holds since the last time it was set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Held {
+    /// When it was last set \[s\].
+    t0: f64,
+    /// The signal at `t0`.
+    s0: f64,
+    /// The input's value since `t0`.
+    u: f64,
+}
+
+/// A signal set from outside the simulation (`type = "input"`): an FMU input.
+///
+/// It holds `start` until [`InputSignal::set`] changes it. Clones share the
+/// held value, so the engine sees what the owner of a clone sets; a
+/// [`System`](crate::scenario::System) parsed afresh has fresh inputs.
+///
+/// ```
+/// use friction_sim::schedule::{InputQuantity, InputSignal, Schedule};
+/// let u = InputSignal::new("v", 0.5, InputQuantity::Velocity, 1.0);
+/// let s = Schedule::Input(u.clone());
+/// assert_eq!(s.eval(2.0), (2.0, 0.5, 0.0)); // 1 + 0.5 t
+/// u.set(2.0, -1.0); // from t = 2 the velocity is -1
+/// assert_eq!(s.eval(3.0), (1.0, -1.0, 0.0));
+/// ```
+#[derive(Debug, Clone)]
+pub struct InputSignal {
+    /// The input's name (an FMU variable name).
+    pub name: String,
+    /// The value until it is first set.
+    pub start: f64,
+    /// Whether the input is the signal or its rate.
+    pub quantity: InputQuantity,
+    /// The signal at t = 0 for a [`InputQuantity::Velocity`] input.
+    pub offset: f64,
+    held: Arc<Mutex<Held>>,
+}
+
+impl PartialEq for InputSignal {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name && self.start == o.start && self.quantity == o.quantity && self.offset == o.offset
+    }
+}
+
+impl InputSignal {
+    /// An input that holds `start` from t = 0.
+    pub fn new(name: &str, start: f64, quantity: InputQuantity, offset: f64) -> Self {
+        let held = Held { t0: 0.0, s0: offset, u: start };
+        InputSignal { name: name.to_string(), start, quantity, offset, held: Arc::new(Mutex::new(held)) }
+    }
+
+    fn held(&self) -> Held {
+        *self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The input's current value.
+    pub fn get(&self) -> f64 {
+        self.held().u
+    }
+
+    /// Set the input to `u` from time `t` on (a velocity input keeps its
+    /// signal continuous at `t`).
+    pub fn set(&self, t: f64, u: f64) {
+        let mut h = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if self.quantity == InputQuantity::Velocity {
+            h.s0 += h.u * (t - h.t0);
+        }
+        h.t0 = t;
+        h.u = u;
+    }
+
+    /// Back to `start` at t = 0.
+    pub fn reset(&self) {
+        *self.held.lock().unwrap_or_else(|e| e.into_inner()) =
+            Held { t0: 0.0, s0: self.offset, u: self.start };
+    }
+
+    fn eval(&self, t: f64) -> (f64, f64, f64) {
+        let h = self.held();
+        match self.quantity {
+            InputQuantity::Value => (h.u, 0.0, 0.0),
+            InputQuantity::Velocity => (h.s0 + h.u * (t - h.t0), h.u, 0.0),
+        }
+    }
+}
 
 /// A prescribed signal s(t) with its first two derivatives.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,6 +244,9 @@ pub enum Schedule {
         /// Values.
         v: Vec<f64>,
     },
+    /// A signal set from outside (an FMU input); holds its start value in
+    /// `friction run`.
+    Input(InputSignal),
 }
 
 impl Schedule {
@@ -209,6 +338,15 @@ impl Schedule {
                 let slope = (v[i + 1] - v[i]) / (ts[i + 1] - ts[i]);
                 (v[i] + slope * (t - ts[i]), slope, 0.0)
             }
+            Schedule::Input(u) => u.eval(t),
+        }
+    }
+
+    /// The input behind this signal, if it is one.
+    pub fn input(&self) -> Option<&InputSignal> {
+        match self {
+            Schedule::Input(u) => Some(u),
+            _ => None,
         }
     }
 
@@ -274,6 +412,11 @@ impl Schedule {
             Schedule::Table { v, .. } => {
                 v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))
             }
+            // what `friction run` sees: `start` held
+            Schedule::Input(u) => match u.quantity {
+                InputQuantity::Value => (u.start, u.start),
+                InputQuantity::Velocity => span(u.offset, u.offset + u.start * t_end),
+            },
         }
     }
 
@@ -310,6 +453,10 @@ impl Schedule {
                     .fold(0.0, f64::max);
                 (slope, 0.0)
             }
+            Schedule::Input(u) => match u.quantity {
+                InputQuantity::Value => (0.0, 0.0),
+                InputQuantity::Velocity => (u.start.abs(), 0.0),
+            },
         }
     }
 
@@ -352,6 +499,7 @@ impl Schedule {
             "pulse" => &["value", "from", "to", "base"],
             "haversine" => &["amplitude", "duration", "start"],
             "table" => &["file"],
+            "input" => &["name", "start", "quantity", "offset"],
             other => {
                 return Err(format!("{what}: unknown type \"{other}\"; valid types: {}", TYPES.join(", ")))
             }
@@ -454,6 +602,33 @@ impl Schedule {
                 duration: num("duration", None, 0.0, true)?,
                 start: num("start", Some(0.0), 0.0, false)?,
             },
+            "input" => {
+                let name = match tab.get("name") {
+                    Some(toml::Value::String(s)) => s.clone(),
+                    Some(v) => return Err(format!("{what}: `name` must be a string, found {v}")),
+                    None => return Err(format!("{what}: missing key `name` (type \"input\")")),
+                };
+                crate::scenario::check_name(&name).map_err(|e| format!("{what}: `name`: {e}"))?;
+                let quantity = match tab.get("quantity") {
+                    None => InputQuantity::Value,
+                    Some(toml::Value::String(s)) if s == "value" => InputQuantity::Value,
+                    Some(toml::Value::String(s)) if s == "velocity" => InputQuantity::Velocity,
+                    Some(v) => {
+                        return Err(format!(
+                            "{what}: `quantity` = {v} is not valid; valid: \"value\", \"velocity\""
+                        ))
+                    }
+                };
+                if quantity == InputQuantity::Value && tab.contains_key("offset") {
+                    return Err(format!(
+                        "{what}: `offset` is the initial signal of a `quantity = \"velocity\"` input; \
+                         a \"value\" input starts at `start`"
+                    ));
+                }
+                let start = num("start", None, any, true)?;
+                let offset = num("offset", Some(0.0), any, true)?;
+                Schedule::Input(InputSignal::new(&name, start, quantity, offset))
+            }
             _ => {
                 let file = match tab.get("file") {
                     Some(toml::Value::String(s)) => s.clone(),
@@ -469,8 +644,19 @@ impl Schedule {
 }
 
 /// Valid schedule types.
-pub const TYPES: &[&str] =
-    &["constant", "step", "ramp", "sine", "chirp", "points", "velocity_sine", "pulse", "haversine", "table"];
+pub const TYPES: &[&str] = &[
+    "constant",
+    "step",
+    "ramp",
+    "sine",
+    "chirp",
+    "points",
+    "velocity_sine",
+    "pulse",
+    "haversine",
+    "table",
+    "input",
+];
 
 /// Read a two-column CSV (header row, then `t, value` rows).
 pub fn read_table(path: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {

@@ -636,3 +636,15 @@ fn stick_slip_stops_break_away_on_time_and_stay_within_the_stops() {
     assert!(out.energy.impacts > 0.0);
     assert_energy_balance("stick_slip_stops", &out, 1e-6);
 }
+
+/// The contact FMU's scenario run without a master: the velocity input holds
+/// its start value, 1 cm/s, so the slider slides steadily and the LuGre force
+/// settles at -(Fc + (Fs - Fc) exp(-(v/vs)²) + σ2 v) = -1.004 N (the Stribeck
+/// term is e^-100); the position is the integral of the input.
+#[test]
+fn fmu_contact_lugre_slides_at_the_start_velocity() {
+    let out = run("fmu_contact_lugre.toml");
+    assert!((out.last("v.slider") - 0.01).abs() < 1e-15);
+    assert!((out.last("x.slider") - 0.05).abs() < 1e-12);
+    assert!((out.last("F.c") + 1.004).abs() < 1e-9, "{}", out.last("F.c"));
+}

@@ -9,6 +9,7 @@ use diffsol::{
 };
 use friction_models::{FrictionModel, Input};
 
+use super::cosim::{Coupling, Link};
 use super::network::{Engine, RowKind};
 use super::outcome::{Event, Mode, Outcome, Stats};
 use super::rows::{Progress, RowOut, RowSink};
@@ -18,6 +19,14 @@ use crate::scenario::Method;
 type M = NalgebraMat<f64>;
 type LS = NalgebraLU<f64>;
 type V = NalgebraVec<f64>;
+
+/// Where a run reports: its rows, its progress, and the master of a
+/// co-simulation.
+struct Hooks<'r, 'p, 'c> {
+    rows: RowOut<'r>,
+    progress: Option<Progress<'p>>,
+    coupling: Option<&'c mut dyn Coupling>,
+}
 
 fn slice(v: &V) -> &[f64] {
     v.batch_as_slice(0)
@@ -140,6 +149,17 @@ impl Engine<'_> {
         sink: Option<RowSink<'_>>,
         progress: Option<Progress<'_>>,
     ) -> Result<Outcome, SimError> {
+        self.run_full(sink, progress, None)
+    }
+
+    /// [`Engine::run_with`], optionally as the slave of a co-simulation
+    /// (see [`super::cosim`]).
+    pub(crate) fn run_full(
+        &self,
+        sink: Option<RowSink<'_>>,
+        progress: Option<Progress<'_>>,
+        mut coupling: Option<&mut dyn Coupling>,
+    ) -> Result<Outcome, SimError> {
         let start = Instant::now();
         let sys = self.sys;
         let st = &sys.solver;
@@ -190,19 +210,43 @@ impl Engine<'_> {
         let mut out = match method {
             Method::Bdf => {
                 let s = problem.bdf::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
             Method::TrBdf2 => {
                 let s = problem.tr_bdf2::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
             Method::Esdirk34 => {
                 let s = problem.esdirk34::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
             _ => {
                 let s = problem.tsit45().map_err(|e| self.setup_err(e))?;
-                self.integrate(s, &y0, ev0, RowOut::new(sink), progress, start)
+                self.integrate(
+                    s,
+                    &y0,
+                    ev0,
+                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
+                    start,
+                )
             }
         };
         out.stats.wall_time = start.elapsed().as_secs_f64();
@@ -235,14 +279,14 @@ impl Engine<'_> {
         mut solver: S,
         y0: &[f64],
         ev0: Vec<Event>,
-        mut rows: RowOut<'_>,
-        mut progress: Option<Progress<'_>>,
+        hooks: Hooks<'_, '_, '_>,
         start: Instant,
     ) -> Outcome
     where
         Eqn: OdeEquations<T = f64, V = V> + 'a,
         S: OdeSolverMethod<'a, Eqn>,
     {
+        let Hooks { mut rows, mut progress, mut coupling } = hooks;
         let sys = self.sys;
         let st = &sys.solver;
         let t_end = st.t_end;
@@ -282,12 +326,41 @@ impl Engine<'_> {
         let mut same_instant = 0usize;
         let mut tstop_set = f64::NAN;
         let mut y = vec![0.0; self.n];
+        // the next communication point of a co-simulation (none: infinity)
+        let mut next_comm = if coupling.is_some() { 0.0 } else { f64::INFINITY };
 
         loop {
             let t_now = solver.state().t;
             // the solver cannot take a step shorter than its minimum (1e-13 s):
             // times closer than this are the same instant
             let tol_t = 1e-12 * (1.0 + t_now.abs());
+            if let Some(c) = coupling.as_mut() {
+                if t_now >= next_comm - tol_t {
+                    // a communication point: outputs read, inputs set (a breakpoint)
+                    y.copy_from_slice(slice(solver.state().y));
+                    let mut link = Link::new(self, t_now, &mut y, &mut events);
+                    let next = c.communicate(&mut link);
+                    let (restart, err) = link.finish();
+                    if let Some(e) = err {
+                        failure = Some(e);
+                        break;
+                    }
+                    if restart {
+                        self.restart(&mut solver, t_now, &y);
+                    }
+                    match next {
+                        Some(tn) if tn > t_now + tol_t && tn <= t_end + tol_t => next_comm = tn.min(t_end),
+                        Some(tn) => {
+                            failure = Some(format!(
+                                "t = {t_now}: the next communication point {tn} is not in (t, t_end = {t_end}]"
+                            ));
+                            break;
+                        }
+                        None => break,
+                    }
+                    continue;
+                }
+            }
             if t_now >= t_end - tol_t {
                 break;
             }
@@ -311,7 +384,7 @@ impl Engine<'_> {
                 continue;
             }
             let next_bp = if bp_i < bps.len() { bps[bp_i] } else { t_end };
-            let tstop = next_bp.min(t_now + st.max_step);
+            let tstop = next_bp.min(t_now + st.max_step).min(next_comm);
             if tstop != tstop_set || solver.state().t >= tstop_set {
                 if let Err(e) = solver.set_stop_time(tstop) {
                     failure = Some(format!("t = {t_now}: cannot set stop time {tstop}: {e}"));

@@ -34,12 +34,15 @@
 //! - [`energy`]: energy bookkeeping;
 //! - [`rows`]: output columns and rows;
 //! - [`integrate`]: the integration loop;
+//! - [`cosim`]: the loop as the slave of a co-simulation (communication
+//!   points, inputs, outputs);
 //! - [`outcome`]: the result types.
 
 // Index loops over parallel arrays (bodies, rows, contacts) read best as such.
 #![allow(clippy::needless_range_loop)]
 
 pub mod constraints;
+pub mod cosim;
 pub mod energy;
 pub mod events;
 pub mod integrate;
@@ -50,6 +53,7 @@ pub mod outcome;
 pub mod rhs;
 pub mod rows;
 
+pub use cosim::{Coupling, Link};
 pub use network::Engine;
 pub use outcome::{Energy, Event, Mode, Outcome, Stats};
 pub use rows::{Progress, RowSink, KEPT_ROWS};

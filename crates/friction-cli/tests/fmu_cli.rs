@@ -1,0 +1,85 @@
+//! `friction fmu`: an export of the default scenario, and bad input refused
+//! with a message naming the file or path and exit status 2, nothing written.
+
+mod common;
+
+use common::{friction, tmp};
+
+#[test]
+fn default_scenario_exports_a_zip_with_the_three_parts() {
+    let d = tmp("fmu", "default");
+    let out = d.join("default.fmu");
+    let r = friction().args(["fmu", "-o"]).arg(&out).output().unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.starts_with(b"PK\x03\x04"));
+    // zip entry names are stored as written
+    for name in ["modelDescription.xml", "binaries/linux64/friction_fmu.so", "resources/scenario.toml"] {
+        assert!(bytes.windows(name.len()).any(|w| w == name.as_bytes()), "{name} missing");
+    }
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(stdout.contains("6 outputs, 0 inputs, 9 parameters"), "{stdout}");
+    assert!(!d.join("default.fmu.part").exists());
+}
+
+fn refused(args: &[&str], expect: &[&str]) {
+    let r = friction().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+    for e in expect {
+        assert!(err.contains(e), "{args:?}: expected {e:?} in {err}");
+    }
+}
+
+#[test]
+fn bad_input_names_the_file_or_path() {
+    let d = tmp("fmu", "bad");
+    let out = d.join("x.fmu");
+    let out_s = out.to_str().unwrap();
+    refused(&["fmu", "no/such/scenario.toml", "-o", out_s], &["no/such/scenario.toml"]);
+    refused(&["fmu", "-o", d.join("x.zip").to_str().unwrap()], &["x.zip", "must end in .fmu"]);
+    // a directory where the FMU should go, and a directory below a file
+    std::fs::create_dir_all(d.join("dir.fmu")).unwrap();
+    refused(&["fmu", "-o", d.join("dir.fmu").to_str().unwrap()], &["dir.fmu", "is a directory"]);
+    std::fs::write(d.join("file"), "x").unwrap();
+    refused(
+        &["fmu", "-o", d.join("file/x.fmu").to_str().unwrap()],
+        &["file/x.fmu", "cannot create the directory"],
+    );
+    // a library that is missing or not an FMU library
+    refused(&["fmu", "-o", out_s, "--lib", "/no/such/lib.so"], &["--lib /no/such/lib.so", "no such file"]);
+    refused(
+        &["fmu", "-o", out_s, "--lib", d.join("file").to_str().unwrap()],
+        &["not an FMI 2.0 shared library"],
+    );
+    // a scenario error, with file and line
+    let sc = d.join("bad.toml");
+    std::fs::write(&sc, common::BASE.replace("fc = 1.0", "fc = -1.0")).unwrap();
+    refused(&["fmu", sc.to_str().unwrap(), "-o", out_s], &["bad.toml:9", "fc", "-1"]);
+    // two variables of the same name: an input named like an output column
+    let sc = d.join("clash.toml");
+    std::fs::write(
+        &sc,
+        common::BASE.replace(
+            r#"motion = { type = "points", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }"#,
+            r#"motion = { type = "input", name = "F.c", start = 0.0 }"#,
+        ),
+    )
+    .unwrap();
+    refused(&["fmu", sc.to_str().unwrap(), "-o", out_s], &["\"F.c\"", "two FMU variables"]);
+    assert!(!out.exists());
+}
+
+#[test]
+fn library_from_the_environment_variable() {
+    let d = tmp("fmu", "env");
+    let r = friction()
+        .args(["fmu", "-o"])
+        .arg(d.join("x.fmu"))
+        .env("FRICTION_FMU_LIB", d.join("missing.so"))
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("FRICTION_FMU_LIB") && err.contains("missing.so"), "{err}");
+}

@@ -1,0 +1,180 @@
+//! The FMU's interface from a scenario: its variables (outputs, inputs,
+//! parameters) with their value references, and the scenario rebuilt with
+//! parameters set by the master.
+//!
+//! Value references are assigned in this order, from 0:
+//! - outputs: every column of `friction run`'s `timeseries.csv` but `t`
+//!   (from [`friction_sim::engine::columns`]: `x.NAME`, `v.NAME`, `F.NAME`,
+//!   internal states `z.NAME.k`, ...);
+//! - inputs: every `type = "input"` schedule, in the order of
+//!   [`System::inputs`];
+//! - parameters: every real parameter of every contact's model
+//!   (`CONTACT.PARAM`), in file order, then the registry's order; optional
+//!   parameters only when the scenario sets them. Integer, boolean, choice,
+//!   table and inner-model parameters are not FMU variables.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use friction_models::params::ParamKind;
+use friction_models::FrictionModel;
+use friction_sim::scenario::System;
+
+/// What a variable is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// Output column `i` of a row (`t` is column 0, so `i >= 1`).
+    Output(usize),
+    /// Input `i` of [`System::inputs`].
+    Input(usize),
+    /// Real parameter `param` of contact `contact` (index into `System::contacts`).
+    Parameter {
+        /// Contact index.
+        contact: usize,
+        /// Parameter name in the scenario's `params` table.
+        param: String,
+    },
+}
+
+/// One FMU variable (all are `Real`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variable {
+    /// Name (`x.m`, `v_slip`, `c.fc`).
+    pub name: String,
+    /// Value reference.
+    pub vr: u32,
+    /// Output, input or parameter.
+    pub kind: Kind,
+    /// Start value (inputs and parameters).
+    pub start: Option<f64>,
+    /// Unit (parameters: from the model registry; `None` when dimensionless
+    /// or unknown).
+    pub unit: Option<String>,
+    /// One-line description.
+    pub description: String,
+}
+
+/// The variables of the FMU of `sys`; `raw` is the scenario file as a TOML
+/// table (for the parameter values the scenario sets). Refuses two
+/// variables with the same name (an input named like an output column).
+pub fn variables(sys: &System, raw: &toml::Table) -> Result<Vec<Variable>, String> {
+    let mut vars = Vec::new();
+    let cols = friction_sim::engine::columns(sys);
+    for (i, c) in cols.iter().enumerate().skip(1) {
+        vars.push(Variable {
+            name: c.clone(),
+            vr: 0,
+            kind: Kind::Output(i),
+            start: None,
+            unit: None,
+            description: column_description(c),
+        });
+    }
+    for (i, u) in sys.inputs().iter().enumerate() {
+        let what = match u.quantity {
+            friction_sim::schedule::InputQuantity::Value => "input signal (value; a driver's position)",
+            friction_sim::schedule::InputQuantity::Velocity => "input rate (a driver's velocity)",
+        };
+        vars.push(Variable {
+            name: u.name.clone(),
+            vr: 0,
+            kind: Kind::Input(i),
+            start: Some(u.start),
+            unit: None,
+            description: format!("{what}, held between communication points"),
+        });
+    }
+    let raw_contacts = raw.get("contact").and_then(|c| c.as_array());
+    for (ci, ct) in sys.contacts.iter().enumerate() {
+        let info = ct.model.info();
+        let given =
+            raw_contacts.and_then(|a| a.get(ci)).and_then(|c| c.get("params")).and_then(|p| p.as_table());
+        for spec in info.params {
+            let value = given.and_then(|g| g.get(spec.name)).and_then(|v| match v {
+                toml::Value::Float(x) => Some(*x),
+                toml::Value::Integer(i) => Some(*i as f64),
+                _ => None,
+            });
+            let start = match spec.kind {
+                ParamKind::Real { default, .. } => value.or(default),
+                ParamKind::OptionalReal { .. } => value,
+                _ => None,
+            };
+            let Some(start) = start else { continue };
+            let unit = (spec.unit != "-" && !spec.unit.is_empty()).then(|| spec.unit.to_string());
+            vars.push(Variable {
+                name: format!("{}.{}", ct.name, spec.name),
+                vr: 0,
+                kind: Kind::Parameter { contact: ci, param: spec.name.to_string() },
+                start: Some(start),
+                unit,
+                description: format!(
+                    "{} ({}, model {}): {}; valid range {}",
+                    spec.name,
+                    spec.symbol,
+                    info.id,
+                    spec.doc,
+                    spec.range_text()
+                ),
+            });
+        }
+    }
+    let mut seen = HashSet::new();
+    for (i, v) in vars.iter_mut().enumerate() {
+        v.vr = i as u32;
+        if !seen.insert(v.name.clone()) {
+            return Err(format!(
+                "two FMU variables are named \"{}\" (an input, an output column or a parameter \
+                 CONTACT.PARAM); rename the input or the member",
+                v.name
+            ));
+        }
+    }
+    Ok(vars)
+}
+
+fn column_description(c: &str) -> String {
+    let (prefix, rest) = c.split_once('.').unwrap_or((c, ""));
+    match prefix {
+        "x" => format!("position of {rest} (m or rad)"),
+        "v" => format!("velocity of {rest} (m/s or rad/s)"),
+        "F" => format!("friction force of contact {rest} on its first member (N or N m)"),
+        "z" => format!("internal state {rest} of a contact"),
+        _ => format!("column {c} of friction run's timeseries.csv"),
+    }
+}
+
+/// The scenario `text` with parameter values set: `overrides` holds
+/// `(contact index, parameter, value)`. Validated as a scenario file is
+/// (out of range: the error names the parameter, the value and the valid
+/// range); `file` names the scenario and `dir` resolves table files.
+pub fn with_parameters(
+    text: &str,
+    file: &str,
+    dir: &Path,
+    overrides: &[(usize, String, f64)],
+) -> Result<System, String> {
+    if overrides.is_empty() {
+        return friction_sim::scenario::parse(text, file, dir).map_err(|e| e.to_string());
+    }
+    let mut raw: toml::Table = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    let contacts = raw
+        .get_mut("contact")
+        .and_then(|c| c.as_array_mut())
+        .ok_or_else(|| format!("{file}: no [[contact]] tables"))?;
+    for (ci, name, value) in overrides {
+        let c = contacts
+            .get_mut(*ci)
+            .and_then(|c| c.as_table_mut())
+            .ok_or_else(|| format!("{file}: no contact[{ci}]"))?;
+        let params = c.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let params =
+            params.as_table_mut().ok_or_else(|| format!("{file}: contact[{ci}].params is not a table"))?;
+        params.insert(name.clone(), toml::Value::Float(*value));
+    }
+    let edited = toml::to_string(&raw).map_err(|e| format!("{file}: {e}"))?;
+    friction_sim::scenario::parse(&edited, file, dir).map_err(|e| match e {
+        friction_sim::SimError::Input { message, .. } => format!("{file}: {message}"),
+        other => other.to_string(),
+    })
+}

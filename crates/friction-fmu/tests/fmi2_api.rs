@@ -1,0 +1,258 @@
+//! The FMI 2.0 functions called directly (the rlib's extern fns), as a
+//! master would: the contact FMU of `examples/fmu_contact_lugre.toml`
+//! driven through a slip-velocity input, parameters set before
+//! initialisation, and every misuse refused with fmi2Error.
+
+use std::ffi::{c_char, CStr, CString};
+use std::path::{Path, PathBuf};
+
+use friction_fmu::description::guid;
+use friction_fmu::fmi2::*;
+use friction_fmu::instance::Instance;
+
+const CONTACT: &str = include_str!("../../../examples/fmu_contact_lugre.toml");
+
+/// An unpacked FMU: `DIR/resources/scenario.toml`; returns the resource URI.
+fn unpacked(tag: &str, text: &str) -> (PathBuf, CString) {
+    let d = std::env::temp_dir().join(format!("friction-fmu-api-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("resources")).unwrap();
+    std::fs::write(d.join("resources/scenario.toml"), text).unwrap();
+    let uri = format!("file://{}", d.join("resources").display());
+    (d, CString::new(uri).unwrap())
+}
+
+fn callbacks() -> fmi2CallbackFunctions {
+    fmi2CallbackFunctions {
+        logger: None,
+        allocateMemory: None,
+        freeMemory: None,
+        stepFinished: None,
+        componentEnvironment: std::ptr::null_mut(),
+    }
+}
+
+struct Fmu {
+    c: fmi2Component,
+    _cb: Box<fmi2CallbackFunctions>,
+    dir: PathBuf,
+}
+
+impl Drop for Fmu {
+    fn drop(&mut self) {
+        unsafe { fmi2FreeInstance(self.c) };
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn instantiate(tag: &str, text: &str) -> Fmu {
+    let (dir, uri) = unpacked(tag, text);
+    let cb = Box::new(callbacks());
+    let name = CString::new(tag).unwrap();
+    let g = CString::new(guid(text)).unwrap();
+    let c = unsafe { fmi2Instantiate(name.as_ptr(), fmi2CoSimulation, g.as_ptr(), uri.as_ptr(), &*cb, 0, 0) };
+    assert!(!c.is_null());
+    Fmu { c, _cb: cb, dir }
+}
+
+fn vr_of(name: &str) -> u32 {
+    let inst = Instance::from_text("t", CONTACT, "contact.toml", PathBuf::from(".")).unwrap();
+    inst.variables().iter().find(|v| v.name == name).unwrap().vr
+}
+
+fn get(f: &Fmu, vr: u32) -> f64 {
+    let mut x = f64::NAN;
+    assert_eq!(unsafe { fmi2GetReal(f.c, &vr, 1, &mut x) }, fmi2OK);
+    x
+}
+
+fn set(f: &Fmu, vr: u32, x: f64) -> fmi2Status {
+    unsafe { fmi2SetReal(f.c, &vr, 1, &x) }
+}
+
+fn start(f: &Fmu) {
+    unsafe {
+        assert_eq!(fmi2SetupExperiment(f.c, 0, 0.0, 0.0, 0, 0.0), fmi2OK);
+        assert_eq!(fmi2EnterInitializationMode(f.c), fmi2OK);
+        assert_eq!(fmi2ExitInitializationMode(f.c), fmi2OK);
+    }
+}
+
+fn step(f: &Fmu, t: f64, h: f64) -> fmi2Status {
+    unsafe { fmi2DoStep(f.c, t, h, 1) }
+}
+
+#[test]
+fn version_and_platform_strings() {
+    unsafe {
+        assert_eq!(CStr::from_ptr(fmi2GetVersion()).to_str().unwrap(), "2.0");
+        assert_eq!(CStr::from_ptr(fmi2GetTypesPlatform()).to_str().unwrap(), "default");
+    }
+}
+
+/// Sliding forward at 1 cm/s the force settles at -(Fc + σ2 v) = -1.004 N;
+/// after the master reverses the slip velocity, at +1.004 N; the position is
+/// the integral of the input.
+#[test]
+fn slip_velocity_input_gives_the_lugre_sliding_force_both_ways() {
+    let f = instantiate("slide", CONTACT);
+    start(&f);
+    let (u, x, force) = (vr_of("v_slip"), vr_of("x.slider"), vr_of("F.c"));
+    let mut t = 0.0;
+    for _ in 0..100 {
+        assert_eq!(step(&f, t, 0.01), fmi2OK);
+        t += 0.01;
+    }
+    assert!((get(&f, force) + 1.004).abs() < 1e-6, "{}", get(&f, force));
+    assert!((get(&f, x) - 0.01).abs() < 1e-12);
+    assert_eq!(set(&f, u, -0.01), fmi2OK);
+    for _ in 0..100 {
+        assert_eq!(step(&f, t, 0.01), fmi2OK);
+        t += 0.01;
+    }
+    assert!((get(&f, force) - 1.004).abs() < 1e-6, "{}", get(&f, force));
+    assert!(get(&f, x).abs() < 1e-12);
+    // one step to the stop time, then terminate: outputs stay readable
+    assert_eq!(step(&f, t, 5.0 - t), fmi2OK);
+    assert_eq!(unsafe { fmi2Terminate(f.c) }, fmi2OK);
+    assert!((get(&f, x) + 0.03).abs() < 1e-9);
+    let mut last = 0.0;
+    assert_eq!(unsafe { fmi2GetRealStatus(f.c, 2, &mut last) }, fmi2OK);
+    assert!((last - 5.0).abs() < 1e-12, "{last}");
+}
+
+/// A parameter set before initialisation rebuilds the model: Fc = 1.2 N
+/// slides at -(1.2 + 0.004) N. Out of range it is refused and the old value kept.
+#[test]
+fn parameters_set_before_initialisation_rebuild_the_model() {
+    let f = instantiate("param", CONTACT);
+    let fc = vr_of("c.fc");
+    assert_eq!(set(&f, vr_of("c.sigma0"), -1.0), fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    assert_eq!(set(&f, fc, 1.2), fmi2OK);
+    start(&f);
+    assert_eq!(get(&f, fc), 1.2);
+    assert_eq!(step(&f, 0.0, 1.0), fmi2OK);
+    assert!((get(&f, vr_of("F.c")) + 1.204).abs() < 1e-6);
+    // fixed: not after initialisation
+    assert_eq!(set(&f, fc, 1.0), fmi2Error);
+}
+
+#[test]
+fn parameter_out_of_range_names_the_parameter_value_and_range() {
+    let mut inst = Instance::from_text("t", CONTACT, "contact.toml", PathBuf::from(".")).unwrap();
+    let e = inst.set_real(&[vr_of("c.sigma0")], &[-1.0]).unwrap_err();
+    assert!(e.0.contains("c.sigma0") && e.0.contains("-1") && e.0.contains("(0, inf)"), "{e}");
+}
+
+#[test]
+fn misuse_returns_fmi2error() {
+    let f = instantiate("misuse", CONTACT);
+    // before initialisation: no step, no outputs
+    assert_eq!(step(&f, 0.0, 0.1), fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    let mut x = 0.0;
+    assert_eq!(unsafe { fmi2GetReal(f.c, &0, 1, &mut x) }, fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    // unknown value reference, an output set, NULL arrays
+    assert_eq!(unsafe { fmi2GetReal(f.c, &9999, 1, &mut x) }, fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    assert_eq!(set(&f, vr_of("F.c"), 1.0), fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    assert_eq!(unsafe { fmi2GetReal(f.c, std::ptr::null(), 2, &mut x) }, fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    // no Integer variables; a non-finite input
+    let mut i = 0;
+    assert_eq!(unsafe { fmi2GetInteger(f.c, &0, 1, &mut i) }, fmi2Error);
+    assert_eq!(unsafe { fmi2GetInteger(f.c, std::ptr::null(), 0, &mut i) }, fmi2Error, "error state");
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    assert_eq!(set(&f, vr_of("v_slip"), f64::NAN), fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    // a step not from the FMU's time, a step past the stop time, h <= 0
+    assert_eq!(step(&f, 1.0, 0.1), fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    assert_eq!(step(&f, 0.0, 5.5), fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    assert_eq!(step(&f, 0.0, 0.0), fmi2Error);
+    // unsupported capabilities
+    unsafe { fmi2Reset(f.c) };
+    let mut s: fmi2FMUstate = std::ptr::null_mut();
+    assert_eq!(unsafe { fmi2GetFMUstate(f.c, &mut s) }, fmi2Error);
+    assert_eq!(unsafe { fmi2CancelStep(f.c) }, fmi2Error);
+    // a null component
+    assert_eq!(unsafe { fmi2DoStep(std::ptr::null_mut(), 0.0, 0.1, 0) }, fmi2Error);
+    // after all that, the instance still runs
+    unsafe { fmi2Reset(f.c) };
+    start(&f);
+    assert_eq!(step(&f, 0.0, 5.0), fmi2OK);
+    assert!((get(&f, vr_of("x.slider")) - 0.05).abs() < 1e-12);
+}
+
+#[test]
+fn stop_time_from_setup_experiment_bounds_the_steps() {
+    let f = instantiate("stop", CONTACT);
+    unsafe {
+        assert_eq!(fmi2SetupExperiment(f.c, 1, 1e-8, 0.0, 1, 0.5), fmi2OK);
+        assert_eq!(fmi2EnterInitializationMode(f.c), fmi2OK);
+        assert_eq!(fmi2ExitInitializationMode(f.c), fmi2OK);
+    }
+    assert_eq!(step(&f, 0.0, 0.5), fmi2OK);
+    assert_eq!(step(&f, 0.5, 0.1), fmi2Error);
+    let f = instantiate("start", CONTACT);
+    assert_eq!(unsafe { fmi2SetupExperiment(f.c, 0, 0.0, 1.0, 0, 0.0) }, fmi2Error);
+}
+
+#[test]
+fn instantiation_refuses_a_wrong_guid_type_or_resource_location() {
+    let (dir, uri) = unpacked("guid", CONTACT);
+    let cb = callbacks();
+    let name = CString::new("x").unwrap();
+    let good = CString::new(guid(CONTACT)).unwrap();
+    let bad = CString::new("{00000000-0000-0000-0000-000000000000}").unwrap();
+    let http = CString::new("http://example.com/resources").unwrap();
+    let missing = CString::new(format!("file://{}", Path::new(&dir).join("nowhere").display())).unwrap();
+    let p = |g: &CString, ty, u: &CString| unsafe {
+        fmi2Instantiate(name.as_ptr(), ty, g.as_ptr(), u.as_ptr(), &cb, 0, 0)
+    };
+    assert!(p(&bad, fmi2CoSimulation, &uri).is_null());
+    assert!(p(&good, 0, &uri).is_null(), "Model Exchange is not supported");
+    assert!(p(&good, fmi2CoSimulation, &http).is_null());
+    assert!(p(&good, fmi2CoSimulation, &missing).is_null());
+    let null: *const c_char = std::ptr::null();
+    assert!(
+        unsafe { fmi2Instantiate(name.as_ptr(), fmi2CoSimulation, null, uri.as_ptr(), &cb, 0, 0) }.is_null()
+    );
+    let c = p(&good, fmi2CoSimulation, &uri);
+    assert!(!c.is_null());
+    unsafe { fmi2FreeInstance(c) };
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Messages of refused calls name what was wrong.
+#[test]
+fn error_messages_name_the_variable_and_the_limit() {
+    let mut inst = Instance::from_text("t", CONTACT, "contact.toml", PathBuf::from(".")).unwrap();
+    inst.setup_experiment(None, 0.0, None).unwrap();
+    inst.enter_initialization().unwrap();
+    inst.exit_initialization().unwrap();
+    let e = inst.do_step(0.0, 6.0).unwrap_err();
+    assert!(e.0.contains("past the stop time 5"), "{e}");
+    inst.reset();
+    inst.enter_initialization().unwrap();
+    inst.exit_initialization().unwrap();
+    let e = inst.set_real(&[vr_of("F.c")], &[0.0]).unwrap_err();
+    assert!(e.0.contains("\"F.c\"") && e.0.contains("is an output"), "{e}");
+    inst.reset();
+    inst.enter_initialization().unwrap();
+    let mut x = [0.0];
+    let e = inst.get_real(&[4242], &mut x).unwrap_err();
+    assert!(e.0.contains("4242"), "{e}");
+}

@@ -1,0 +1,280 @@
+"""FMU export (`friction fmu`), checked with a real FMI client: FMPy.
+
+Every exported FMU must pass FMPy's validation (schema, variable names, model
+structure, start values, units), run in `fmpy.simulate_fmu`, and give what
+`friction run` gives on the same scenario; an input driven from FMPy must
+give what the equivalent schedule gives; bad use must fail with fmi2Error and
+a logged message, never crash the process.
+"""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+fmpy = pytest.importorskip("fmpy")
+from fmpy.validation import validate_fmu  # noqa: E402
+from fmpy.fmi2 import FMU2Slave  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CONTACT = ROOT / "examples" / "fmu_contact_lugre.toml"
+LUGRE = ROOT / "examples" / "lugre_stick_slip.toml"
+
+
+def export(cli, scenario, out):
+    args = [cli, "fmu"] + ([str(scenario)] if scenario else []) + ["-o", str(out)]
+    r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def run_csv(cli, scenario, out_dir):
+    r = subprocess.run([cli, "run", str(scenario), "--out", str(out_dir)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with open(out_dir / "timeseries.csv") as f:
+        cols = f.readline().strip().split(",")
+    data = np.loadtxt(out_dir / "timeseries.csv", delimiter=",", skiprows=1)
+    return {c: data[:, i] for i, c in enumerate(cols)}
+
+
+def at(csv, times):
+    """Rows of a run's CSV at the given times (which are among its output times)."""
+    idx = np.searchsorted(csv["t"], times - 1e-9)
+    assert np.allclose(csv["t"][idx], times, atol=1e-9, rtol=0)
+    return idx
+
+
+@pytest.fixture(scope="module")
+def fmus(cli, tmp_path_factory):
+    d = tmp_path_factory.mktemp("fmu")
+    tight = d / "lugre_tight.toml"
+    # the default scenario at tight tolerances, for a comparison at solver tolerance
+    text = LUGRE.read_text()
+    text = re.sub(r"(?m)^rtol = .*$", "rtol = 1e-9", text)
+    text = re.sub(r"(?m)^atol = .*$", "atol = 1e-12", text)
+    tight.write_text(text)
+    return {
+        "dir": d,
+        "default": export(cli, None, d / "default.fmu"),
+        "contact": export(cli, CONTACT, d / "contact.fmu"),
+        "tight": export(cli, tight, d / "tight.fmu"),
+        "tight_toml": tight,
+    }
+
+
+def test_exported_fmus_pass_fmpy_validation(fmus):
+    for k in ("default", "contact", "tight"):
+        assert validate_fmu(str(fmus[k])) == [], k
+
+
+def test_model_description_lists_outputs_inputs_and_parameters(fmus):
+    md = fmpy.read_model_description(str(fmus["contact"]))
+    assert md.fmiVersion == "2.0"
+    assert md.coSimulation.canHandleVariableCommunicationStepSize
+    assert float(md.defaultExperiment.stopTime) == 5.0
+    by = {v.name: v for v in md.modelVariables}
+    assert by["v_slip"].causality == "input" and float(by["v_slip"].start) == 0.01
+    for out in ("x.slider", "v.slider", "F.c", "z.c.0"):
+        assert by[out].causality == "output"
+    p = by["c.sigma0"]
+    assert p.causality == "parameter" and p.variability == "fixed"
+    assert float(p.start) == 1e5 and p.unit == "N/m"
+    # a parameter the scenario leaves at the registry's default is there too
+    assert float(by["c.vs2"].start) == 0.01
+
+
+def test_default_scenario_fmu_matches_friction_run(cli, fmus, tmp_path):
+    """The embedded default (LuGre stick-slip, 20 s, rtol 1e-6) through FMPy
+    and through `friction run`. The FMU's steps end at every communication
+    point, the run's do not: two discretisations, each accurate to about
+    rtol per step, whose differences grow through three stick-slip cycles
+    (a break-away shifted by δt moves the force by dF/dt·δt). Measured: 4e-5 m,
+    7e-5 m/s, 1.2e-2 N; at rtol 1e-9 (next test) they shrink a thousandfold."""
+    r = fmpy.simulate_fmu(str(fmus["default"]), output_interval=0.01)
+    csv = run_csv(cli, LUGRE, tmp_path / "run")
+    i = at(csv, r["time"])
+    assert r["time"][-1] == pytest.approx(20.0)
+    assert np.abs(csv["x.m"][i] - r["x.m"]).max() < 2e-4
+    assert np.abs(csv["v.m"][i] - r["v.m"]).max() < 2e-4
+    assert np.abs(csv["F.c"][i] - r["F.c"]).max() < 5e-2
+    # and the FMU does move: stick-slip, the mass about 1.27 m on at t = 20
+    assert r["x.m"][-1] == pytest.approx(csv["x.m"][-1], abs=2e-4)
+    assert r["x.m"][-1] > 1.0
+
+
+def test_fmu_matches_friction_run_to_solver_tolerance(cli, fmus, tmp_path):
+    """Same scenario at rtol 1e-9, atol 1e-12 (FMPy's tolerance left to the
+    FMU): measured 3e-8 m, 5e-8 m/s, 9e-6 N over 20 s."""
+    r = fmpy.simulate_fmu(str(fmus["tight"]), output_interval=0.01)
+    csv = run_csv(cli, fmus["tight_toml"], tmp_path / "run")
+    i = at(csv, r["time"])
+    assert np.abs(csv["x.m"][i] - r["x.m"]).max() < 1e-6
+    assert np.abs(csv["v.m"][i] - r["v.m"]).max() < 1e-6
+    assert np.abs(csv["F.c"][i] - r["F.c"]).max() < 1e-4
+
+
+def test_fmpy_input_gives_the_equivalent_schedule(cli, fmus, tmp_path):
+    """The contact FMU's slip velocity driven from FMPy: +1 cm/s for 1 s,
+    -1 cm/s for 2 s, +1 cm/s for 1 s, then at rest, sampled at every
+    communication point (0.01 s) and held over each step, is the `points`
+    schedule [0, 0.01, -0.01, 0] m at 0.01 m/s in `friction run`. At the
+    three instants where the velocity jumps, FMPy reads the outputs before it
+    sets the new input, while the CSV row holds the new velocity: those
+    instants are compared for the position only."""
+    dt, s = 0.01, 0.01
+    t = np.arange(501) * dt  # the communication points FMPy will use
+    v = np.where(t < 1.0, s, np.where(t < 3.0, -s, np.where(t < 4.0, s, 0.0)))
+    u = np.array(list(zip(t, v)), dtype=[("time", np.float64), ("v_slip", np.float64)])
+    r = fmpy.simulate_fmu(str(fmus["contact"]), input=u, output_interval=dt)
+
+    eq = tmp_path / "equivalent.toml"
+    text = CONTACT.read_text()
+    text = re.sub(
+        r"(?m)^motion = .*$",
+        'motion = { type = "points", points = [0.0, 0.01, -0.01, 0.0], speed = 0.01 }',
+        text,
+    )
+    eq.write_text(text)
+    csv = run_csv(cli, eq, tmp_path / "run")
+    i = at(csv, r["time"])
+    assert np.abs(csv["x.slider"][i] - r["x.slider"]).max() < 1e-9
+    jump = np.isin(np.round(r["time"], 9), [1.0, 3.0, 4.0])
+    assert jump.sum() == 3
+    k = ~jump
+    assert np.abs(csv["v.slider"][i][k] - r["v.slider"][k]).max() < 1e-12
+    assert np.abs(csv["F.c"][i][k] - r["F.c"][k]).max() < 1e-5
+    # the force follows the motion: Fc + σ2 v against forward sliding, and
+    # after the reversals the full loop (about -1.004 N and +1.004 N)
+    assert r["F.c"][90] == pytest.approx(-1.004, abs=1e-3)
+    assert r["F.c"][250] == pytest.approx(1.004, abs=1e-3)
+
+
+def test_input_sets_the_force_of_a_stuck_body(tmp_path, cli):
+    """A force input on a body held by Coulomb friction: below Fs it stays,
+    above it breaks away at the communication point where the input rises
+    (the input change is a breakpoint that re-decides stick and slip)."""
+    sc = tmp_path / "push.toml"
+    sc.write_text(
+        'name = "push"\n[[body]]\nname = "m"\nmass = 2.0\n'
+        '[[force]]\nname = "f"\non = "m"\nvalue = { type = "input", name = "push", start = 0.0 }\n'
+        '[[contact]]\nname = "c"\nbetween = ["m", "ground"]\nmodel = "coulomb"\nparams = { fc = 1.0 }\n'
+        "[solver]\nt_end = 2.0\n"
+    )
+    fmu = export(cli, sc, tmp_path / "push.fmu")
+    assert validate_fmu(str(fmu)) == []
+    t = np.arange(21) * 0.1  # the communication points
+    f = np.where(t < 1.0, 0.5, 3.0)
+    u = np.array(list(zip(t, f)), dtype=[("time", np.float64), ("push", np.float64)])
+    r = fmpy.simulate_fmu(str(fmu), input=u, output_interval=0.1)
+    held = r["time"] <= 1.0 + 1e-9
+    assert held.sum() == 11
+    assert np.all(r["v.m"][held] == 0.0)  # stuck (exactly) while 0.5 N < Fc
+    # from t = 1 the body slides at (3 - 1) / 2 = 1 m/s²
+    assert r["v.m"][-1] == pytest.approx(1.0, abs=1e-9)
+    assert r["x.m"][-1] == pytest.approx(0.5, abs=1e-9)
+
+
+def slave(fmu_path, name="i"):
+    md = fmpy.read_model_description(str(fmu_path))
+    d = fmpy.extract(str(fmu_path))
+    s = FMU2Slave(
+        guid=md.guid, unzipDirectory=d, modelIdentifier=md.coSimulation.modelIdentifier, instanceName=name
+    )
+    return md, d, s
+
+
+def test_bad_use_returns_an_error_and_logs_why(fmus, capfd):
+    md, d, s = slave(fmus["contact"])
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    try:
+        s.instantiate()
+        # a parameter out of its valid range: refused, with the range
+        with pytest.raises(Exception, match="fmi2SetReal failed"):
+            s.setReal([vr["c.sigma0"]], [-1.0])
+        out = capfd.readouterr().out
+        assert "c.sigma0" in out and "-1" in out and "(0, inf)" in out, out
+        s.reset()
+        s.setupExperiment(startTime=0.0)
+        s.enterInitializationMode()
+        s.exitInitializationMode()
+        # an unknown value reference
+        with pytest.raises(Exception, match="fmi2GetReal failed"):
+            s.getReal([9999])
+        assert "unknown value reference 9999" in capfd.readouterr().out
+        s.reset()
+        s.setupExperiment(startTime=0.0)
+        s.enterInitializationMode()
+        s.exitInitializationMode()
+        # setting an output
+        with pytest.raises(Exception, match="fmi2SetReal failed"):
+            s.setReal([vr["F.c"]], [1.0])
+        assert "is an output" in capfd.readouterr().out
+        s.reset()
+        s.setupExperiment(startTime=0.0)
+        s.enterInitializationMode()
+        s.exitInitializationMode()
+        s.doStep(currentCommunicationPoint=0.0, communicationStepSize=4.5)
+        # past the stop time (5 s)
+        with pytest.raises(Exception, match="fmi2DoStep failed"):
+            s.doStep(currentCommunicationPoint=4.5, communicationStepSize=1.0)
+        assert "past the stop time 5" in capfd.readouterr().out
+        # the error state refuses further steps, and reset recovers
+        with pytest.raises(Exception, match="fmi2DoStep failed"):
+            s.doStep(currentCommunicationPoint=4.5, communicationStepSize=0.1)
+        s.reset()
+        s.setupExperiment(startTime=0.0)
+        s.enterInitializationMode()
+        s.exitInitializationMode()
+        s.doStep(currentCommunicationPoint=0.0, communicationStepSize=5.0)
+        assert s.getReal([vr["x.slider"]])[0] == pytest.approx(0.05, abs=1e-12)
+        s.terminate()
+    finally:
+        s.freeInstance()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def test_wrong_guid_and_missing_scenario_refuse_instantiation(fmus, capfd):
+    md, d, s = slave(fmus["contact"])
+    try:
+        s.guid = "{00000000-0000-0000-0000-000000000000}"
+        with pytest.raises(Exception):
+            s.instantiate()
+        assert "does not match the packed scenario" in capfd.readouterr().out
+        os.remove(os.path.join(d, "resources", "scenario.toml"))
+        s.guid = md.guid
+        with pytest.raises(Exception):
+            s.instantiate()
+        assert "cannot read the packed scenario" in capfd.readouterr().out
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def readme_section():
+    text = (ROOT / "README.md").read_text()
+    start = text.index("## FMU export")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_readme_fmu_commands_run_as_written(tmp_path):
+    """The README's export command and five-line FMPy script, exactly as
+    written, from the repository root (the FMU lands in out/, which git
+    ignores)."""
+    if shutil.which("cargo") is None:
+        pytest.skip("the README's command uses cargo")
+    sec = readme_section()
+    sh = re.search(r"```sh\n(.*?)```", sec, re.S).group(1).strip()
+    py = re.search(r"```python\n(.*?)```", sec, re.S).group(1)
+    assert len(py.strip().splitlines()) == 5
+    r = subprocess.run(sh, shell=True, cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-c", py], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    # the script prints the friction force at the end: sliding backwards at
+    # 1 cm/s, +(Fc + σ2 v) = 1.004 N
+    assert float(r.stdout.strip().splitlines()[-1]) == pytest.approx(1.004, abs=1e-3)
