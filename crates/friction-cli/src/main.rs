@@ -23,7 +23,7 @@ use friction_models::{all, info, ParamKind};
 use friction_sim::{output, scenario, SimError};
 
 /// The scenario `friction run` runs when no file is given (LuGre stick-slip,
-/// Canudas de Wit et al. 1995).
+/// Canudas de Wit, Olsson, Åström, Lischinsky 1995).
 const DEFAULT_SCENARIO: &str = include_str!("../../../examples/lugre_stick_slip.toml");
 
 #[derive(Parser)]
@@ -158,6 +158,9 @@ fn models(id: Option<&str>) -> ExitCode {
                     );
                 }
                 say!("\nStates: {}\nSources: {}", m.states, m.sources);
+                for r in friction_models::references::cited_in(m.sources) {
+                    say!("  - {}: {}", r.cite, r.full());
+                }
                 let own = friction_models::LOAD_PARAMS.iter().find(|(id, _)| *id == m.id).map(|(_, k)| *k);
                 say!(
                     "Load: a scenario contact's `normal` N(t) multiplies this force and the maximum static force; \
