@@ -44,6 +44,13 @@ enum Cmd {
         /// Model id to describe.
         id: Option<String>,
     },
+    /// Print the JSON Schema (draft-07) of the scenario format, for editors and validators
+    /// (docs/scenario.schema.json); with --markdown the reference page docs/scenario.md.
+    Schema {
+        /// Print the reference page (Markdown) instead of the JSON Schema.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Run a scenario file (without FILE: the embedded LuGre stick-slip scenario).
     Run {
         /// Scenario TOML file.
@@ -99,6 +106,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Schema { markdown } => {
+            if markdown {
+                say!("{}", friction_sim::scenario_schema::markdown().trim_end());
+            } else {
+                let schema = friction_sim::scenario_schema::json_schema();
+                say!("{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
+            }
+            ExitCode::SUCCESS
+        }
         Cmd::Analyze(args) => analyze::main(args),
         Cmd::Fit(a) => fit::run(&a),
         Cmd::Tune(a) => tune::run(&a),

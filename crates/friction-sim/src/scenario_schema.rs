@@ -688,7 +688,10 @@ pub fn param_schema(p: &ParamSpec) -> Value {
         }
     }
     let unit = if p.unit.is_empty() || p.unit == "-" { String::new() } else { format!(" [{}]", p.unit) };
-    m.insert("description".into(), json!(format!("{} ({}){unit}; range {}", p.doc, p.symbol, p.range_text())));
+    m.insert(
+        "description".into(),
+        json!(format!("{} ({}){unit}; range {}", p.doc, p.symbol, p.range_text())),
+    );
     Value::Object(m)
 }
 
@@ -703,7 +706,8 @@ pub fn json_schema() -> Value {
     defs.insert("schedule".into(), schedule_table_schema());
     let mut model_rules = vec![];
     for m in friction_models::all() {
-        let props: Map<String, Value> = m.params.iter().map(|p| (p.name.to_string(), param_schema(p))).collect();
+        let props: Map<String, Value> =
+            m.params.iter().map(|p| (p.name.to_string(), param_schema(p))).collect();
         let required: Vec<&str> = m.params.iter().filter(|p| is_required(p)).map(|p| p.name).collect();
         defs.insert(
             format!("params_{}", m.id),
@@ -839,7 +843,14 @@ pub fn markdown() -> String {
                 (_, None) => "(-inf, inf)".to_string(),
             };
             let default = k.default.map(|d| format!("{d}")).unwrap_or_else(|| "required".into());
-            m.push_str(&format!("| `{}` | {} | {} | {} | {} |\n", k.name, k.unit, default, range, cell(k.doc)));
+            m.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} |\n",
+                k.name,
+                k.unit,
+                default,
+                range,
+                cell(k.doc)
+            ));
         }
         m.push_str(&format!("\nExample: `{}`\n\n", s.example));
     }

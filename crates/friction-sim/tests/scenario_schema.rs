@@ -44,7 +44,11 @@ fn expected_fields(msg: &str) -> BTreeSet<String> {
 }
 
 fn keys_of(table: &str) -> BTreeSet<String> {
-    TABLES.iter().filter(|t| t.name == table).flat_map(|t| t.keys.iter().map(|k| k.name.to_string())).collect()
+    TABLES
+        .iter()
+        .filter(|t| t.name == table)
+        .flat_map(|t| t.keys.iter().map(|k| k.name.to_string()))
+        .collect()
 }
 
 /// For every table, the documented keys are the keys the parser accepts:
@@ -131,7 +135,8 @@ fn every_example_is_valid_under_the_schema() {
     }
     for (name, text) in &texts {
         parse(text, name, &root().join("examples")).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let errors: Vec<String> = v.iter_errors(&to_json(text)).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        let errors: Vec<String> =
+            v.iter_errors(&to_json(text)).map(|e| format!("{e} at {}", e.instance_path())).collect();
         assert!(errors.is_empty(), "{name}:\n{}", errors.join("\n"));
         n += 1;
     }
