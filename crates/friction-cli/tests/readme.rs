@@ -149,7 +149,7 @@ fn the_block_parser_finds_commands_continuations_prompts_and_statuses() {
     assert_eq!(texts, ["friction run", "friction fit  --model lugre", "friction models x  # exit 2"]);
     assert_eq!(c.iter().map(|c| c.status).collect::<Vec<_>>(), [0, 0, 2]);
     assert_eq!(c[0].line, 4);
-    assert_eq!(skipped("cargo install --path crates/friction-cli --locked").is_some(), true);
+    assert!(skipped("cargo install --path crates/friction-cli --locked").is_some());
     assert_eq!(
         as_friction("cargo run --release -p friction-cli -- models").as_deref(),
         Some("friction models")

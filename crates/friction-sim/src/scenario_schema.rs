@@ -511,7 +511,10 @@ fn bounds(v: &mut Map<String, Value>, lo: Option<(f64, bool)>, hi: Option<(f64, 
     }
 }
 
-fn range_bounds(r: Range) -> (Option<(f64, bool)>, Option<(f64, bool)>) {
+/// A bound of a range: the value and whether it is allowed.
+type Bound = Option<(f64, bool)>;
+
+fn range_bounds(r: Range) -> (Bound, Bound) {
     (Some((r.lo, r.lo_closed)), Some((r.hi, r.hi_closed)))
 }
 
