@@ -1,7 +1,7 @@
 """Model.update against the same update in vectorised NumPy, 10^6 LuGre contacts.
 
 Both compute the exact LuGre update at constant slip velocity over a step
-(Canudas de Wit et al. 1995; the closed form of friction_models::update):
+(Canudas de Wit, Olsson, Åström, Lischinsky 1995; the closed form of friction_models::update):
 
     v   = du / dt,  g = fc + (fs - fc) exp(-(v/vs)^2)
     z'  = zss + (z - zss) exp(-sigma0 |du| / g),  zss = sign(du) g / sigma0   (z' = z for du = 0)

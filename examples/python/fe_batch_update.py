@@ -10,7 +10,7 @@ friction.Model.update (all cores, no Python loop over nodes), and the
 dissipated energy per cycle, Σ ∮ F du, is accumulated per node.
 
 For nodes whose slip amplitude is many presliding lengths g/σ0 (LuGre;
-Canudas de Wit et al. 1995), LuGre behaves as Coulomb friction and a cycle
+Canudas de Wit, Olsson, Åström, Lischinsky 1995), LuGre behaves as Coulomb friction and a cycle
 dissipates close to 4 N μ u0 (μ the kinetic level, slightly more from the
 Stribeck peak and damping); nodes with amplitudes of a few presliding
 lengths dissipate less (partial slip). The script prints both.

@@ -10,10 +10,10 @@
 //!   Levenberg-Marquardt, standard errors, 95 % intervals, validation on
 //!   held-out data, multi-start, plots);
 //! - [`lm`]: the least-squares solver and its statistics;
-//! - [`tune`]: tuning to a dissipation per cycle or a loop (seed 003);
+//! - [`tune`]: tuning to a dissipation per cycle or a loop (the Sandia friction-model study);
 //! - [`synth`]: synthetic measurements and the example data sets;
 //! - [`compare`]: which model shows which friction phenomenon, by measurement
-//!   (Olsson's Table 2.1), and the seed-004 clutch comparison.
+//!   (Olsson's Table 2.1), and the Daniel 2014 clutch comparison.
 #![warn(missing_docs)]
 // Index loops over parallel sample arrays read best as such.
 #![allow(clippy::needless_range_loop)]

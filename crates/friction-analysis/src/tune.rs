@@ -2,7 +2,7 @@
 //! per cycle under a harmonic displacement `x = u0 sin(2π f t)` (or its
 //! whole hysteresis loop) matches a target, at one or several amplitudes.
 //!
-//! This is the calibration step of seed 003 (Sandia study, section 3.1):
+//! This is the calibration step of the Sandia friction-model study (section 3.1):
 //! every model was tuned so that under `u0 sin(ω t)` with `u0 = 1e-7 m` at
 //! the joint's frequency 331 Hz it dissipates as much per cycle as the
 //! reference, Coulomb friction with `μc = 1` (its meta-Coulomb factor
@@ -276,7 +276,7 @@ impl TuneResult {
 /// ```
 /// use friction_analysis::tune::{tune, TuneOptions, TuneTarget, Objective, CycleSettings};
 /// use friction_analysis::fit::parse_params;
-/// // seed 003: a Jenkins element of stiffness 1e8 N/m dissipating as much as Coulomb (μc = 1) at 1e-7 m
+/// // the Sandia friction-model study: a Jenkins element of stiffness 1e8 N/m dissipating as much as Coulomb (μc = 1) at 1e-7 m
 /// let opts = TuneOptions {
 ///     model: "jenkins".into(),
 ///     params: parse_params("jenkins", "kt=1e8").unwrap(),

@@ -1,6 +1,6 @@
 //! The property table by measurement: what the experiments must give for
 //! models whose behaviour is known in closed form (Olsson's Table 2.1,
-//! seed 002, and the models' own equations), and the seed-004 clutch.
+//! Olsson 1996, and the models' own equations), and the Daniel 2014 clutch.
 
 use friction_analysis::compare::clutch::{compare_clutch, ClutchVariant};
 use friction_analysis::compare::{
@@ -83,7 +83,7 @@ fn dahl_presliding_in_closed_form_and_local_memory() {
 /// so the Stribeck figure is the largest fall of that curve on the grid of
 /// speeds over its largest value; a bristle spring gives pre-sliding; the
 /// bristle dynamics give lag and a break-away force that depends on the
-/// force rate (Canudas de Wit et al. 1995); σ1 and the Stribeck curve make
+/// force rate (Canudas de Wit, Olsson, Åström, Lischinsky 1995); σ1 and the Stribeck curve make
 /// its loops rate dependent.
 #[test]
 fn lugre_stribeck_in_closed_form_presliding_lag() {
@@ -175,7 +175,7 @@ fn clutch() -> friction_sim::System {
     friction_sim::scenario::load(&path).unwrap()
 }
 
-/// Seed 004: the true stick/slip clutch is exact in its locked phase (zero
+/// Daniel 2014: the true stick/slip clutch is exact in its locked phase (zero
 /// slip, speeds on the closed form); tanh creeps there at the slip speed
 /// where its force equals the torque the lock needs, atanh((10 + 5 w)/50)/k,
 /// which is computed here from the closed-form speed w(t).

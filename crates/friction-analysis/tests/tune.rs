@@ -8,7 +8,7 @@ use friction_models::build;
 
 const U0: f64 = 1e-7;
 
-fn seed003(model: &str, param: &str, params: &str) -> TuneOptions {
+fn sandia_tuning(model: &str, param: &str, params: &str) -> TuneOptions {
     TuneOptions {
         model: model.into(),
         params: parse_params(model, params).unwrap(),
@@ -35,7 +35,7 @@ fn root(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> f64 {
     0.5 * (a + b)
 }
 
-/// The seed 003 reference: Coulomb with μc = 1 under u0 sin(ωt) slides all
+/// The Sandia friction-model study reference: Coulomb with μc = 1 under u0 sin(ωt) slides all
 /// the time at force ±1, a rectangle of area 4 μc u0 = 4e-7 J.
 #[test]
 fn coulomb_reference_dissipates_four_mu_u0_per_cycle() {
@@ -56,7 +56,7 @@ fn coulomb_reference_dissipates_four_mu_u0_per_cycle() {
 fn dahl_tuned_to_coulomb_matches_the_closed_form_loop_area() {
     let s0 = 1e8;
     let area = |fc: f64| 4.0 * U0 * fc - 4.0 * fc * fc / s0 * (s0 * U0 / fc).tanh();
-    let r = tune(&seed003("dahl", "fc", "sigma0=1e8,exponent=1")).unwrap();
+    let r = tune(&sandia_tuning("dahl", "fc", "sigma0=1e8,exponent=1")).unwrap();
     let fc_exact = root(|fc| area(fc) - 4.0 * U0, 1.0, 3.0);
     assert!((r.tuned[0].1 / fc_exact - 1.0).abs() < 1e-5, "{} vs {fc_exact}", r.tuned[0].1);
     assert!((r.points[0].initial / area(1.0) - 1.0).abs() < 1e-4, "{} vs {}", r.points[0].initial, area(1.0));
@@ -64,12 +64,12 @@ fn dahl_tuned_to_coulomb_matches_the_closed_form_loop_area() {
 }
 
 /// Bouc's model (Bouc-Wen with γ = 0, n = 1) is Dahl's i = 1 model with
-/// σ0 = kj A and Fc = kj A / β (seed 003, section 1.6): tuned to the same
+/// σ0 = kj A and Fc = kj A / β (the Sandia friction-model study, section 1.6): tuned to the same
 /// dissipation, β must equal kj A / Fc_dahl.
 #[test]
 fn bouc_tunes_to_the_same_loop_as_dahl() {
-    let dahl = tune(&seed003("dahl", "fc", "sigma0=1e8,exponent=1")).unwrap();
-    let bouc = tune(&seed003("bouc_wen", "beta", "k=1e8,a=1,gamma=0,n=1,beta=1e8")).unwrap();
+    let dahl = tune(&sandia_tuning("dahl", "fc", "sigma0=1e8,exponent=1")).unwrap();
+    let bouc = tune(&sandia_tuning("bouc_wen", "beta", "k=1e8,a=1,gamma=0,n=1,beta=1e8")).unwrap();
     let fc_equiv = 1e8 / bouc.tuned[0].1;
     assert!((fc_equiv / dahl.tuned[0].1 - 1.0).abs() < 1e-5, "{fc_equiv} vs {}", dahl.tuned[0].1);
 }
@@ -79,7 +79,7 @@ fn bouc_tunes_to_the_same_loop_as_dahl() {
 /// φ² - 10 φ + 10 = 0, the smaller root (10 - √60)/2 from the start φ = 1.
 #[test]
 fn jenkins_tuned_to_coulomb_is_the_smaller_root() {
-    let r = tune(&seed003("jenkins", "fs", "kt=1e8")).unwrap();
+    let r = tune(&sandia_tuning("jenkins", "fs", "kt=1e8")).unwrap();
     assert!((r.tuned[0].1 - (10.0 - 60f64.sqrt()) / 2.0).abs() < 1e-5, "{:?}", r.tuned);
 }
 
@@ -130,7 +130,7 @@ fn loop_objective_recovers_the_target_loop() {
 /// Requests that cannot be met are refused with a reason.
 #[test]
 fn impossible_tunes_are_refused() {
-    let mut o = seed003("dahl", "fc,sigma0", "sigma0=1e8");
+    let mut o = sandia_tuning("dahl", "fc,sigma0", "sigma0=1e8");
     let e = tune(&o).unwrap_err().to_string();
     assert!(e.contains("at least as many amplitudes"), "{e}");
     o.tune = vec!["nope".into()];

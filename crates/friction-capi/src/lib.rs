@@ -446,32 +446,11 @@ fn json(s: &str) -> String {
     out
 }
 
-/// The literature behind the project's source documents, by author, year
-/// and title, in place of the internal document numbers.
-const SOURCES: [(&str, &str); 5] = [
-    (
-        "seed 000",
-        "Andersson, Söderberg, Björklund 2007, \"Friction models for sliding dry, boundary and mixed lubricated contacts\", Tribology International 40",
-    ),
-    ("seed 001", "Al-Bender, \"Fundamentals of friction modeling\""),
-    ("seed 002", "Olsson 1996, \"Control Systems with Friction\" (PhD thesis, Lund), ch. 2 \"Friction Modeling\""),
-    (
-        "seed 003",
-        "the Sandia National Laboratories study of advanced friction models as user contact models in an explicit finite-element code",
-    ),
-    ("seed 004", "\"Modelling friction in 1d dynamics\" (blog post)"),
-];
-
-/// A model's text with the project's document numbers replaced by citations.
-pub fn cite(sources: &str) -> String {
-    let mut s = sources.to_string();
-    for (seed, citation) in SOURCES {
-        s = s.replace(seed, citation);
-        let mut upper = seed.to_string();
-        upper[..1].make_ascii_uppercase();
-        s = s.replace(&upper, citation);
-    }
-    s
+/// A model's text with every in-text citation ("Dahl 1968") followed by the
+/// full reference (authors, year, title, venue) from
+/// [`friction_models::references`].
+pub fn cite(text: &str) -> String {
+    friction_models::references::expand(text)
 }
 
 fn update_method(m: &ModelInfo) -> &'static str {
@@ -549,12 +528,14 @@ mod tests {
         assert_eq!(unsafe { CStr::from_ptr(friction_last_error()) }.to_bytes(), b"");
     }
 
-    /// Users see papers, not the project's document numbers.
+    /// Users see full references: every model's sources expand to at least
+    /// one entry with a title.
     #[test]
-    fn sources_cite_papers_not_document_numbers() {
+    fn sources_cite_full_references() {
         for m in friction_models::all() {
             let s = cite(m.sources);
             assert!(!s.to_lowercase().contains("seed"), "{}: {s}", m.id);
+            assert!(s.len() > m.sources.len() + 20, "{}: no reference expanded in {s}", m.id);
         }
     }
 }

@@ -1,5 +1,5 @@
 //! `friction compare`: the property table (which model shows which friction
-//! phenomenon, by measurement) and the seed-004 clutch comparison.
+//! phenomenon, by measurement) and the Daniel 2014 clutch comparison.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use friction_analysis::AnalysisError;
 use friction_sim::scenario;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// The clutch of seed 004, the system of the clutch comparison.
+/// The clutch of Daniel 2014, the system of the clutch comparison.
 const CLUTCH: &str = include_str!("../../../examples/clutch.toml");
 
 /// Parse `--models a,b,c` (all models when absent).

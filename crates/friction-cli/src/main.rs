@@ -24,7 +24,7 @@ use friction_models::{all, info, ParamKind};
 use friction_sim::{output, scenario, SimError};
 
 /// The scenario `friction run` runs when no file is given (LuGre stick-slip,
-/// Canudas de Wit et al. 1995).
+/// Canudas de Wit, Olsson, Åström, Lischinsky 1995).
 const DEFAULT_SCENARIO: &str = include_str!("../../../examples/lugre_stick_slip.toml");
 
 #[derive(Parser)]
@@ -44,6 +44,13 @@ enum Cmd {
     Models {
         /// Model id to describe.
         id: Option<String>,
+    },
+    /// Print the JSON Schema (draft-07) of the scenario format, for editors and validators
+    /// (docs/scenario.schema.json); with --markdown the reference page docs/scenario.md.
+    Schema {
+        /// Print the reference page (Markdown) instead of the JSON Schema.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Run a scenario file (without FILE: the embedded LuGre stick-slip scenario).
     Run {
@@ -105,6 +112,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Schema { markdown } => {
+            if markdown {
+                say!("{}", friction_sim::scenario_schema::markdown().trim_end());
+            } else {
+                let schema = friction_sim::scenario_schema::json_schema();
+                say!("{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
+            }
+            ExitCode::SUCCESS
+        }
         Cmd::Analyze(args) => analyze::main(args),
         Cmd::Fit(a) => fit::run(&a),
         Cmd::Tune(a) => tune::run(&a),
@@ -165,6 +181,9 @@ fn models(id: Option<&str>) -> ExitCode {
                     );
                 }
                 say!("\nStates: {}\nSources: {}", m.states, m.sources);
+                for r in friction_models::references::cited_in(m.sources) {
+                    say!("  - {}: {}", r.cite, r.full());
+                }
                 let own = friction_models::LOAD_PARAMS.iter().find(|(id, _)| *id == m.id).map(|(_, k)| *k);
                 say!(
                     "Load: a scenario contact's `normal` N(t) multiplies this force and the maximum static force; \

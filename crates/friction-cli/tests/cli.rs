@@ -179,3 +179,40 @@ fn compare_refuses_an_unknown_model() {
     assert!(err.contains("unknown model `nosuch`") && err.contains("--models"), "{err}");
     assert!(!out.exists());
 }
+
+/// `friction schema` prints the checked-in JSON Schema and `--markdown` the
+/// checked-in reference page (both kept current by friction-sim's tests).
+#[test]
+fn schema_prints_the_checked_in_reference() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let o = friction().arg("schema").output().unwrap();
+    assert!(o.status.success());
+    let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("docs/scenario.schema.json")).unwrap())
+            .unwrap();
+    assert_eq!(printed, file);
+    assert!(printed["definitions"]["params_lugre"]["properties"]["sigma0"]["exclusiveMinimum"] == 0.0);
+    let o = friction().args(["schema", "--markdown"]).output().unwrap();
+    assert!(o.status.success());
+    let md = std::fs::read_to_string(root.join("docs/scenario.md")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim_end(), md.trim_end());
+}
+
+/// `friction models lugre` cites papers by author and year and ends with
+/// their full references (title, journal), never the internal document numbers.
+#[test]
+fn models_prints_full_references() {
+    let o = friction().args(["models", "lugre"]).output().unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(s.contains("Sources: Andersson, Söderberg, Björklund 2007 eq. 19"), "{s}");
+    assert!(s.contains("Friction models for sliding dry, boundary and mixed lubricated contacts. Tribology International 40"), "{s}");
+    assert!(
+        s.contains(
+            "A new model for control of systems with friction. IEEE Transactions on Automatic Control 40(3)"
+        ),
+        "{s}"
+    );
+    assert!(!s.to_lowercase().contains("seed"), "{s}");
+}

@@ -1,6 +1,6 @@
 //! `friction fit` and `friction tune` as a user meets them: the shipped
 //! example data sets are fitted with the commands written in their headers
-//! and give back the parameters they were made from; the seed 003 tuning
+//! and give back the parameters they were made from; the Sandia friction-model study tuning
 //! script reaches its target; bad input is refused with exit status 2 and
 //! nothing written.
 
@@ -220,12 +220,12 @@ fn bad_input_is_refused_and_nothing_written() {
     assert!(!json.exists());
 }
 
-/// Every line of examples/tune_seed003.sh (the seed 003 calibration to
+/// Every line of examples/tune_dissipation_per_cycle.sh (the calibration of the Sandia friction-model study to
 /// Coulomb's 4 μc u0 per cycle) reaches its target to 1e-6 and exits 0; the
 /// Jenkins line gives the closed-form root (10 - √60)/2.
 #[test]
-fn seed_003_tuning_script_reaches_its_target() {
-    let script = std::fs::read_to_string(root().join("examples/tune_seed003.sh")).unwrap();
+fn dissipation_tuning_script_reaches_its_target() {
+    let script = std::fs::read_to_string(root().join("examples/tune_dissipation_per_cycle.sh")).unwrap();
     let common: Vec<String> = script
         .lines()
         .find_map(|l| l.strip_prefix("A=\""))

@@ -27,6 +27,7 @@ pub mod error;
 pub mod model;
 pub mod models;
 pub mod params;
+pub mod references;
 pub mod registry;
 pub mod shape;
 pub mod testing;

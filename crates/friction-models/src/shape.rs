@@ -8,7 +8,7 @@
 //! lorentzian:       φ = 1 / (1 + (v/vs)^2)         (Hess-Soom)
 //! two_exponential:  φ = w exp(-|v/vs|) + (1 - w) exp(-|v/vs2|)   (Armstrong-Hélouvry 1991)
 //! ```
-//! Source: seed 002 (Olsson) eq. 2.7 and the parameterisations after it.
+//! Source: Olsson 1996 eq. 2.7 and the parameterisations after it.
 
 use crate::error::ModelError;
 use crate::params::{ParamKind, ParamReader, ParamSpec, Range};

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod output;
 pub mod scenario;
+pub mod scenario_schema;
 pub mod schedule;
 pub mod units;
 

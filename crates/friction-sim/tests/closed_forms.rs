@@ -1,5 +1,5 @@
 //! Closed-form checks of the simulation engine: true stick in a Coulomb free
-//! decay, the seed-004 clutch, a viscously damped oscillator, event times
+//! decay, the Daniel 2014 clutch, a viscously damped oscillator, event times
 //! under tolerance refinement, and the energy balance.
 
 use std::path::{Path, PathBuf};
@@ -72,7 +72,7 @@ fn clutch_lock_time() -> f64 {
     1.0 + tau
 }
 
-/// Seed 004's clutch: slips from t = 1, locks once at the closed-form time,
+/// Daniel's (2014) clutch: slips from t = 1, locks once at the closed-form time,
 /// opens at t = 2; speeds at 3 s from the piecewise closed form.
 #[test]
 fn clutch_locks_once_at_the_closed_form_time_and_opens_at_2() {

@@ -80,7 +80,7 @@ fn zero_crossings(out: &Outcome, col: &str) -> Vec<f64> {
     z
 }
 
-// ---------------------------------------------------------------- seed 000, 1-DOF system
+// ---------------------------------------------------------------- Andersson, Söderberg, Björklund 2007, 1-DOF system
 
 const FC: f64 = 0.981; // μ m g
 const K: f64 = 100.0;
@@ -89,7 +89,7 @@ const REGULARISED: [&str; 4] = ["coulomb_sat", "coulomb_tanh", "stribeck_sat", "
 
 /// Small step (0.5 N < Fc): true stick holds the mass exactly still and the
 /// micro-slip models settle within a few δ, while the regularised models creep
-/// on towards the wall (seed 000 section 2.3). coulomb_sat never leaves its
+/// on towards the wall (Andersson, Söderberg, Björklund 2007 section 2.3). coulomb_sat never leaves its
 /// linear band |v| < 1/ksat here, so it is exactly the linear damper
 /// c = Fc ksat = 981 N s/m, whose step response is known in closed form.
 #[test]
@@ -115,7 +115,7 @@ fn andersson_small_step_regularised_models_drift_while_stick_and_micro_slip_hold
     // ratchets more than Dankowicz, still half an order below the regularised models
     let sd = drift("stribeck_dankowicz").abs();
     assert!(sd < 2e-4 && sd > drift("dankowicz").abs(), "stribeck_dankowicz drifted {sd}");
-    // Dahl (i = 1, σ0 = Fc/δ) is the Dankowicz equation (seed 000 after eq. 18)
+    // Dahl (i = 1, σ0 = Fc/δ) is the Dankowicz equation (Andersson, Söderberg, Björklund 2007 after eq. 18)
     assert!(max_abs_diff(&out.series("x.dahl"), &out.series("x.dankowicz")) < 1e-10);
 
     // coulomb_sat: m x'' + c x' + k x = k X0 from rest, overdamped
@@ -258,7 +258,7 @@ fn andersson_chirp_stick_holds_micro_slip_rings_below_its_resonance() {
     assert_energy_balance("andersson_chirp", &out, 1e-4);
 }
 
-// ---------------------------------------------------------------- seed 000, eqs. 14-15
+// ---------------------------------------------------------------- Andersson, Söderberg, Björklund 2007, eqs. 14-15
 
 /// X'' = (X0 - X) - C Z, Z' = X'(1 - Z sign X'): a small step keeps Z tiny, the
 /// contact is a linear spring C and the body rings with period 2π/sqrt(1 + C);
@@ -291,7 +291,7 @@ fn dankowicz_nondimensional_small_step_rings_at_sqrt_one_plus_c() {
 
 // ---------------------------------------------------------------- several contacts
 
-/// Olsson's two interfaces (seed 002 Fig. 2.12): the force on the lower block
+/// Olsson's two interfaces (Olsson 1996 Fig. 2.12): the force on the lower block
 /// decides the upper interface's state and back; the engine's joint choice
 /// must give the closed-form sequence (see the example's header).
 #[test]
@@ -460,7 +460,7 @@ fn three_mass_chain_sticks_and_slips_in_several_combinations() {
     assert_energy_balance("three_mass_chain", &out, 1e-6);
 }
 
-// ---------------------------------------------------------------- seed 001, pre-sliding
+// ---------------------------------------------------------------- Al-Bender (Fundamentals of friction modeling), pre-sliding
 
 /// Masing's rules and wiping-out on the simulated Maxwell-slip F-x data, rate
 /// independence between the two speeds, and the Dahl branches, whose inner
@@ -540,7 +540,7 @@ fn presliding_inner_loop_masing_wiping_out_and_rate_independence() {
     assert_energy_balance("presliding_inner_loop", &out, 1e-6);
 }
 
-// ---------------------------------------------------------------- seed 002, dynamics
+// ---------------------------------------------------------------- Olsson 1996, dynamics
 
 /// Hess-Soom is a pure time delay of the Stribeck term: F(t) = g(v(t - τ)) +
 /// kv v(t), a loop in the F-v plane, higher on acceleration; LuGre lags too.

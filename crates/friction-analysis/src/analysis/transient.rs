@@ -1,5 +1,5 @@
 //! Frequency and damping of a free or impulse-excited decay against
-//! amplitude: the measures of a jointed structure in seed 003, whose
+//! amplitude: the measures of a jointed structure in the Sandia friction-model study, whose
 //! frequency drops and damping rises with amplitude as the joint slips.
 //!
 //! # Method (no Hilbert transform)

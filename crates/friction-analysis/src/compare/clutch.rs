@@ -1,4 +1,4 @@
-//! Seed 004's question: on the clutch, true stick/slip switching against
+//! Daniel's (2014) question: on the clutch, true stick/slip switching against
 //! smooth models without locking, in simulation time and in the error of
 //! the locked phase.
 //!
@@ -435,7 +435,7 @@ pub fn clutch_csv(rows: &[ClutchRow]) -> String {
 /// `clutch.md`: the set-up, the closed form and the table.
 pub fn clutch_markdown(setup: &ClutchSetup, rows: &[ClutchRow]) -> String {
     let tl = setup.lock_time().unwrap_or(f64::NAN);
-    let mut m = String::from("# Clutch: true stick/slip against smooth models (seed 004)\n\n");
+    let mut m = String::from("# Clutch: true stick/slip against smooth models (Daniel 2014)\n\n");
     m.push_str(&format!(
         "J1 = {} and J2 = {} kg m², torque {} N m on `{}`, drag {} w2 on `{}`, capacity {} N m engaged on \
          [{}, {}) s, {} s. Closed form: the clutch slips from {} s, locks at t_l = {:.9} s and opens at {} s; \

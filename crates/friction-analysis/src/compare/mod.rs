@@ -1,6 +1,6 @@
 //! Which model shows which friction phenomenon, decided by measurement.
 //!
-//! Olsson's Table 2.1 (seed 002) lists which friction phenomena each model
+//! Table 2.1 of Olsson 1996 lists which friction phenomena each model
 //! shows. [`compare`] reproduces it by running every model through the same
 //! battery of virtual experiments and deciding each property from a measured
 //! figure against documented thresholds ([`Thresholds`]):
@@ -27,7 +27,7 @@
 //! (rayon); the cost runs afterwards, one at a time, so that their wall
 //! times are comparable.
 //!
-//! [`clutch`] adds the comparison of seed 004: the clutch with true
+//! [`clutch`] adds the comparison of Daniel 2014: the clutch with true
 //! stick/slip against smooth models without locking.
 
 pub mod clutch;

@@ -9,7 +9,7 @@ use super::setup::Settings;
 use super::ModelRow;
 use crate::error::AnalysisError;
 
-/// Olsson's Table 2.1 (seed 002): for each reviewed model (by its id here)
+/// Table 2.1 of Olsson 1996: for each reviewed model (by its id here)
 /// the entries for arbitrary steady-state characteristic, stiction, varying
 /// break-away force, pre-sliding displacement, frictional lag and simulation
 /// efficiency ("+": can be added).
@@ -254,7 +254,7 @@ pub fn markdown(rows: &[ModelRow], s: &Settings) -> String {
 
     let olsson: Vec<_> = OLSSON.iter().filter(|(id, _)| rows.iter().any(|r| r.id == *id)).collect();
     if !olsson.is_empty() {
-        m.push_str("\n## Against Olsson's Table 2.1 (seed 002)\n\n");
+        m.push_str("\n## Against Table 2.1 of Olsson 1996\n\n");
         m.push_str(
             "Olsson's entry / the measured verdict. Olsson's \"arbitrary steady state\" says a model *can* \
              take any steady curve; the measurement (`stribeck`) says whether it *does* with its default \

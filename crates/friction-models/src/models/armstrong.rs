@@ -53,7 +53,7 @@
 //! relaxed and fully healed (break-away force `fs`).
 //!
 //! # Sources
-//! Seed 002 (Olsson), "Armstrong's Seven Parameter Model", eqs. 2.9-2.11;
+//! Olsson 1996, "Armstrong's Seven Parameter Model", eqs. 2.9-2.11;
 //! B. Armstrong-Hélouvry, "Control of machines with friction", Kluwer 1991;
 //! B. Armstrong-Hélouvry, P. Dupont, C. Canudas de Wit, "A survey of models,
 //! analysis tools and compensation methods for the control of machines with
@@ -126,7 +126,7 @@ sliding -> stuck when v crosses zero (v d <= 0); xa is the position at which the
     ],
     states: "z[0] = w, lagged velocity [m/s]; mem = [mode, anchor, t_stick, Fs,a, Fs,slide] (discrete)",
     sources:
-        "seed 002 eqs. 2.9-2.11; Armstrong-Hélouvry 1991; Armstrong-Hélouvry, Dupont, Canudas de Wit 1994",
+        "Olsson 1996 eqs. 2.9-2.11; Armstrong-Hélouvry 1991; Armstrong-Hélouvry, Dupont, Canudas de Wit 1994",
 };
 
 /// Parameters of [`Armstrong`].

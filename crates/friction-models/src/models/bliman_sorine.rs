@@ -41,7 +41,7 @@
 //! equivalent of stiction, not a Stribeck effect.
 //!
 //! # Sources
-//! Seed 002 (Olsson, ch. 2), eqs. 2.16-2.18; P.-A. Bliman and M. Sorine,
+//! Olsson 1996 (ch. 2), eqs. 2.16-2.18; P.-A. Bliman and M. Sorine,
 //! "Easy-to-use realistic dry friction models for automatic control",
 //! Proc. 3rd European Control Conference, Rome, 1995, pp. 3788-3794.
 
@@ -103,7 +103,7 @@ from rest, sliding forward: F(s) = Fc - (Fc + ΔF) exp(-s/L1) + ΔF exp(-s/L2),
         },
     ],
     states: "order 1: z[0] = Z (F = Fc Z); order 2: z = [Z1, Z2] (F = (Fc + ΔF) Z1 + ΔF Z2); dimensionless",
-    sources: "seed 002 eqs. 2.16-2.18; Bliman and Sorine 1995",
+    sources: "Olsson 1996 eqs. 2.16-2.18; Bliman and Sorine 1995",
 };
 
 /// Parameters of [`BlimanSorine`].

@@ -24,7 +24,7 @@
 //! second-order Bliman-Sorine matrices (eq. 2.18)
 //! A = diag(-σ0/(η(Fc+ΔF)), -σ0/ΔF), B = (σ0/(η(Fc+ΔF)), -σ0/ΔF), and
 //! F = C ∫0^L Z dξ with C = ((Fc+ΔF)/L, ΔF/L), Z(0) = 0 (a tread element
-//! enters the patch relaxed). Integrating gives the formula above. Seed 002
+//! enters the patch relaxed). Integrating gives the formula above. Olsson 1996
 //! prints Fc instead of ΔF in the second bracket of eq. 2.22; that does not
 //! follow from its own eq. 2.18 and the condition η < ΔF/(Fc+ΔF) (the fast
 //! element must be the one with the higher level), so this model uses the
@@ -38,7 +38,7 @@
 //! [`super::coulomb_sat::STIFF_SLOPE`].
 //!
 //! # Sources
-//! Seed 002 (Olsson), eqs. 2.16-2.18 and 2.22; P.-A. Bliman, T. Bonald,
+//! Olsson 1996, eqs. 2.16-2.18 and 2.22; P.-A. Bliman, T. Bonald,
 //! M. Sorine, "Hysteresis operators and tyre friction models. Application to
 //! vehicle dynamic simulation", ICIAM 95, 1995; Bliman and Sorine 1995.
 
@@ -86,7 +86,7 @@ F -> Fc as s -> inf; dF/ds(0) = σ0 L (1/η - 1) / 2; 0 < η < ΔF / (Fc + ΔF)"
         ParamSpec::real("length", "L", "m", 0.1, Range::POSITIVE, "length of the contact patch"),
     ],
     states: "none",
-    sources: "seed 002 eqs. 2.16-2.18, 2.22; Bliman, Bonald, Sorine 1995",
+    sources: "Olsson 1996 eqs. 2.16-2.18, 2.22; Bliman, Bonald, Sorine 1995",
 };
 
 /// `h(a) = 1 - (1 - exp(-a))/a`, the mean of `1 - exp(-a ξ/L)` over the

@@ -4,12 +4,12 @@
 //! # Equations
 //! ```text
 //! dz/dt = A v - β |v| |z|^(n-1) z - γ v |z|^n        (Wen 1976 notation)
-//! F = kj z                                          (friction form: c = 0 in seed 003 eq. 15)
+//! F = kj z                                          (friction form: c = 0 in the Sandia friction-model study eq. 15)
 //! loading   (z v > 0): dz/dx = A - (β + γ) |z|^n
 //! unloading (z v < 0): dz/dx = A + (β - γ) |z|^n
 //! sliding force: |F| -> Fu = kj (A / (β + γ))^(1/n)
 //! Bouc (n = 1, γ = 0): dz/dx = A - β sign(v) z, Dahl's i = 1 branch with σ0 = kj A, Fc = kj A/β
-//! seed 003 eq. 16 writes dz/dt = {A - [α sgn(z v) - β'] |z|^n} v: α = β here, β' = -γ here
+//! the Sandia friction-model study eq. 16 writes dz/dt = {A - [α sgn(z v) - β'] |z|^n} v: α = β here, β' = -γ here
 //! ```
 //!
 //! # Parameters
@@ -29,7 +29,7 @@
 //! For `β + γ > 0` the set |z| <= (A/(β + γ))^(1/n) is invariant.
 //!
 //! # Choices
-//! Seed 003 (eq. 15) gives the structural restoring force
+//! The Sandia friction-model study (eq. 15) gives the structural restoring force
 //! `F = kj [c u + (1 - c) z]`. The elastic part `c kj u` grows without bound
 //! with the absolute displacement, which a friction contact in gross sliding
 //! cannot do, so this model takes the friction form `c = 0`: `F = kj z`.
@@ -40,7 +40,7 @@
 //! unrelated meaning (the exponent of the Iwan slip-force density).
 //!
 //! # Sources
-//! Seed 003 (Sandia study), section 1.5, eqs. 15-17 (Bouc-Wen and the Bouc
+//! the Sandia friction-model study, section 1.5, eqs. 15-17 (Bouc-Wen and the Bouc
 //! special case); Y.K. Wen, "Method for random vibration of hysteretic
 //! systems", J. Eng. Mech. Div. ASCE 102(2), 1976; R. Bouc, "Forced
 //! vibrations of mechanical systems with hysteresis", Proc. 4th Conf. on
@@ -56,12 +56,12 @@ pub static INFO: ModelInfo = ModelInfo {
     summary: "Bouc-Wen smooth hysteresis dz/dt = A v - β|v||z|^(n-1)z - γ v|z|^n, F = kj z",
     family: Family::ContinuousState,
     equations: "dz/dt = A v - β |v| |z|^(n-1) z - γ v |z|^n        (Wen 1976 notation)
-F = kj z                                          (friction form: c = 0 in seed 003 eq. 15)
+F = kj z                                          (friction form: c = 0 in the Sandia friction-model study eq. 15)
 loading   (z v > 0): dz/dx = A - (β + γ) |z|^n
 unloading (z v < 0): dz/dx = A + (β - γ) |z|^n
 sliding force: |F| -> Fu = kj (A / (β + γ))^(1/n)
 Bouc (n = 1, γ = 0): dz/dx = A - β sign(v) z, Dahl's i = 1 branch with σ0 = kj A, Fc = kj A/β
-seed 003 eq. 16 writes dz/dt = {A - [α sgn(z v) - β'] |z|^n} v: α = β here, β' = -γ here",
+the Sandia friction-model study eq. 16 writes dz/dt = {A - [α sgn(z v) - β'] |z|^n} v: α = β here, β' = -γ here",
     params: &[
         ParamSpec::real("a", "A", "-", 1.0, Range::POSITIVE, "initial slope dz/dx at z = 0"),
         ParamSpec::real(
@@ -98,7 +98,7 @@ seed 003 eq. 16 writes dz/dt = {A - [α sgn(z v) - β'] |z|^n} v: α = β here, 
         ),
     ],
     states: "z[0] = z, the hysteretic displacement [m]",
-    sources: "seed 003 sec. 1.5 eqs. 15-17; Wen 1976; Bouc 1967",
+    sources: "the Sandia friction-model study sec. 1.5 eqs. 15-17; Wen 1976; Bouc 1967",
 };
 
 /// Parameters of [`BoucWen`].
@@ -231,7 +231,7 @@ mod tests {
     use super::*;
     use crate::testing::{drive, force_at_end, work, Path};
 
-    /// Bouc's special case (n = 1, γ = 0; seed 003 eq. 17) is linear in z on
+    /// Bouc's special case (n = 1, γ = 0; the Sandia friction-model study eq. 17) is linear in z on
     /// each monotone branch: z = sign(v) A/β + (z_r - sign(v) A/β) exp(-β |x - x_r|)
     /// from the last reversal (x_r, z_r). Check the virgin branch and the
     /// unloading branch, which crosses z = 0, against this closed form.

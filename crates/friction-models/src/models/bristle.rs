@@ -42,7 +42,7 @@
 //! stiffness is `N σ0` up to `|x - x0| = δs`.
 //!
 //! # Sources
-//! Seed 002 (Olsson), "The Bristle Model", eq. 2.14; D.A. Haessig,
+//! Olsson 1996, "The Bristle Model", eq. 2.14; D.A. Haessig,
 //! B. Friedland, "On the modeling and simulation of friction",
 //! J. Dyn. Sys. Meas. Control 113, 354-362, 1991.
 
@@ -102,7 +102,7 @@ steady sliding: each deflection is triangular on [δs - Δ, δs] (mode δs), mea
         },
     ],
     states: "mem = [b_1..b_N, k_1..k_N]: bond points [m] and snap counters (discrete)",
-    sources: "seed 002 eq. 2.14 (bristle model); Haessig & Friedland 1991",
+    sources: "Olsson 1996 eq. 2.14 (bristle model); Haessig and Friedland 1991",
 };
 
 /// Parameters of [`Bristle`].

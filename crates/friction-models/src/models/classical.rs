@@ -28,7 +28,7 @@
 //! (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
-//! Seed 002 (Olsson), eqs. 2.5-2.6 and Fig. 2.10; A. Morin, 1833 (stiction);
+//! Olsson 1996, eqs. 2.5-2.6 and Fig. 2.10; A. Morin, 1833 (stiction);
 //! Armstrong-Hélouvry, Dupont, Canudas de Wit, "A survey of models, analysis
 //! tools and compensation methods for the control of machines with
 //! friction", Automatica 30(7), 1994.
@@ -64,7 +64,8 @@ Fs >= Fv(0+); if absent, Fs = the inner model's maximum static force, else Fv(0+
         },
     ],
     states: "none",
-    sources: "seed 002 eqs. 2.5-2.6, Fig. 2.10; Morin 1833; Armstrong-Hélouvry et al. 1994",
+    sources:
+        "Olsson 1996 eqs. 2.5-2.6, Fig. 2.10; Morin 1833; Armstrong-Hélouvry, Dupont, Canudas de Wit 1994",
 };
 
 /// Parameters of [`Classical`].

@@ -19,7 +19,7 @@
 //! simulator finds it from the rest of the system (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eqs. 2-4; seed 002 (Olsson), eq. 2.1;
+//! Andersson, Söderberg, Björklund 2007, eqs. 2-4; Olsson 1996, eq. 2.1;
 //! C.A. Coulomb, Théorie des machines simples, 1785.
 
 use crate::error::ModelError;
@@ -45,7 +45,7 @@ Fs = Fc unless given (Fs >= Fc)",
         },
     ],
     states: "none",
-    sources: "seed 000 eqs. 2-4; seed 002 eq. 2.1; Coulomb 1785",
+    sources: "Andersson, Söderberg, Björklund 2007 eqs. 2-4; Olsson 1996 eq. 2.1; Coulomb 1785",
 };
 
 /// Parameters of [`Coulomb`].

@@ -18,12 +18,12 @@
 //!
 //! # States
 //! None. A continuous static map with F(0) = 0: it has no stick, so a body
-//! under a force below Fc creeps (seed 000, section 2.3). The slope at rest
+//! under a force below Fc creeps (Andersson, Söderberg, Björklund 2007, section 2.3). The slope at rest
 //! is Fc ksat + kv; the model reports itself stiff when that exceeds
 //! [`STIFF_SLOPE`].
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eqs. 6-8 and Table 1 (ksat = 1000 s/m).
+//! Andersson, Söderberg, Björklund 2007, eqs. 6-8 and Table 1 (ksat = 1000 s/m).
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -34,7 +34,7 @@ use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
 ///
 /// A heuristic: on a 1 kg body the regularisation then has a time constant
 /// m / slope below 10 ms, far below the mechanical time scales of the
-/// project's test systems (seed 000, Table 1: m = 1 kg, k = 100 N/m, a period
+/// project's test systems (Andersson, Söderberg, Björklund 2007, Table 1: m = 1 kg, k = 100 N/m, a period
 /// of 0.63 s), so an explicit solver would be limited by the regularisation.
 /// Shared by the regularised maps of this crate.
 pub const STIFF_SLOPE: f64 = 100.0;
@@ -60,10 +60,10 @@ sat(u) = min(u, 1) for u >= 0, max(u, -1) for u < 0
         ParamSpec::real("kv", "kv", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient"),
     ],
     states: "none",
-    sources: "seed 000 eqs. 6-8, Table 1",
+    sources: "Andersson, Söderberg, Björklund 2007 eqs. 6-8, Table 1",
 };
 
-/// The saturation `sat(u) = clamp(u, -1, 1)` of seed 000, eq. 7.
+/// The saturation `sat(u) = clamp(u, -1, 1)` of Andersson, Söderberg, Björklund 2007, eq. 7.
 #[inline]
 pub fn sat(u: f64) -> f64 {
     u.clamp(-1.0, 1.0)
@@ -178,7 +178,7 @@ mod tests {
         }
     }
 
-    /// The steep default (Table 1 of seed 000: ksat = 1000 s/m, Fc ~ 1 N) is
+    /// The steep default (Table 1 of Andersson, Söderberg, Björklund 2007: ksat = 1000 s/m, Fc ~ 1 N) is
     /// stiff; a gentle slope is not.
     #[test]
     fn steep_regularisation_is_stiff() {

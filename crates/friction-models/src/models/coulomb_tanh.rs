@@ -21,7 +21,7 @@
 //! itself stiff when that exceeds [`super::coulomb_sat::STIFF_SLOPE`].
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eq. 9 and Table 1 (ktanh = 1000 s/m).
+//! Andersson, Söderberg, Björklund 2007, eq. 9 and Table 1 (ktanh = 1000 s/m).
 
 use super::coulomb_sat::STIFF_SLOPE;
 use crate::error::ModelError;
@@ -41,7 +41,7 @@ pub static INFO: ModelInfo = ModelInfo {
         ParamSpec::real("kv", "kv", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient"),
     ],
     states: "none",
-    sources: "seed 000 eq. 9, Table 1",
+    sources: "Andersson, Söderberg, Björklund 2007 eq. 9, Table 1",
 };
 
 /// Parameters of [`CoulombTanh`].

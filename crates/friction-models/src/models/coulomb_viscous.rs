@@ -20,7 +20,7 @@
 //! simulator finds it from the rest of the system (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eqs. 4-5 and Fig. 3a; seed 002 (Olsson),
+//! Andersson, Söderberg, Björklund 2007, eqs. 4-5 and Fig. 3a; Olsson 1996,
 //! eqs. 2.2, 2.3 and 2.5, Fig. 2.10 b-c.
 
 use crate::error::ModelError;
@@ -49,7 +49,7 @@ Fs = Fc unless given (Fs >= Fc)",
         },
     ],
     states: "none",
-    sources: "seed 000 eqs. 4-5; seed 002 eqs. 2.2, 2.3, 2.5",
+    sources: "Andersson, Söderberg, Björklund 2007 eqs. 4-5; Olsson 1996 eqs. 2.2, 2.3, 2.5",
 };
 
 /// Parameters of [`CoulombViscous`].

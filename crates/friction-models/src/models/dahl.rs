@@ -19,7 +19,7 @@
 //! |F| <= Fc is invariant: a branch approaches ±Fc and never crosses it.
 //!
 //! # Sources
-//! Seed 000 eqs. 16-18; seed 002 (Olsson) eq. 2.12; seed 001 (Dahl);
+//! Andersson, Söderberg, Björklund 2007 eqs. 16-18; Olsson 1996 eq. 2.12; Al-Bender (Fundamentals of friction modeling), Dahl;
 //! P.R. Dahl, "A solid friction model", Aerospace Corp. TOR-158(3107-18), 1968.
 
 use crate::error::ModelError;
@@ -47,7 +47,7 @@ state z = F; i = 1 gives the simplified form dF/dt = σ0 (1 - (F/Fc) sign(v)) v"
         ),
     ],
     states: "z[0] = F, the friction force [N]",
-    sources: "seed 000 eqs. 16-18; seed 002 eq. 2.12; Dahl 1968",
+    sources: "Andersson, Söderberg, Björklund 2007 eqs. 16-18; Olsson 1996 eq. 2.12; Dahl 1968",
 };
 
 /// Parameters of [`Dahl`].

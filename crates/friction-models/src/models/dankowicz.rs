@@ -15,17 +15,17 @@
 //! | Fmax | `fc` | N | (0, inf) | 1 | maximum friction force (the Coulomb sliding force) |
 //! | δ | `delta` | m | (0, inf) | 0.00001 | micro-slip displacement before gross slip |
 //!
-//! The default δ = 1e-5 m is the value of seed 000, Table 1.
+//! The default δ = 1e-5 m is the value of Andersson, Söderberg, Björklund 2007, Table 1.
 //!
 //! # States
 //! `z[0] = z`, the micro-slip (help) variable \[m\]; starts at 0 (relaxed
 //! contact). A branch approaches ±δ and never crosses it. For very small
 //! displacements the model is a linear spring of stiffness Fmax/δ without
-//! damping (seed 000, Fig. 6). With σ0 = Fmax/δ it is the same model as
-//! `dahl` with exponent 1 (seed 000, after eq. 18).
+//! damping (Andersson, Söderberg, Björklund 2007, Fig. 6). With σ0 = Fmax/δ it is the same model as
+//! `dahl` with exponent 1 (Andersson, Söderberg, Björklund 2007, after eq. 18).
 //!
 //! # Sources
-//! Seed 000 (Andersson, Söderberg, Björklund 2007), eqs. 13-15;
+//! Andersson, Söderberg, Björklund 2007, eqs. 13-15;
 //! H. Dankowicz, "On the modeling of dynamic friction phenomena",
 //! ZAMM 79(6), 399-409, 1999.
 
@@ -62,7 +62,7 @@ first loading from z = 0: z(x) = δ (1 - exp(-x/δ)), F -> Fmax after a few δ",
         ),
     ],
     states: "z[0] = z, the micro-slip variable [m], |z| <= δ",
-    sources: "seed 000 eqs. 13-15; Dankowicz 1999",
+    sources: "Andersson, Söderberg, Björklund 2007 eqs. 13-15; Dankowicz 1999",
 };
 
 /// Parameters of [`Dankowicz`].
@@ -231,7 +231,7 @@ mod tests {
         }
     }
 
-    /// Seed 000 states that Dahl's model with i = 1 equals Dankowicz's; with
+    /// Andersson, Söderberg, Björklund 2007 states that Dahl's model with i = 1 equals Dankowicz's; with
     /// σ0 = Fmax/δ both give the same force along an arbitrary path.
     #[test]
     fn equals_dahl_with_unit_exponent() {

@@ -31,7 +31,7 @@
 //! | vs2 | `vs2` | m/s | (0, inf) | 0.01 | second Stribeck velocity (two_exponential shape) |
 //! | w | `shape_weight` | - | [0, 1] | 0.5 | weight of the first exponential (two_exponential shape) |
 //!
-//! The LuGre defaults (Canudas de Wit et al. 1995) are used for the shared
+//! The LuGre defaults (Canudas de Wit, Olsson, Åström, Lischinsky 1995) are used for the shared
 //! parameters; ρ = 0.5 is an illustrative choice, not from a source.
 //!
 //! **The break-away deflection is a ratio, `zba_ratio`.** Dupont et al. write
@@ -47,7 +47,7 @@
 //! makes every value in (0, 1) valid whatever σ0, Fc and Fs are, so that a
 //! change of stiffness cannot silently break the constraint.
 //!
-//! **Seed 003 differs.** Its eqs. 29-32 use z_max_ss = Fs/σ0 inside α_m and
+//! **The Sandia friction-model study differs.** Its eqs. 29-32 use z_max_ss = Fs/σ0 inside α_m and
 //! allow z_ba <= z_max_ss, but switch to α = 1 at z_ss(v): α would then jump
 //! at |z| = z_ss(v) and, worse, the steady state would satisfy
 //! α(z) z = z_ss(v) with α < 1, off the Stribeck curve. This file follows
@@ -60,7 +60,7 @@
 //! does not creep, so small oscillations return z exactly to its start.
 //!
 //! # Sources
-//! Seed 003 (Sandia study), eqs. 25-32 (with the correction above); seed 001
+//! the Sandia friction-model study, eqs. 25-32 (with the correction above); Al-Bender (Fundamentals of friction modeling)
 //! (LuGre structure); P. Dupont, V. Hayward, B. Armstrong, F. Altpeter,
 //! "Single state elastoplastic friction models", IEEE TAC 47(5), 787-792, 2002.
 
@@ -120,7 +120,7 @@ steady state at constant v: z = z_ss(v) sign(v), F = g(v) sign(v) + σ2 v",
         shape::WEIGHT,
     ],
     states: "z[0] = z, the bristle deflection [m]",
-    sources: "seed 003 eqs. 25-32; seed 001; Dupont, Hayward, Armstrong, Altpeter 2002",
+    sources: "the Sandia friction-model study eqs. 25-32; Al-Bender (Fundamentals of friction modeling); Dupont, Hayward, Armstrong, Altpeter 2002",
 };
 
 /// The smallest accepted break-away ratio: smaller values are deflections in

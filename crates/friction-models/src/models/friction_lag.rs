@@ -12,7 +12,7 @@
 //!   z(t) = s(v) + (z(0) - s(v)) exp(-t/τ(v));  steady state F = s(v) + kv v
 //! ```
 //!
-//! Seed 001 (Fig. 8) gives the constitutive equation as
+//! Al-Bender (Fundamentals of friction modeling), Fig. 8 gives the constitutive equation as
 //! `dF/dt = f (1 - F/s(v)), f(0) = 0` with `s(v)` the velocity-weakening
 //! curve as attractor; the extraction does not say what `f` is. We take the
 //! rate function of the sliding law of the Generalized Maxwell-Slip model by
@@ -42,11 +42,11 @@
 //! at 0 (unloaded contact). `|z| <= Fs` is invariant.
 //!
 //! # Sources
-//! Seed 001 (Al-Bender, "Fundamentals of friction modeling"), "Friction lag"
+//! Al-Bender (Fundamentals of friction modeling), Al-Bender, "Fundamentals of friction modeling", "Friction lag"
 //! and Fig. 8; F. Al-Bender, V. Lampaert, J. Swevers, "The generalized
 //! Maxwell-slip model: a novel model for friction simulation and
 //! compensation", IEEE Trans. Autom. Control 50, 1883-1887, 2005;
-//! seed 002 (Olsson), "Frictional Lag" (Hess and Soom 1990).
+//! Olsson 1996, "Frictional Lag" (Hess and Soom 1990).
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -105,7 +105,7 @@ at constant v != 0: z relaxes to s(v) with time constant τ(v) = |s(v)|/C,
         ),
     ],
     states: "z[0] = z, the lagging part of the friction force [N]",
-    sources: "seed 001 (friction lag, Fig. 8); Al-Bender, Lampaert, Swevers 2005 (GMS); seed 002 (Hess & Soom 1990)",
+    sources: "Al-Bender (Fundamentals of friction modeling), friction lag, Fig. 8; Al-Bender, Lampaert, Swevers 2005 (GMS); Olsson 1996 (Hess and Soom 1990)",
 };
 
 /// Parameters of [`FrictionLag`].

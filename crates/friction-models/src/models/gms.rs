@@ -41,14 +41,14 @@
 //! - The slip law is written for the element force, dF_i/dt = sign(v) C
 //!   (α_i - F_i/s(v)), as in Al-Bender et al. 2005; so C is in N/s and the
 //!   lag time constant is g(v)/C, the same for every element, and the sum of
-//!   the elements obeys the friction-lag law of seed 001 (Fig. 8).
+//!   the elements obeys the friction-lag law of Al-Bender (Fundamentals of friction modeling), Fig. 8.
 //! - One micro-damping coefficient σ1 is shared in proportion to the
 //!   stiffnesses, so that while all elements stick the contact is the spring
 //!   Σ k_i in parallel with the damper σ1 (as LuGre's σ0, σ1). σ1 = 0 by
 //!   default, the model of the 2005 paper.
 //! - C = 100 N/s (lag time constant about 10 ms for Fc = 1 N) is an
 //!   illustrative default, not from a source; the Stribeck numbers are the
-//!   LuGre defaults of Canudas de Wit et al. 1995.
+//!   LuGre defaults of Canudas de Wit, Olsson, Åström, Lischinsky 1995.
 //!
 //! # States
 //! Continuous `z[i] = z_i`, the element deflections \[m\], start at 0.
@@ -61,7 +61,7 @@
 //! velocity has reversed already sticks, before `accept` records the change.
 //!
 //! # Sources
-//! Seed 001 (Al-Bender, "Fundamentals of friction modeling"), Generalized
+//! Al-Bender (Fundamentals of friction modeling), Al-Bender, "Fundamentals of friction modeling", Generalized
 //! Maxwell-Slip model and Fig. 13; F. Al-Bender, V. Lampaert, J. Swevers,
 //! "The generalized Maxwell-slip model: a novel model for friction simulation
 //! and compensation", IEEE TAC 50(11), 1883-1887, 2005; V. Lampaert,
@@ -123,7 +123,7 @@ all elements slipping: d(Σ F_i)/dt = sign(v) C (1 - Σ F_i / s(v))   (friction 
         shape::WEIGHT,
     ],
     states: "z[i] = z_i, element deflections [m]; mem[i] = mode of element i (0 stick, ±1 slip)",
-    sources: "seed 001 (GMS); Al-Bender, Lampaert, Swevers 2005; Lampaert et al. 2003",
+    sources: "Al-Bender (Fundamentals of friction modeling), GMS; Al-Bender, Lampaert, Swevers 2005; Lampaert, Al-Bender, Swevers 2003",
 };
 
 /// One GMS element.

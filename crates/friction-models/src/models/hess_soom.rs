@@ -110,7 +110,7 @@ Olsson eq. 2.19 (F = W μ) is the case Fc = 0, Fs = W μb, vs = √(W E) / (η �
         },
     ],
     states: "mem: last accepted (t, v), newest grid time and index, ring of n + 1 delayed velocities (discrete, updated on accepted steps)",
-    sources: "Olsson 1996 (thesis) eqs. 2.10, 2.19; Hess and Soom 1990",
+    sources: "Olsson 1996 eqs. 2.10, 2.19; Hess and Soom 1990",
 };
 
 /// Parameters of [`HessSoom`].

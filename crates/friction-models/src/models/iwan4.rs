@@ -48,7 +48,7 @@
 //! sliders at the step's start. Starts relaxed (`s_j = u0`).
 //!
 //! # Sources
-//! Seed 003 (Sandia study), section 1.4 (4- and 5-parameter Iwan models);
+//! the Sandia friction-model study, section 1.4 (4- and 5-parameter Iwan models);
 //! D.J. Segalman, "A four-parameter Iwan model for lap-type joints",
 //! J. Appl. Mech. 72, 752-760, 2005 (the density ρ and the mapping to
 //! FS, KT, χ, β); W.D. Iwan, J. Appl. Mech. 33, 1966.
@@ -116,7 +116,7 @@ micro-slip (a <= φmax): dissipation per cycle of amplitude a
 discretised: F = Σ k_j clamp(u - s_j, -φ_j, φ_j), j = 1..N (+ one element k = S, φ = φmax if β > 0)",
     params: &[FS, KT, CHI, BETA, N],
     states: "mem[j] = s_j, slider positions [m] (discrete, updated on accepted steps)",
-    sources: "seed 003 section 1.4; Segalman, J. Appl. Mech. 72, 2005; Iwan 1966",
+    sources: "the Sandia friction-model study section 1.4; Segalman 2005; Iwan 1966",
 };
 
 /// One discrete Iwan element: a spring in series with a slider.

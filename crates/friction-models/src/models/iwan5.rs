@@ -36,8 +36,8 @@
 //! relaxed and stuck.
 //!
 //! # Sources
-//! Seed 003 (Sandia study), sections 1.3-1.4 (eqs. 10-14) and the stick/slip
-//! update algorithm of section 2; D.J. Segalman, J. Appl. Mech. 72, 2005;
+//! the Sandia friction-model study, sections 1.3-1.4 (eqs. 10-14) and the stick/slip
+//! update algorithm of section 2; D.J. Segalman 2005;
 //! M.P. Mignolet, P. Song, X.Q. Wang, "A stochastic Iwan-type model for joint
 //! behavior variability modeling", J. Sound Vib. 349, 2015.
 
@@ -75,7 +75,8 @@ F = Σ F_j
         N,
     ],
     states: "mem = [s_j..., slip_j...]: slider positions [m] and slip flags (discrete)",
-    sources: "seed 003 sections 1.3-1.4 and 2; Segalman 2005; Mignolet et al. 2015",
+    sources:
+        "the Sandia friction-model study sections 1.3-1.4 and 2; Segalman 2005; Mignolet, Song, Wang 2015",
 };
 
 /// Parameters of [`Iwan5`].

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The slip state is tracked by displacement, not by the sign of the
-//! velocity as in seed 003's per-step algorithm: a reversal is a step that
+//! velocity as in the Sandia friction-model study's per-step algorithm: a reversal is a step that
 //! moves `x` back against the slip direction (`d Ft < θ φ`). The two agree for
 //! any motion sampled finely enough, and this form is exact within a step and
 //! rate independent.
@@ -32,7 +32,7 @@
 //! given the memory at the step's start. Starts relaxed and stuck (`s = x0`).
 //!
 //! # Sources
-//! Seed 003 (Sandia study), section 1.3 (Jenkins/Mignolet element, eqs. 6-9)
+//! the Sandia friction-model study, section 1.3 (Jenkins/Mignolet element, eqs. 6-9)
 //! and the per-step stick/slip update algorithm of section 2;
 //! W.D. Iwan, "A distributed-element model for hysteresis and its
 //! steady-state dynamic response", J. Appl. Mech. 33, 1966;
@@ -88,7 +88,7 @@ reversal (d Ft < θ φ): the slider sticks again (slip = 0), F = Ft,
     ],
     states: "mem = [s, slip]: slider position [m] and slip flag (+1, -1 sliding, 0 stuck), discrete",
     sources:
-        "seed 003 sections 1.3 and 2 (Jenkins/Mignolet, stick/slip update); Iwan 1966; Mignolet et al. 2015",
+        "the Sandia friction-model study sections 1.3 and 2 (Jenkins/Mignolet, stick/slip update); Iwan 1966; Mignolet, Song, Wang 2015",
 };
 
 /// One Mignolet element (spring `k`, slider of static strength `fs` and

@@ -35,7 +35,7 @@
 //! rest of the system (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
-//! Seed 002 (Olsson), "The Karnopp model", eq. 2.8 and Fig. 2.11;
+//! Olsson 1996, "The Karnopp model", eq. 2.8 and Fig. 2.11;
 //! D. Karnopp, "Computer simulation of stick-slip friction in mechanical
 //! dynamic systems", J. Dyn. Syst. Meas. Control 107, 1985.
 
@@ -66,7 +66,7 @@ Fs = Fc unless given (Fs >= Fc)",
         },
     ],
     states: "none",
-    sources: "seed 002 Karnopp model, eq. 2.8, Fig. 2.11; Karnopp 1985",
+    sources: "Olsson 1996 Karnopp model, eq. 2.8, Fig. 2.11; Karnopp 1985",
 };
 
 /// Parameters of [`Karnopp`].

@@ -48,7 +48,7 @@
 //! sets are refused.
 //!
 //! # Sources
-//! Seed 001 (Al-Bender), "Leuven Model" and Maxwell-slip; J. Swevers,
+//! Al-Bender (Fundamentals of friction modeling), Al-Bender, "Leuven Model" and Maxwell-slip; J. Swevers,
 //! F. Al-Bender, C. Ganseman, T. Prajogo, "An integrated friction model
 //! structure with improved presliding behavior for accurate friction
 //! compensation", IEEE Trans. Autom. Control 45(4), 2000; V. Lampaert,
@@ -107,7 +107,7 @@ steady sliding (dz/dt = 0): Fh = S(v), F = S(v) + σ2 v     (needs Σ fmax_i >= 
         WEIGHT,
     ],
     states: "z[0] = z [m]; mem[i] = ζ_i, slider positions in z [m] (discrete, updated on accepted steps)",
-    sources: "seed 001 (Leuven model, Maxwell-slip); Swevers et al. 2000; Lampaert et al. 2002",
+    sources: "Al-Bender (Fundamentals of friction modeling), Leuven model, Maxwell-slip; Swevers, Al-Bender, Ganseman, Prajogo 2000; Lampaert, Swevers, Al-Bender 2002",
 };
 
 /// Parameters of [`Leuven`].

@@ -24,9 +24,9 @@
 //! | vs2 | `vs2` | m/s | (0, inf) | 0.01 | second Stribeck velocity (two_exponential shape) |
 //! | w | `shape_weight` | - | [0, 1] | 0.5 | weight of the first exponential (two_exponential shape) |
 //!
-//! The defaults are the values of Canudas de Wit et al. 1995 (σ0 = 1e5 N/m,
+//! The defaults are the values of Canudas de Wit, Olsson, Åström, Lischinsky 1995 (σ0 = 1e5 N/m,
 //! σ1 = sqrt(1e5) N s/m, σ2 = 0.4 N s/m, Fc = 1 N, Fs = 1.5 N, vs = 0.001 m/s)
-//! with their Gaussian Stribeck curve (exponential shape, i = 2). Seed 000
+//! with their Gaussian Stribeck curve (exponential shape, i = 2). Andersson, Söderberg, Björklund 2007
 //! eq. 19 writes g(v) divided by σ0 (a deflection) and names σ2 `kv`; the
 //! model is the same. `fs < fc` is allowed and gives a rising curve.
 //!
@@ -38,7 +38,7 @@
 //! dynamics are fast (rate σ0 |v| / g), so the model is stiff.
 //!
 //! # Sources
-//! Seed 000 eq. 19; seed 003 eqs. 21-24; seed 001 (LuGre model);
+//! Andersson, Söderberg, Björklund 2007 eq. 19; the Sandia friction-model study eqs. 21-24; Al-Bender (Fundamentals of friction modeling), LuGre model;
 //! C. Canudas de Wit, H. Olsson, K.J. Åström, P. Lischinsky, "A new model for
 //! control of systems with friction", IEEE TAC 40(3), 419-425, 1995.
 
@@ -77,7 +77,7 @@ constant v from z = 0: z(x) = sign(v) (g/σ0) (1 - exp(-σ0 |x| / g))",
         shape::WEIGHT,
     ],
     states: "z[0] = z, the average bristle deflection [m]",
-    sources: "seed 000 eq. 19; seed 003 eqs. 21-24; seed 001; Canudas de Wit et al. 1995",
+    sources: "Andersson, Söderberg, Björklund 2007 eq. 19; the Sandia friction-model study eqs. 21-24; Al-Bender (Fundamentals of friction modeling); Canudas de Wit, Olsson, Åström, Lischinsky 1995",
 };
 
 /// Parameters of [`LuGre`].
@@ -100,7 +100,7 @@ pub struct LuGreParams {
 }
 
 impl Default for LuGreParams {
-    /// Canudas de Wit et al. 1995.
+    /// Canudas de Wit, Olsson, Åström, Lischinsky 1995.
     fn default() -> Self {
         LuGreParams {
             sigma0: 1e5,

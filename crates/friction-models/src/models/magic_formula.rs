@@ -19,7 +19,7 @@
 //! | E | `e` | - | (-inf, 1] | 0.97 | curvature factor |
 //!
 //! **Input mapping.** The formula is a map from the slip rate
-//! s = ω(r - r_e)/(ω r) (seed 002) to the contact force, not from a sliding
+//! s = ω(r - r_e)/(ω r) (Olsson 1996) to the contact force, not from a sliding
 //! velocity. This model reads the slip from `Input.v`: whoever drives it
 //! (a wheel model) passes the slip there, dimensionless. The force has the
 //! sign of the slip, like every friction force of this crate opposing v.
@@ -32,7 +32,7 @@
 //! itself stiff when that exceeds [`super::coulomb_sat::STIFF_SLOPE`].
 //!
 //! # Sources
-//! Seed 002 (Olsson), eq. 2.21; E. Bakker, L. Nyborg, H.B. Pacejka, "Tyre
+//! Olsson 1996, eq. 2.21; E. Bakker, L. Nyborg, H.B. Pacejka, "Tyre
 //! modelling for use in vehicle dynamics studies", SAE 870421, 1987;
 //! H.B. Pacejka, Tyre and Vehicle Dynamics, 2002.
 
@@ -79,7 +79,7 @@ slope at s = 0: B C D",
         ),
     ],
     states: "none",
-    sources: "seed 002 eq. 2.21; Bakker, Nyborg, Pacejka 1987; Pacejka 2002",
+    sources: "Olsson 1996 eq. 2.21; Bakker, Nyborg, Pacejka 1987; Pacejka 2002",
 };
 
 /// Parameters of [`MagicFormula`].

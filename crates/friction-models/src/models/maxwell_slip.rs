@@ -23,7 +23,7 @@
 //! of x given the sliders at the step's start. Starts relaxed (s_i = x0).
 //!
 //! # Sources
-//! Seed 001 (Al-Bender), Maxwell-slip model and Masing rules;
+//! Al-Bender (Fundamentals of friction modeling), Al-Bender, Maxwell-slip model and Masing rules;
 //! Iwan, "A distributed-element model for hysteresis", J. Appl. Mech. 33, 1966;
 //! Lampaert, Al-Bender, Swevers, "A generalized Maxwell-slip friction model
 //! appropriate for control purposes", PhysCon 2003.
@@ -53,7 +53,7 @@ curve scaled by two (Masing), and inner loops are wiped out when closed.",
         doc: "element stiffnesses and slip forces, one row per element",
     }],
     states: "mem[i] = s_i, slider positions [m] (discrete, updated on accepted steps)",
-    sources: "seed 001 (Maxwell-slip, Masing rules); Iwan 1966; Lampaert et al. 2003",
+    sources: "Al-Bender (Fundamentals of friction modeling), Maxwell-slip, Masing rules; Iwan 1966; Lampaert, Al-Bender, Swevers 2003",
 };
 
 /// One elastoplastic element.

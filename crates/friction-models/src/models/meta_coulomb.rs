@@ -4,8 +4,8 @@
 //!
 //! # Equations
 //! ```text
-//! plain      (seed 003 eq. 33): F = μm Ff
-//! stabilised (seed 003 eq. 34): F = μm |Ff| sign(v)
+//! plain      (the Sandia friction-model study eq. 33): F = μm Ff
+//! stabilised (the Sandia friction-model study eq. 34): F = μm |Ff| sign(v)
 //! Ff = F_inner(x, v, z_inner): the inner model's force, of order 1
 //! max static force (set-valued inner models): μm Fs_inner
 //! the normal load N and the stuck-contact force Fstick are the simulator's (see Choices)
@@ -22,7 +22,7 @@
 //! Those of the inner model: `z` and `mem` are passed through unchanged.
 //!
 //! # Choices
-//! Seed 003 writes `Ft = min[Fstick, (μm N) Ff sgn(u̇)]` (eq. 33) and
+//! The Sandia friction-model study writes `Ft = min[Fstick, (μm N) Ff sgn(u̇)]` (eq. 33) and
 //! `Ft = min[Fstick, (μm N) |Ff| sgn(u̇)]` (eq. 34), with Ft a magnitude whose
 //! direction opposes the slip. Here the force is signed (positive against
 //! v > 0, see [`crate::Input`]), so `Ff sgn(u̇)` of eq. 33 with its magnitude
@@ -41,7 +41,7 @@
 //! only are unchanged by it.
 //!
 //! # Sources
-//! Seed 003 (Sandia study), section 2, eqs. 33-34 and Figure 3.
+//! the Sandia friction-model study, section 2, eqs. 33-34 and Figure 3.
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -53,8 +53,8 @@ pub static INFO: ModelInfo = ModelInfo {
     id: "meta_coulomb",
     summary: "meta-Coulomb scaling F = μm Ff of an inner model, optionally stabilised F = μm |Ff| sign(v)",
     family: Family::Wrapper,
-    equations: "plain      (seed 003 eq. 33): F = μm Ff
-stabilised (seed 003 eq. 34): F = μm |Ff| sign(v)
+    equations: "plain      (the Sandia friction-model study eq. 33): F = μm Ff
+stabilised (the Sandia friction-model study eq. 34): F = μm |Ff| sign(v)
 Ff = F_inner(x, v, z_inner): the inner model's force, of order 1
 max static force (set-valued inner models): μm Fs_inner
 the normal load N and the stuck-contact force Fstick are the simulator's (see Choices)",
@@ -76,7 +76,7 @@ the normal load N and the stuck-contact force Fstick are the simulator's (see Ch
         },
     ],
     states: "the inner model's z and mem, unchanged",
-    sources: "seed 003 sec. 2 eqs. 33-34",
+    sources: "the Sandia friction-model study sec. 2 eqs. 33-34",
 };
 
 /// The id of the default inner model (from the `inner` entry of [`INFO`]).

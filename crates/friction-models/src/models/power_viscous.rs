@@ -18,7 +18,7 @@
 //! so the model reports itself stiff.
 //!
 //! # Sources
-//! Seed 002 (Olsson), eq. 2.4 (after SKF 1970 and Andersson 1993).
+//! Olsson 1996, eq. 2.4 (after SKF 1970 and Andersson 1993).
 //! The exponent is called `delta_v` because `delta` is the Dankowicz micro-slip.
 
 use crate::error::ModelError;
@@ -38,7 +38,7 @@ pub static INFO: ModelInfo = ModelInfo {
         ParamSpec::real("delta_v", "δv", "-", 1.0, Range::POSITIVE, "velocity exponent"),
     ],
     states: "none",
-    sources: "seed 002 eq. 2.4; SKF 1970; Andersson 1993",
+    sources: "Olsson 1996 eq. 2.4; SKF 1970; Andersson 1993",
 };
 
 /// Parameters of [`PowerViscous`].

@@ -14,7 +14,7 @@
 //! ```
 //!
 //! The classical law `μ0 + a ln(v/v0) + b ln(v0 θ/Dc)` is singular at `v = 0`;
-//! the arcsinh form (Rice and Ben-Zion 1996, Lapusta et al. 2000) follows from
+//! the arcsinh form (Rice and Ben-Zion 1996, Lapusta, Rice, Ben-Zion, Zheng 2000) follows from
 //! thermally activated creep in both directions, equals the classical law to
 //! within `a/(4 y²)` where `y` is the asinh argument (far below any measurable
 //! difference once `|v|` exceeds `v0 exp(-μ0/a)`, i.e. `1e-32 v0` for the
@@ -47,7 +47,7 @@
 //! velocity, `ψ = ln(v0/|v|)`, or at `ψ = 0` (θ = Dc/v0) when starting at rest.
 //!
 //! # Sources
-//! Seed 002 (Olsson), "Rock Mechanics" among the special-purpose models;
+//! Olsson 1996, "Rock Mechanics" among the special-purpose models;
 //! J.H. Dieterich, "Modeling of rock friction 1. Experimental results and
 //! constitutive equations", J. Geophys. Res. 84, 1979 (aging law);
 //! A. Ruina, "Slip instability and state variable friction laws",
@@ -125,7 +125,7 @@ steady state at constant v: θss = Dc/|v|, ψss = ln(v0/|v|),
     ],
     states: "z[0] = ψ = ln(v0 θ/Dc), the log of the normalised state θ [-]",
     sources:
-        "seed 002 (rock mechanics); Dieterich 1979; Ruina 1983; Rice & Ben-Zion 1996; Lapusta et al. 2000",
+        "Olsson 1996 (rock mechanics); Dieterich 1979; Ruina 1983; Rice and Ben-Zion 1996; Lapusta, Rice, Ben-Zion, Zheng 2000",
 };
 
 /// The state evolution law.

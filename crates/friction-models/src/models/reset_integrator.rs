@@ -32,7 +32,7 @@
 //! the rupture back onto `±z0`.
 //!
 //! # Sources
-//! Seed 002 (Olsson), "The Reset Integrator Model", eq. 2.15;
+//! Olsson 1996, "The Reset Integrator Model", eq. 2.15;
 //! D.A. Haessig, B. Friedland, "On the modeling and simulation of friction",
 //! J. Dyn. Sys. Meas. Control 113, 354-362, 1991.
 
@@ -86,7 +86,7 @@ slipping (z = ±z0):  F = σ0 z0 sign(z) = Fc (the damping term vanishes with dz
         ),
     ],
     states: "z[0] = z, the bond deflection [m], |z| <= z0",
-    sources: "seed 002 eq. 2.15; Haessig & Friedland 1991",
+    sources: "Olsson 1996 eq. 2.15; Haessig and Friedland 1991",
 };
 
 /// Parameters of [`ResetIntegrator`].

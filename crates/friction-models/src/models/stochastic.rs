@@ -1,5 +1,5 @@
 //! `stochastic`: adds seeded, band-limited friction noise of given standard
-//! deviation and typical frequency to any inner model (seed 000, eq. 21).
+//! deviation and typical frequency to any inner model (Andersson, Söderberg, Björklund 2007, eq. 21).
 //!
 //! # Equations
 //! ```text
@@ -30,7 +30,7 @@
 //! is a pure function of (t or τ, seed) and the inner model's arguments.
 //!
 //! # Choices
-//! Seed 000 asks for noise with controllable amplitude (a standard
+//! Andersson, Söderberg, Björklund 2007 asks for noise with controllable amplitude (a standard
 //! deviation) and frequency, not white noise, and notes that the frequency
 //! may follow the sliding speed. This model realises it as a random-phase
 //! sum of M sinusoids (Shinozuka's spectral representation) with jittered,
@@ -43,7 +43,7 @@
 //! static force, stick band and stiffness are the inner model's.
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), section 4, eq. 21; M. Shinozuka and
+//! Andersson, Söderberg, Björklund 2007, section 4, eq. 21; M. Shinozuka and
 //! C.-M. Jan, "Digital simulation of random processes and its applications",
 //! J. Sound Vib. 25(1), 1972.
 
@@ -121,7 +121,7 @@ std(P) = A, mean(P) = 0; one-sided spectrum ≈ flat, A²/(b f), on [f (1 - b/2)
         },
     ],
     states: "z = [inner states..., τ (only with speed_ref)]; mem = inner memory",
-    sources: "seed 000 sec. 4 eq. 21; Shinozuka and Jan 1972",
+    sources: "Andersson, Söderberg, Björklund 2007 sec. 4 eq. 21; Shinozuka and Jan 1972",
 };
 
 /// The id of the default inner model (from the `inner` entry of [`INFO`]).

@@ -23,7 +23,7 @@
 //! | w | `shape_weight` | - | [0, 1] | 0.5 | weight of the first exponential (two_exponential shape) |
 //!
 //! The shapes (from [`crate::shape`]): `exponential` exp(-|v/vs|^i) with the
-//! exponent i of seed 000 eq. 10; `tustin` i = 1; `gaussian` i = 2;
+//! exponent i of Andersson, Söderberg, Björklund 2007 eq. 10; `tustin` i = 1; `gaussian` i = 2;
 //! `lorentzian` 1/(1 + (v/vs)^2); `two_exponential`
 //! w exp(-|v/vs|) + (1 - w) exp(-|v/vs2|).
 //!
@@ -33,7 +33,7 @@
 //! (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eq. 10; seed 002 (Olsson), eqs. 2.6-2.7
+//! Andersson, Söderberg, Björklund 2007, eq. 10; Olsson 1996, eqs. 2.6-2.7
 //! and the parameterisations after them (Tustin 1947, Bo and Pavelescu 1982,
 //! Armstrong-Hélouvry 1991); R. Stribeck, "Die wesentlichen Eigenschaften der
 //! Gleit- und Rollenlager", Z. VDI 46, 1902.
@@ -64,7 +64,7 @@ F -> Fs as v -> 0+; F -> Fc + kv v for |v| >> vs",
         shape::WEIGHT,
     ],
     states: "none",
-    sources: "seed 000 eq. 10; seed 002 eqs. 2.6-2.7; Stribeck 1902; Armstrong-Hélouvry 1991",
+    sources: "Andersson, Söderberg, Björklund 2007 eq. 10; Olsson 1996 eqs. 2.6-2.7; Stribeck 1902; Armstrong-Hélouvry 1991",
 };
 
 /// Spec of `fs` for the Stribeck-type models (the force at v -> 0+).

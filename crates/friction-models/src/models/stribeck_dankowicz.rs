@@ -1,5 +1,5 @@
 //! `stribeck_dankowicz`: the combined Coulomb, Stribeck, viscous and
-//! Dankowicz micro-slip model that seed 000 recommends when the final
+//! Dankowicz micro-slip model that Andersson, Söderberg, Björklund 2007 recommends when the final
 //! position matters.
 //!
 //! # Equations
@@ -21,8 +21,8 @@
 //! | δ | `delta` | m | (0, inf) | 0.00001 | micro-slip displacement before gross slip |
 //! | kv | `kv` | N s/m | [0, inf) | 0.4 | viscous friction coefficient |
 //!
-//! Seed 000 gives no numbers for eq. 20 except δ = 1e-5 m (Table 1); the
-//! Stribeck numbers default to those of Canudas de Wit et al. 1995 (the
+//! Andersson, Söderberg, Björklund 2007 gives no numbers for eq. 20 except δ = 1e-5 m (Table 1); the
+//! Stribeck numbers default to those of Canudas de Wit, Olsson, Åström, Lischinsky 1995 (the
 //! `lugre` defaults) so that the two models share their steady-state curve.
 //! `fs < fc` is allowed and gives a rising curve.
 //!
@@ -33,9 +33,9 @@
 //! `dankowicz`.
 //!
 //! # Sources
-//! Seed 000 (Andersson, Söderberg, Björklund 2007), eq. 20, section 3.5 and
+//! Andersson, Söderberg, Björklund 2007, eq. 20, section 3.5 and
 //! the conclusions; H. Dankowicz, "On the modeling of dynamic friction
-//! phenomena", ZAMM 79(6), 399-409, 1999 (eq. 13 of seed 000).
+//! phenomena", ZAMM 79(6), 399-409, 1999 (eq. 13 of Andersson, Söderberg, Björklund 2007).
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -46,7 +46,7 @@ use crate::sign;
 /// Static description of `stribeck_dankowicz`.
 pub static INFO: ModelInfo = ModelInfo {
     id: "stribeck_dankowicz",
-    summary: "combined Coulomb-Stribeck-viscous-Dankowicz model (seed 000 eq. 20): F = g(v) z/δ + kv v",
+    summary: "combined Coulomb-Stribeck-viscous-Dankowicz model (Andersson, Söderberg, Björklund 2007 eq. 20): F = g(v) z/δ + kv v",
     family: Family::ContinuousState,
     equations: "dz/dt = v (1 - (z/δ) sign(v))
 F = (1 + (Fs/Fc - 1) exp(-(|v|/vs)^i)) Fc z/δ + kv v
@@ -69,7 +69,7 @@ micro-slip stiffness at z = 0: dF/dx = g(v)/δ (Fs/δ for |v| << vs, Fc/δ for |
         ParamSpec::real("kv", "kv", "N s/m", 0.4, Range::NON_NEGATIVE, "viscous friction coefficient"),
     ],
     states: "z[0] = z, the micro-slip variable [m], |z| <= δ",
-    sources: "seed 000 eq. 20; Dankowicz 1999",
+    sources: "Andersson, Söderberg, Björklund 2007 eq. 20; Dankowicz 1999",
 };
 
 /// Parameters of [`StribeckDankowicz`].
@@ -188,7 +188,7 @@ mod tests {
     use crate::models::dankowicz::{Dankowicz, DankowiczParams};
     use crate::testing::{drive, work, Path};
 
-    /// Seed 000 eq. 10, computed here from the formula, independently of the model.
+    /// Andersson, Söderberg, Björklund 2007 eq. 10, computed here from the formula, independently of the model.
     fn stribeck_curve(p: &StribeckDankowiczParams, v: f64) -> f64 {
         (p.fc + (p.fs - p.fc) * (-(v.abs() / p.vs).powf(p.exponent)).exp()) * v.signum() + p.kv * v
     }

@@ -18,7 +18,7 @@
 //! | α | `alpha` | s/m | [0, inf) | 0 | viscous slope of μ |
 //! | N | `normal` | N | [0, inf) | 1 | normal force |
 //!
-//! Meaning of the parameters (seed 003, section 1.2): μc is the static
+//! Meaning of the parameters (the Sandia friction-model study, section 1.2): μc is the static
 //! coefficient (μ at rest), γ and β shape the transition from static to
 //! dynamic friction, α adds linear viscous damping. With β <= 0 the
 //! transition is a decay to the dynamic coefficient μc - γ; this is the
@@ -40,7 +40,7 @@
 //! μc N (see [`crate::Family::SetValued`]).
 //!
 //! # Sources
-//! Seed 003 (Sandia study of friction models as Abaqus user contact models),
+//! The Sandia friction-model study (friction models as Abaqus user contact models),
 //! eqs. 4-5 and its reference \[4\].
 
 use crate::error::ModelError;
@@ -90,7 +90,7 @@ F in [-μc N, μc N]                           for v == 0 (set by the rest of th
         ParamSpec::real("normal", "N", "N", 1.0, Range::NON_NEGATIVE, "normal force"),
     ],
     states: "none",
-    sources: "seed 003 eqs. 4-5",
+    sources: "the Sandia friction-model study eqs. 4-5",
 };
 
 /// Parameters of [`StribeckExp`].
@@ -143,7 +143,7 @@ impl StribeckExpParams {
     }
 }
 
-/// The exponential Stribeck law of seed 003 (see the module documentation).
+/// The exponential Stribeck law of the Sandia friction-model study (see the module documentation).
 ///
 /// ```
 /// use friction_models::{FrictionModel, Input};

@@ -31,7 +31,7 @@
 //! Fs ksat + kv exceeds [`super::coulomb_sat::STIFF_SLOPE`].
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eq. 11 (with eq. 7 for sat) and Table 1
+//! Andersson, Söderberg, Björklund 2007, eq. 11 (with eq. 7 for sat) and Table 1
 //! (ksat = 1000 s/m).
 
 use super::coulomb_sat::{sat, STIFF_SLOPE};
@@ -69,7 +69,7 @@ sat(u) = min(u, 1) for u >= 0, max(u, -1) for u < 0
         shape::WEIGHT,
     ],
     states: "none",
-    sources: "seed 000 eqs. 7, 11, Table 1",
+    sources: "Andersson, Söderberg, Björklund 2007 eqs. 7, 11, Table 1",
 };
 
 /// Parameters of [`StribeckSat`].

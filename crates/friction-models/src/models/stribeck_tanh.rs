@@ -30,7 +30,7 @@
 //! Fs ktanh + kv exceeds [`super::coulomb_sat::STIFF_SLOPE`].
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eq. 12 and Table 1 (ktanh = 1000 s/m).
+//! Andersson, Söderberg, Björklund 2007, eq. 12 and Table 1 (ktanh = 1000 s/m).
 
 use super::coulomb_sat::STIFF_SLOPE;
 use super::stribeck::{validate_curve, FS, VS};
@@ -59,7 +59,7 @@ tends to the `stribeck` sliding curve as ktanh -> inf (v != 0); F(0) = 0, slope 
         shape::WEIGHT,
     ],
     states: "none",
-    sources: "seed 000 eq. 12, Table 1",
+    sources: "Andersson, Söderberg, Björklund 2007 eq. 12, Table 1",
 };
 
 /// Parameters of [`StribeckTanh`].

@@ -15,7 +15,7 @@
 //! mass-spring system with this friction stay linear.
 //!
 //! # Sources
-//! Seed 000 (Andersson et al. 2007), eq. 5; seed 002 (Olsson), eq. 2.3;
+//! Andersson, Söderberg, Björklund 2007, eq. 5; Olsson 1996, eq. 2.3;
 //! O. Reynolds, "On the theory of lubrication", Phil. Trans. R. Soc. 177, 1886.
 
 use crate::error::ModelError;
@@ -30,7 +30,7 @@ pub static INFO: ModelInfo = ModelInfo {
     equations: "F = kv v",
     params: &[ParamSpec::real("kv", "kv", "N s/m", 1.0, Range::NON_NEGATIVE, "viscous friction coefficient")],
     states: "none",
-    sources: "seed 000 eq. 5; seed 002 eq. 2.3; Reynolds 1886",
+    sources: "Andersson, Söderberg, Björklund 2007 eq. 5; Olsson 1996 eq. 2.3; Reynolds 1886",
 };
 
 /// Parameters of [`Viscous`].

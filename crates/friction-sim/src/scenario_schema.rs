@@ -1,0 +1,936 @@
+//! The scenario format as data: every table and key with its type, unit,
+//! default, valid range, whether it is required and what it means; every
+//! schedule type; every model's `params` from the model registry.
+//!
+//! Two documents are generated from these tables: a JSON Schema (draft-07,
+//! the draft taplo and the Even Better TOML editor extension read) by
+//! [`json_schema`], printed by `friction schema` and checked in as
+//! `docs/scenario.schema.json`, and the reference page `docs/scenario.md` by
+//! [`markdown`]. Tests keep the tables equal to the keys the parser accepts
+//! (its unknown-key messages list them), keep both files up to date, and
+//! validate every example scenario against the schema.
+//!
+//! ```
+//! let schema = friction_sim::scenario_schema::json_schema();
+//! assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+//! let contact = &schema["properties"]["contact"]["items"];
+//! assert!(contact["required"].as_array().unwrap().iter().any(|k| k == "model"));
+//! ```
+
+use friction_models::{ParamKind, ParamSpec, Range};
+use serde_json::{json, Map, Value};
+
+use crate::scenario::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_STEPS, MAX_NAME_LEN};
+
+/// What values a key takes.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// A name: ASCII letters, digits, `_`, `-`, `.`; not starting with `.`.
+    Name,
+    /// Free text.
+    Text,
+    /// A real number in a range: `(bound, inclusive)` for each side, `None` for unbounded.
+    Number {
+        /// Lower bound and whether it is allowed.
+        lo: Option<(f64, bool)>,
+        /// Upper bound and whether it is allowed.
+        hi: Option<(f64, bool)>,
+    },
+    /// An integer `>= min`.
+    Integer {
+        /// Smallest valid value.
+        min: i64,
+    },
+    /// The name of a body, a driver or `"ground"`.
+    Member,
+    /// The name of a body.
+    Body,
+    /// Two members: `["first", "second"]`.
+    Pair,
+    /// A number (a constant) or a schedule table.
+    Signal,
+    /// A schedule table only.
+    ScheduleTable,
+    /// One of a fixed set of strings.
+    Choice(&'static [&'static str]),
+    /// A model id of the registry.
+    Model,
+    /// The parameters of the contact's model.
+    Params,
+    /// A number, or a table `{ position, velocity, state }`.
+    Atol,
+    /// `"auto"`, `"all"`, `"none"` or a list of contact names.
+    States,
+}
+
+impl Kind {
+    /// The type column of the reference page.
+    pub fn type_text(self) -> &'static str {
+        match self {
+            Kind::Name => "name",
+            Kind::Text => "string",
+            Kind::Number { .. } => "number",
+            Kind::Integer { .. } => "integer",
+            Kind::Member | Kind::Body => "string (a name)",
+            Kind::Pair => "array of 2 names",
+            Kind::Signal => "number or schedule",
+            Kind::ScheduleTable => "schedule",
+            Kind::Choice(_) => "string",
+            Kind::Model => "string (model id)",
+            Kind::Params => "table",
+            Kind::Atol => "number or table",
+            Kind::States => "string or array of names",
+        }
+    }
+
+    /// The range column of the reference page.
+    pub fn range_text(self) -> String {
+        let num = |x: f64| if x.is_infinite() { "inf".to_string() } else { format!("{x}") };
+        match self {
+            Kind::Number { lo, hi } => {
+                let l = match lo {
+                    Some((x, true)) => format!("[{}", num(x)),
+                    Some((x, false)) => format!("({}", num(x)),
+                    None => "(-inf".to_string(),
+                };
+                let h = match hi {
+                    Some((x, true)) => format!("{}]", num(x)),
+                    Some((x, false)) => format!("{})", num(x)),
+                    None => "inf)".to_string(),
+                };
+                format!("{l}, {h}")
+            }
+            Kind::Integer { min } => format!(">= {min}"),
+            Kind::Name => format!("1 to {MAX_NAME_LEN} of `A-Z a-z 0-9 _ - .`, not starting with `.`"),
+            Kind::Member => "a body, a driver or \"ground\"".to_string(),
+            Kind::Body => "a body".to_string(),
+            Kind::Pair => "two different members (bodies, drivers, \"ground\")".to_string(),
+            Kind::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" \\| "),
+            Kind::Model => "see [Models](#models)".to_string(),
+            Kind::Params => "see [Models](#models)".to_string(),
+            Kind::Signal | Kind::ScheduleTable => "finite over [0, t_end]".to_string(),
+            Kind::Atol => "each in (0, inf)".to_string(),
+            Kind::States => "\"auto\" \\| \"all\" \\| \"none\" \\| [contact names]".to_string(),
+            Kind::Text => String::new(),
+        }
+    }
+}
+
+/// One key of a table.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    /// The key as written in the file.
+    pub name: &'static str,
+    /// What values it takes.
+    pub kind: Kind,
+    /// SI unit (`-` for none, empty where it does not apply).
+    pub unit: &'static str,
+    /// Default as text; empty when the key is required or has no default.
+    pub default: &'static str,
+    /// Whether the key must be given.
+    pub required: bool,
+    /// Meaning.
+    pub doc: &'static str,
+}
+
+const fn key(
+    name: &'static str,
+    kind: Kind,
+    unit: &'static str,
+    default: &'static str,
+    required: bool,
+    doc: &'static str,
+) -> Key {
+    Key { name, kind, unit, default, required, doc }
+}
+
+const ANY: Kind = Kind::Number { lo: None, hi: None };
+const POSITIVE: Kind = Kind::Number { lo: Some((0.0, false)), hi: None };
+const NON_NEGATIVE: Kind = Kind::Number { lo: Some((0.0, true)), hi: None };
+
+/// A table of the file: top-level keys (`name = ""`), `[solver]`, or an
+/// array of tables (`[[body]]`).
+#[derive(Debug, Clone, Copy)]
+pub struct Table {
+    /// The table's name (`""` for the top level).
+    pub name: &'static str,
+    /// Whether it is an array of tables (`[[body]]`, any number of them).
+    pub array: bool,
+    /// Whether the table must be present.
+    pub required: bool,
+    /// What it is.
+    pub doc: &'static str,
+    /// Its keys.
+    pub keys: &'static [Key],
+}
+
+/// Every table of a scenario file, in the order of the reference page.
+pub const TABLES: &[Table] = &[
+    Table {
+        name: "",
+        array: false,
+        required: true,
+        doc: "Top-level keys.",
+        keys: &[
+            key("name", Kind::Name, "", "\"scenario\"", false, "scenario name: the output directory out/NAME"),
+            key("description", Kind::Text, "", "", false, "free text, ignored by the simulator"),
+        ],
+    },
+    Table {
+        name: "body",
+        array: true,
+        required: false,
+        doc: "A body with free motion: a mass on a line (positions in m).",
+        keys: &[
+            key("name", Kind::Name, "", "", true, "unique among bodies and drivers; \"ground\" is reserved"),
+            key("mass", POSITIVE, "kg", "", true, "mass"),
+            key("x0", ANY, "m", "0", false, "initial position"),
+            key("v0", ANY, "m/s", "0", false, "initial velocity"),
+        ],
+    },
+    Table {
+        name: "driver",
+        array: true,
+        required: false,
+        doc: "A point whose position is prescribed by a schedule (a slider, a shaker, a wall).",
+        keys: &[
+            key("name", Kind::Name, "", "", true, "unique among bodies and drivers; \"ground\" is reserved"),
+            key("motion", Kind::ScheduleTable, "m", "", true, "position x(t) (see [Schedules](#schedules))"),
+        ],
+    },
+    Table {
+        name: "spring",
+        array: true,
+        required: false,
+        doc: "A linear spring; the force on the first member is k (x2 - x1 - length).",
+        keys: &[
+            key("name", Kind::Name, "", "\"springI\"", false, "name (I: the spring's index)"),
+            key("between", Kind::Pair, "", "", true, "first and second member"),
+            key("stiffness", NON_NEGATIVE, "N/m", "", true, "stiffness k"),
+            key(
+                "length",
+                ANY,
+                "m",
+                "0",
+                false,
+                "unstretched length: the spring is relaxed when x2 - x1 = length",
+            ),
+        ],
+    },
+    Table {
+        name: "damper",
+        array: true,
+        required: false,
+        doc: "A linear damper; the force on the first member is c (v2 - v1).",
+        keys: &[
+            key("name", Kind::Name, "", "\"damperI\"", false, "name (I: the damper's index)"),
+            key("between", Kind::Pair, "", "", true, "first and second member"),
+            key("coefficient", NON_NEGATIVE, "N s/m", "", true, "damping coefficient c"),
+        ],
+    },
+    Table {
+        name: "force",
+        array: true,
+        required: false,
+        doc: "An external force on a body.",
+        keys: &[
+            key("name", Kind::Name, "", "\"forceI\"", false, "name (I: the force's index)"),
+            key("on", Kind::Body, "", "", true, "the body it acts on"),
+            key(
+                "value",
+                Kind::Signal,
+                "N",
+                "",
+                true,
+                "force F(t), positive along x: a number or a schedule",
+            ),
+        ],
+    },
+    Table {
+        name: "contact",
+        array: true,
+        required: false,
+        doc: "A frictional contact between two members. The model sees the displacement and velocity \
+              of the first member relative to the second; its force acts against that motion on the \
+              first member and with it on the second.",
+        keys: &[
+            key("name", Kind::Name, "", "\"cI\"", false, "unique contact name (I: the contact's index)"),
+            key("between", Kind::Pair, "", "", true, "first and second member"),
+            key("model", Kind::Model, "", "", true, "friction model id (`friction models` lists them)"),
+            key("params", Kind::Params, "", "{}", false, "the model's parameters; omitted ones take their defaults"),
+            key(
+                "normal",
+                Kind::Signal,
+                "-",
+                "1",
+                false,
+                "normal-load factor N(t): multiplies the friction force and the maximum static force; \
+                 N <= 0 disengages the contact",
+            ),
+        ],
+    },
+    Table {
+        name: "stop",
+        array: true,
+        required: false,
+        doc: "Hard end stops of a body (impacts with a coefficient of restitution).",
+        keys: &[
+            key("body", Kind::Body, "", "", true, "the body"),
+            key("min", ANY, "m", "-inf", false, "lower limit (the body's x0 must lie inside)"),
+            key("max", ANY, "m", "inf", false, "upper limit, greater than `min`"),
+            key(
+                "restitution",
+                Kind::Number { lo: Some((0.0, true)), hi: Some((1.0, true)) },
+                "-",
+                "0",
+                false,
+                "coefficient of restitution of an impact",
+            ),
+        ],
+    },
+    Table {
+        name: "solver",
+        array: false,
+        required: true,
+        doc: "Solver and output settings.",
+        keys: &[
+            key("t_end", POSITIVE, "s", "", true, "end time"),
+            key(
+                "output_dt",
+                POSITIVE,
+                "s",
+                "t_end / 1000",
+                false,
+                "output interval, at most t_end and at most 5e6 rows; not with `output`",
+            ),
+            key("output", Kind::Choice(&["steps"]), "", "", false, "\"steps\": a row at every accepted step instead of `output_dt`"),
+            key(
+                "method",
+                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45"]),
+                "",
+                "\"auto\"",
+                false,
+                "integrator; auto: bdf if any contact is stiff, else tsit45",
+            ),
+            key(
+                "rtol",
+                Kind::Number { lo: Some((1e-14, false)), hi: Some((1.0, false)) },
+                "-",
+                "1e-6",
+                false,
+                "relative tolerance",
+            ),
+            key(
+                "atol",
+                Kind::Atol,
+                "m, m/s, state units",
+                "{ position = 1e-9, velocity = 1e-9, state = 1e-10 }",
+                false,
+                "absolute tolerances: one number for all, or per kind of state",
+            ),
+            key("max_step", POSITIVE, "s", "t_end / 10", false, "largest step"),
+            key(
+                "max_steps",
+                Kind::Integer { min: 1 },
+                "-",
+                "1000000",
+                false,
+                "a run that needs more accepted steps stops with a partial result saying which parts made the steps small",
+            ),
+            key("max_wall", POSITIVE, "s", "", false, "wall-clock limit after which a run stops with a partial result"),
+            key(
+                "states",
+                Kind::States,
+                "",
+                "\"auto\"",
+                false,
+                "internal-state columns z.NAME.k: auto writes them when there are at most 64",
+            ),
+            key(
+                "max_output_bytes",
+                Kind::Number { lo: Some((1.0, true)), hi: None },
+                "bytes",
+                "4294967296",
+                false,
+                "refuse a run whose estimated output is larger",
+            ),
+        ],
+    },
+];
+
+/// One key of a schedule type.
+#[derive(Debug, Clone, Copy)]
+pub struct SchedKey {
+    /// Key.
+    pub name: &'static str,
+    /// Default; `None`: required.
+    pub default: Option<f64>,
+    /// Lower bound and whether it is allowed (`None`: unbounded).
+    pub lo: Option<(f64, bool)>,
+    /// Unit, with `u` the unit of the signal (m for a motion, N for a force).
+    pub unit: &'static str,
+    /// Meaning.
+    pub doc: &'static str,
+}
+
+/// A schedule type: a prescribed signal s(t).
+#[derive(Debug, Clone, Copy)]
+pub struct ScheduleType {
+    /// The value of `type`.
+    pub name: &'static str,
+    /// The formula.
+    pub formula: &'static str,
+    /// Keys besides `type` (`points` and `file` are not numbers; see their docs).
+    pub keys: &'static [SchedKey],
+    /// An example table.
+    pub example: &'static str,
+}
+
+const fn sk(
+    name: &'static str,
+    default: Option<f64>,
+    lo: Option<(f64, bool)>,
+    unit: &'static str,
+    doc: &'static str,
+) -> SchedKey {
+    SchedKey { name, default, lo, unit, doc }
+}
+
+const T0: Option<(f64, bool)> = Some((0.0, true));
+const POS: Option<(f64, bool)> = Some((0.0, false));
+
+/// Every schedule type of [`crate::schedule::Schedule`], in the order of
+/// [`crate::schedule::TYPES`].
+pub const SCHEDULES: &[ScheduleType] = &[
+    ScheduleType {
+        name: "constant",
+        formula: "s = value",
+        keys: &[sk("value", None, None, "u", "the value")],
+        example: "{ type = \"constant\", value = 1.0 }",
+    },
+    ScheduleType {
+        name: "step",
+        formula: "s = offset + amplitude H(t - at)",
+        keys: &[
+            sk("amplitude", None, None, "u", "height of the step"),
+            sk("at", Some(0.0), T0, "s", "time of the step"),
+            sk("offset", Some(0.0), None, "u", "value before the step"),
+        ],
+        example: "{ type = \"step\", amplitude = 2.0, at = 0.5 }",
+    },
+    ScheduleType {
+        name: "ramp",
+        formula: "s = offset + rate max(t - start, 0)",
+        keys: &[
+            sk("rate", None, None, "u/s", "slope"),
+            sk("offset", Some(0.0), None, "u", "value before `start`"),
+            sk("start", Some(0.0), T0, "s", "start time"),
+        ],
+        example: "{ type = \"ramp\", rate = 0.1 }",
+    },
+    ScheduleType {
+        name: "sine",
+        formula: "s = offset + amplitude sin(2π frequency t + phase)",
+        keys: &[
+            sk("amplitude", None, None, "u", "amplitude"),
+            sk("frequency", None, POS, "Hz", "frequency"),
+            sk("phase", Some(0.0), None, "rad", "phase"),
+            sk("offset", Some(0.0), None, "u", "mean value"),
+        ],
+        example: "{ type = \"sine\", amplitude = 0.01, frequency = 2.0 }",
+    },
+    ScheduleType {
+        name: "chirp",
+        formula: "s = offset + A sin(2π (f0 t + (f1 - f0) t² / (2 T))) for t <= T = duration, then at f1",
+        keys: &[
+            sk("amplitude", None, None, "u", "amplitude A"),
+            sk("f0", None, T0, "Hz", "start frequency"),
+            sk("f1", None, T0, "Hz", "end frequency"),
+            sk("duration", None, POS, "s", "sweep duration T"),
+            sk("offset", Some(0.0), None, "u", "mean value"),
+        ],
+        example: "{ type = \"chirp\", amplitude = 0.01, f0 = 0.1, f1 = 5.0, duration = 10.0 }",
+    },
+    ScheduleType {
+        name: "points",
+        formula: "piecewise linear through the turning points at constant speed, then held",
+        keys: &[
+            sk("points", None, None, "u", "array of at least 2 turning points (finite numbers), starting at t = 0"),
+            sk("speed", None, POS, "u/s", "speed between the points"),
+        ],
+        example: "{ type = \"points\", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }",
+    },
+    ScheduleType {
+        name: "velocity_sine",
+        formula: "ds/dt = bias + amplitude sin(2π frequency t), s(0) = offset",
+        keys: &[
+            sk("bias", Some(0.0), None, "u/s", "mean rate"),
+            sk("amplitude", None, None, "u/s", "rate amplitude"),
+            sk("frequency", None, POS, "Hz", "frequency"),
+            sk("offset", Some(0.0), None, "u", "value at t = 0"),
+        ],
+        example: "{ type = \"velocity_sine\", bias = 0.01, amplitude = 0.005, frequency = 1.0 }",
+    },
+    ScheduleType {
+        name: "pulse",
+        formula: "s = value on [from, to), base elsewhere",
+        keys: &[
+            sk("value", None, None, "u", "value inside the pulse"),
+            sk("from", None, T0, "s", "start"),
+            sk("to", None, T0, "s", "end, greater than `from`"),
+            sk("base", Some(0.0), None, "u", "value outside the pulse"),
+        ],
+        example: "{ type = \"pulse\", value = 5.0, from = 1.0, to = 2.0 }",
+    },
+    ScheduleType {
+        name: "haversine",
+        formula: "s = amplitude sin²(π (t - start) / duration) on [start, start + duration], 0 elsewhere",
+        keys: &[
+            sk("amplitude", None, None, "u", "peak value"),
+            sk("duration", None, POS, "s", "pulse duration"),
+            sk("start", Some(0.0), T0, "s", "start"),
+        ],
+        example: "{ type = \"haversine\", amplitude = 100.0, duration = 0.01 }",
+    },
+    ScheduleType {
+        name: "table",
+        formula: "linear interpolation in a CSV file with a header row and columns t, value; held after the last row",
+        keys: &[sk("file", None, None, "", "CSV file, relative to the scenario file")],
+        example: "{ type = \"table\", file = \"data/force.csv\" }",
+    },
+];
+
+// ---------------------------------------------------------------- JSON Schema
+
+fn bounds(v: &mut Map<String, Value>, lo: Option<(f64, bool)>, hi: Option<(f64, bool)>) {
+    if let Some((x, incl)) = lo.filter(|(x, _)| x.is_finite()) {
+        v.insert(if incl { "minimum" } else { "exclusiveMinimum" }.into(), json!(x));
+    }
+    if let Some((x, incl)) = hi.filter(|(x, _)| x.is_finite()) {
+        v.insert(if incl { "maximum" } else { "exclusiveMaximum" }.into(), json!(x));
+    }
+}
+
+/// A bound of a range: the value and whether it is allowed.
+type Bound = Option<(f64, bool)>;
+
+fn range_bounds(r: Range) -> (Bound, Bound) {
+    (Some((r.lo, r.lo_closed)), Some((r.hi, r.hi_closed)))
+}
+
+fn name_schema() -> Value {
+    json!({
+        "type": "string",
+        "pattern": format!("^[A-Za-z0-9_-][A-Za-z0-9_.-]{{0,{}}}$", MAX_NAME_LEN - 1),
+    })
+}
+
+fn schedule_table_schema() -> Value {
+    let types: Vec<&str> = SCHEDULES.iter().map(|s| s.name).collect();
+    let all_of: Vec<Value> = SCHEDULES
+        .iter()
+        .map(|s| {
+            let mut props = Map::new();
+            props.insert("type".into(), json!({ "const": s.name }));
+            let mut required = vec!["type"];
+            for k in s.keys {
+                let mut p = match k.name {
+                    "points" => json!({ "type": "array", "items": { "type": "number" }, "minItems": 2 }),
+                    "file" => json!({ "type": "string" }),
+                    _ => {
+                        let mut m = Map::new();
+                        m.insert("type".into(), json!("number"));
+                        bounds(&mut m, k.lo, None);
+                        if let Some(d) = k.default {
+                            m.insert("default".into(), json!(d));
+                        }
+                        Value::Object(m)
+                    }
+                };
+                let unit = if k.unit.is_empty() { String::new() } else { format!(" [{}]", k.unit) };
+                p["description"] = json!(format!("{}{unit}", k.doc));
+                props.insert(k.name.into(), p);
+                if k.default.is_none() {
+                    required.push(k.name);
+                }
+            }
+            json!({
+                "if": { "properties": { "type": { "const": s.name } }, "required": ["type"] },
+                "then": {
+                    "description": s.formula,
+                    "properties": props,
+                    "required": required,
+                    "additionalProperties": false,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "type": "object",
+        "description": "a schedule: a prescribed signal of time (see the `type`s)",
+        "properties": { "type": { "enum": types, "description": "the kind of signal" } },
+        "required": ["type"],
+        "allOf": all_of,
+    })
+}
+
+fn key_schema(k: &Key) -> Value {
+    let mut v = match k.kind {
+        Kind::Name => name_schema(),
+        Kind::Text => json!({ "type": "string" }),
+        Kind::Number { lo, hi } => {
+            let mut m = Map::new();
+            m.insert("type".into(), json!("number"));
+            bounds(&mut m, lo, hi);
+            Value::Object(m)
+        }
+        Kind::Integer { min } => json!({ "type": "integer", "minimum": min }),
+        Kind::Member | Kind::Body => json!({ "type": "string" }),
+        Kind::Pair => json!({ "type": "array", "items": { "type": "string" }, "minItems": 2, "maxItems": 2 }),
+        Kind::Signal => json!({ "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] }),
+        Kind::ScheduleTable => json!({ "$ref": "#/definitions/schedule" }),
+        Kind::Choice(c) => json!({ "enum": c }),
+        Kind::Model => json!({ "enum": friction_models::all().iter().map(|m| m.id).collect::<Vec<_>>() }),
+        Kind::Params => json!({ "type": "object" }),
+        Kind::Atol => json!({ "oneOf": [
+            { "type": "number", "exclusiveMinimum": 0 },
+            { "type": "object", "additionalProperties": false, "properties": {
+                "position": { "type": "number", "exclusiveMinimum": 0 },
+                "velocity": { "type": "number", "exclusiveMinimum": 0 },
+                "state": { "type": "number", "exclusiveMinimum": 0 } } },
+        ] }),
+        Kind::States => json!({ "oneOf": [
+            { "enum": ["auto", "all", "none"] },
+            { "type": "array", "items": { "type": "string" } },
+        ] }),
+    };
+    let mut d = k.doc.to_string();
+    if !k.unit.is_empty() && k.unit != "-" {
+        d.push_str(&format!(" [{}]", k.unit));
+    }
+    if !k.default.is_empty() {
+        d.push_str(&format!("; default {}", k.default));
+    }
+    if let Value::Object(m) = &mut v {
+        m.insert("description".into(), json!(d));
+        if let Ok(x) = k.default.parse::<f64>() {
+            if matches!(k.kind, Kind::Number { .. } | Kind::Signal) {
+                m.insert("default".into(), json!(x));
+            }
+        }
+        if let Kind::Integer { .. } = k.kind {
+            if let Ok(x) = k.default.parse::<i64>() {
+                m.insert("default".into(), json!(x));
+            }
+        }
+        if let Kind::Choice(_) | Kind::States = k.kind {
+            if let Some(s) = k.default.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+                m.insert("default".into(), json!(s));
+            }
+        }
+    }
+    v
+}
+
+/// The JSON Schema of one model parameter.
+pub fn param_schema(p: &ParamSpec) -> Value {
+    let mut m = Map::new();
+    match p.kind {
+        ParamKind::Real { default, range } => {
+            m.insert("type".into(), json!("number"));
+            let (lo, hi) = range_bounds(range);
+            bounds(&mut m, lo, hi);
+            if let Some(d) = default {
+                m.insert("default".into(), json!(d));
+            }
+        }
+        ParamKind::OptionalReal { range } => {
+            m.insert("type".into(), json!("number"));
+            let (lo, hi) = range_bounds(range);
+            bounds(&mut m, lo, hi);
+        }
+        ParamKind::Integer { default, min, max } => {
+            m.insert("type".into(), json!("integer"));
+            m.insert("minimum".into(), json!(min));
+            if max != u64::MAX {
+                m.insert("maximum".into(), json!(max));
+            }
+            m.insert("default".into(), json!(default));
+        }
+        ParamKind::Bool { default } => {
+            m.insert("type".into(), json!("boolean"));
+            m.insert("default".into(), json!(default));
+        }
+        ParamKind::Choice { default, options } => {
+            m.insert("enum".into(), json!(options));
+            m.insert("default".into(), json!(default));
+        }
+        ParamKind::Rows { columns, range } => {
+            let mut item = Map::new();
+            item.insert("type".into(), json!("number"));
+            let (lo, hi) = range_bounds(range);
+            bounds(&mut item, lo, hi);
+            m.insert("type".into(), json!("array"));
+            m.insert(
+                "items".into(),
+                json!({ "type": "array", "items": item, "minItems": columns.len(), "maxItems": columns.len() }),
+            );
+        }
+        ParamKind::Model { default } => {
+            m.insert("type".into(), json!("object"));
+            m.insert(
+                "properties".into(),
+                json!({
+                    "model": { "enum": friction_models::all().iter().map(|m| m.id).collect::<Vec<_>>() },
+                    "params": { "type": "object" },
+                }),
+            );
+            m.insert("required".into(), json!(["model"]));
+            m.insert("additionalProperties".into(), json!(false));
+            m.insert("default".into(), json!({ "model": default }));
+        }
+    }
+    let unit = if p.unit.is_empty() || p.unit == "-" { String::new() } else { format!(" [{}]", p.unit) };
+    m.insert(
+        "description".into(),
+        json!(format!("{} ({}){unit}; range {}", p.doc, p.symbol, p.range_text())),
+    );
+    Value::Object(m)
+}
+
+fn is_required(p: &ParamSpec) -> bool {
+    matches!(p.kind, ParamKind::Real { default: None, .. } | ParamKind::Rows { .. })
+}
+
+/// The JSON Schema (draft-07) of a scenario file, read as JSON (TOML tables
+/// become objects, arrays of tables arrays of objects).
+pub fn json_schema() -> Value {
+    let mut defs = Map::new();
+    defs.insert("schedule".into(), schedule_table_schema());
+    let mut model_rules = vec![];
+    for m in friction_models::all() {
+        let props: Map<String, Value> =
+            m.params.iter().map(|p| (p.name.to_string(), param_schema(p))).collect();
+        let required: Vec<&str> = m.params.iter().filter(|p| is_required(p)).map(|p| p.name).collect();
+        defs.insert(
+            format!("params_{}", m.id),
+            json!({
+                "type": "object",
+                "description": format!("parameters of `{}`: {}", m.id, m.summary),
+                "properties": props,
+                "required": required,
+                "additionalProperties": false,
+            }),
+        );
+        model_rules.push(json!({
+            "if": { "properties": { "model": { "const": m.id } }, "required": ["model"] },
+            "then": { "properties": { "params": { "$ref": format!("#/definitions/params_{}", m.id) } } },
+        }));
+    }
+    let mut top = Map::new();
+    let mut top_required = vec![];
+    for t in TABLES {
+        let props: Map<String, Value> = t.keys.iter().map(|k| (k.name.to_string(), key_schema(k))).collect();
+        let required: Vec<&str> = t.keys.iter().filter(|k| k.required).map(|k| k.name).collect();
+        if t.name.is_empty() {
+            top.extend(props);
+            continue;
+        }
+        let mut obj = json!({
+            "type": "object",
+            "description": t.doc,
+            "properties": props,
+            "required": required,
+            "additionalProperties": false,
+        });
+        if t.name == "contact" {
+            obj["allOf"] = json!(model_rules);
+        }
+        let v = if t.array { json!({ "type": "array", "description": t.doc, "items": obj }) } else { obj };
+        top.insert(t.name.to_string(), v);
+        if t.required {
+            top_required.push(t.name);
+        }
+    }
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://github.com/friction/friction/docs/scenario.schema.json",
+        "title": "friction scenario",
+        "description": "A scenario file of the friction toolkit (`friction run FILE`); generated by `friction schema`.",
+        "type": "object",
+        "properties": top,
+        "required": top_required,
+        "additionalProperties": false,
+        "definitions": defs,
+    })
+}
+
+// ---------------------------------------------------------------- Markdown
+
+fn cell(s: &str) -> String {
+    if s.is_empty() {
+        "".into()
+    } else {
+        s.replace('|', "\\|")
+    }
+}
+
+/// The reference page `docs/scenario.md`.
+pub fn markdown() -> String {
+    let mut m = String::new();
+    m.push_str(
+        "# The scenario format\n\n\
+         <!-- Generated from crates/friction-sim/src/scenario_schema.rs by \
+         `FRICTION_BLESS=1 cargo test -p friction-sim --test scenario_schema`; do not edit by hand. -->\n\n\
+         A scenario is a TOML file that `friction run FILE` simulates. This page lists every table and key; \
+         `friction schema` prints the same as a JSON Schema (checked in as \
+         [`scenario.schema.json`](scenario.schema.json)) for completion and validation in editors. Units are \
+         SI; positions are in m (a body's position, a driver's motion, a spring's length).\n\n\
+         A key that is not listed is refused with its line and the valid keys. Every number is checked against \
+         its range when the file is loaded; the message names the file, the line, the key, the value and the \
+         valid range.\n\n",
+    );
+    m.push_str("```toml\n");
+    m.push_str(EXAMPLE);
+    m.push_str("```\n\n");
+    for t in TABLES {
+        if t.name.is_empty() {
+            m.push_str("## Top level\n\n");
+        } else if t.array {
+            m.push_str(&format!("## `[[{}]]`\n\n", t.name));
+        } else {
+            m.push_str(&format!("## `[{}]`\n\n", t.name));
+        }
+        let how = match (t.array, t.required) {
+            (true, _) => " Any number of them, in any order.",
+            (false, true) if !t.name.is_empty() => " Required.",
+            _ => "",
+        };
+        m.push_str(&format!("{}{how}\n\n", t.doc));
+        m.push_str("| key | type | unit | default | valid range | required | description |\n");
+        m.push_str("| --- | --- | --- | --- | --- | --- | --- |\n");
+        for k in t.keys {
+            m.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+                k.name,
+                k.kind.type_text(),
+                cell(k.unit),
+                cell(k.default),
+                cell(&k.kind.range_text()),
+                if k.required { "yes" } else { "no" },
+                cell(k.doc)
+            ));
+        }
+        m.push('\n');
+    }
+    m.push_str(&format!(
+        "The defaults of `max_steps` ({DEFAULT_MAX_STEPS}) and `max_output_bytes` ({DEFAULT_MAX_OUTPUT_BYTES}) are \
+         the constants `DEFAULT_MAX_STEPS` and `DEFAULT_MAX_OUTPUT_BYTES` of `friction_sim::scenario`.\n\n"
+    ));
+    m.push_str(
+        "## Schedules\n\n\
+         A driver's `motion`, a force's `value` and a contact's `normal` are signals of time. A plain number is \
+         the shorthand for a constant (`value = 2.0` is `value = { type = \"constant\", value = 2.0 }`; a \
+         driver's `motion` must be a table). A table names its `type`; `u` is the unit of the signal (m for a \
+         motion, N for a force, - for a normal-load factor). Every signal must stay finite over [0, t_end].\n\n",
+    );
+    for s in SCHEDULES {
+        m.push_str(&format!("### `{}`\n\n{}\n\n", s.name, s.formula));
+        m.push_str("| key | unit | default | valid range | description |\n| --- | --- | --- | --- | --- |\n");
+        for k in s.keys {
+            let range = match (k.name, k.lo) {
+                ("points", _) => "finite numbers, at least 2".to_string(),
+                ("file", _) => String::new(),
+                (_, Some((x, true))) => format!("[{x}, inf)"),
+                (_, Some((x, false))) => format!("({x}, inf)"),
+                (_, None) => "(-inf, inf)".to_string(),
+            };
+            let default = k.default.map(|d| format!("{d}")).unwrap_or_else(|| "required".into());
+            m.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} |\n",
+                k.name,
+                k.unit,
+                default,
+                range,
+                cell(k.doc)
+            ));
+        }
+        m.push_str(&format!("\nExample: `{}`\n\n", s.example));
+    }
+    m.push_str(
+        "## Models\n\n\
+         A contact's `model` is one of the ids below and its `params` table holds that model's parameters \
+         (`friction models ID` prints the equations and the literature). Every force parameter is the value at \
+         a normal load N = 1: the contact's `normal` multiplies it.\n\n",
+    );
+    for info in friction_models::all() {
+        m.push_str(&format!("### `{}`\n\n{} ({}).\n\n", info.id, info.summary, info.family.name()));
+        if info.params.is_empty() {
+            m.push_str("No parameters.\n\n");
+            continue;
+        }
+        m.push_str("| key | symbol | unit | default | valid range | required | description |\n");
+        m.push_str("| --- | --- | --- | --- | --- | --- | --- |\n");
+        for p in info.params {
+            let def = match p.kind {
+                ParamKind::Rows { columns, .. } => format!("rows [{}]", columns.join(", ")),
+                _ => p.default_text(),
+            };
+            m.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+                p.name,
+                cell(p.symbol),
+                cell(p.unit),
+                cell(&def),
+                cell(&p.range_text()),
+                if is_required(p) { "yes" } else { "no" },
+                cell(p.doc)
+            ));
+        }
+        m.push('\n');
+    }
+    m
+}
+
+/// The example at the top of the reference page: every table once.
+pub const EXAMPLE: &str = r#"name = "example"
+description = "a slider drags a mass over a LuGre contact"
+
+[[driver]]
+name = "slider"
+motion = { type = "ramp", rate = 0.1 }   # x(t) = 0.1 t [m]
+
+[[body]]
+name = "m"
+mass = 1.0
+x0 = 0.0
+
+[[spring]]
+between = ["m", "slider"]
+stiffness = 2.0
+length = 0.0
+
+[[damper]]
+between = ["m", "ground"]
+coefficient = 0.01
+
+[[force]]
+on = "m"
+value = { type = "pulse", value = 0.5, from = 5.0, to = 6.0 }
+
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "lugre"
+params = { fc = 1.0, fs = 1.5, vs = 0.001 }
+normal = 1.0
+
+[[stop]]
+body = "m"
+min = -1.0
+max = 5.0
+
+[solver]
+t_end = 20.0
+output_dt = 0.01
+"#;
