@@ -29,6 +29,7 @@ pub mod models;
 pub mod params;
 pub mod registry;
 pub mod shape;
+pub mod suggest;
 pub mod testing;
 pub mod update;
 
@@ -36,6 +37,47 @@ pub use error::ModelError;
 pub use model::{Family, FrictionModel, Input, ModelInfo};
 pub use params::{ParamKind, ParamMap, ParamReader, ParamSpec, ParamValue, Range};
 pub use registry::{all, build, info, AnyModel};
+
+/// Every model type and its parameter struct, at the crate root
+/// (`friction_models::LuGreParams`); each parameter struct converts into
+/// [`AnyModel`] with `AnyModel::try_from`, checking the ranges.
+pub use models::{
+    armstrong::{Armstrong, ArmstrongParams},
+    bliman_sorine::{BlimanSorine, BlimanSorineParams},
+    bliman_tire::{BlimanTire, BlimanTireParams},
+    bouc_wen::{BoucWen, BoucWenParams},
+    bristle::{Bristle, BristleParams},
+    classical::{Classical, ClassicalParams},
+    coulomb::{Coulomb, CoulombParams},
+    coulomb_sat::{CoulombSat, CoulombSatParams},
+    coulomb_tanh::{CoulombTanh, CoulombTanhParams},
+    coulomb_viscous::{CoulombViscous, CoulombViscousParams},
+    dahl::{Dahl, DahlParams},
+    dankowicz::{Dankowicz, DankowiczParams},
+    elasto_plastic::{ElastoPlastic, ElastoPlasticParams},
+    friction_lag::{FrictionLag, FrictionLagParams},
+    gms::{Gms, GmsParams},
+    hess_soom::{HessSoom, HessSoomParams},
+    iwan4::{Iwan4, Iwan4Params},
+    iwan5::{Iwan5, Iwan5Params},
+    jenkins::{Jenkins, JenkinsParams},
+    karnopp::{Karnopp, KarnoppParams},
+    leuven::{Leuven, LeuvenParams},
+    lugre::{LuGre, LuGreParams},
+    magic_formula::{MagicFormula, MagicFormulaParams},
+    maxwell_slip::{MaxwellSlip, MaxwellSlipParams},
+    meta_coulomb::{MetaCoulomb, MetaCoulombParams},
+    power_viscous::{PowerViscous, PowerViscousParams},
+    rate_state::{RateState, RateStateParams},
+    reset_integrator::{ResetIntegrator, ResetIntegratorParams},
+    stochastic::{Stochastic, StochasticParams},
+    stribeck::{Stribeck, StribeckParams},
+    stribeck_dankowicz::{StribeckDankowicz, StribeckDankowiczParams},
+    stribeck_exp::{StribeckExp, StribeckExpParams},
+    stribeck_sat::{StribeckSat, StribeckSatParams},
+    stribeck_tanh::{StribeckTanh, StribeckTanhParams},
+    viscous::{Viscous, ViscousParams},
+};
 
 /// Models with a normal-load parameter of their own, as `(model id,
 /// parameter)`.
