@@ -23,7 +23,8 @@ pub use schedule::Schedule;
 /// struct, re-exported from `friction_models` so that a simulation needs
 /// this crate only.
 pub use friction_models::{
-    build as build_model, AnyModel, FrictionModel, Input, ModelError, ParamMap, ParamValue,
+    build as build_model, shape::StribeckShape, AnyModel, FrictionModel, Input, ModelError, ParamMap,
+    ParamValue,
 };
 pub use friction_models::{
     Armstrong, ArmstrongParams, BlimanSorine, BlimanSorineParams, BlimanTire, BlimanTireParams, BoucWen,
