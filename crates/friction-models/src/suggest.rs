@@ -24,7 +24,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
-/// `; did you mean "NAME"?` for the nearest candidate, or an empty string.
+/// ` (did you mean "NAME"?)` for the nearest candidate, or an empty string.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    nearest(word, candidates).map(|c| format!("; did you mean \"{c}\"?")).unwrap_or_default()
+    nearest(word, candidates).map(|c| format!(" (did you mean \"{c}\"?)")).unwrap_or_default()
 }

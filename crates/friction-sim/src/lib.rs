@@ -12,6 +12,7 @@ pub mod error;
 pub mod output;
 pub mod scenario;
 pub mod schedule;
+pub mod sweep;
 
 pub use builder::{Between, End, Ground, SystemBuilder};
 pub use engine::{simulate, Event, Mode, Outcome};
