@@ -13,6 +13,39 @@
 //! contact load N(t) multiplies it (see [`LOAD_PARAMS`] for the two models
 //! that also carry a load parameter of their own, which must not double it).
 //!
+//! **Sign convention.** A model's force `F` opposes the slip `v` (the first
+//! member's velocity relative to the second): positive while sliding
+//! forward. A simulator's force on the first member is `-F` (the column
+//! `F.NAME` of `friction-sim`).
+//!
+//! A typed model, its force at a velocity, and the per-step update of its
+//! state along a motion ([`update`]):
+//!
+//! ```
+//! use friction_models::{AnyModel, FrictionModel, Input, LuGreParams};
+//! let m = AnyModel::try_from(LuGreParams::default()).unwrap();
+//! let (mut z, mut mem) = (vec![0.0; m.n_states()], vec![0.0; m.n_memory()]);
+//! m.init(&Input::new(0.0, 0.0, 0.0), &mut z, &mut mem);
+//! // relaxed bristles: no force at rest
+//! assert_eq!(m.force(&Input::new(0.0, 0.0, 0.0), &z, &mem), 0.0);
+//! // on the steady state at v = 0.1 m/s the force is g(v) + σ2 v, opposing the motion
+//! let v = 0.1;
+//! let g = 1.0 + 0.5 * (-(v / 0.001f64).powi(2)).exp();
+//! let z_ss = [g / 1e5];
+//! assert!((m.force(&Input::new(0.0, 0.0, v), &z_ss, &mem) - (g + 0.4 * v)).abs() < 1e-12);
+//!
+//! // the per-step update: one contact slides 1 mm at 1 cm/s in one step and
+//! // ends on its Stribeck curve g(0.01) + σ2 0.01 = 1.004 N
+//! use friction_models::update::{init, state_len, update};
+//! let mut state = vec![0.0; state_len(&m)];
+//! init(&m, &mut state).unwrap();
+//! let mut force = [0.0];
+//! update(&m, 0.1, &[1e-3], &[1.0], &mut state, &mut force).unwrap();
+//! assert!((force[0] - 1.004).abs() < 1e-9);
+//! ```
+//!
+//! By id and a parameter map (the form scenario files use):
+//!
 //! ```
 //! use friction_models::{build, FrictionModel, Input, ParamMap, ParamValue};
 //! let mut p = ParamMap::new();
