@@ -38,6 +38,8 @@ use crate::{output, scenario, simulate, Outcome, SimError, System};
 
 const ARRAYS: [&str; 7] = ["body", "driver", "spring", "damper", "force", "contact", "stop"];
 const CONTACT_KEYS: [&str; 5] = ["name", "between", "model", "params", "normal"];
+/// Settings of the scenario format that must be TOML integers.
+const INTEGER_KEYS: [&str; 1] = ["max_steps"];
 
 /// The name an element of `section` is found by.
 fn element_name(section: &str, i: usize, t: &toml::Table) -> Option<String> {
@@ -112,7 +114,12 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
     for (k, key) in keys.iter().enumerate() {
         if k + 1 == keys.len() {
             let v = match t.get(*key) {
-                Some(toml::Value::Integer(_)) if value.fract() == 0.0 && value.abs() < 9e15 => {
+                // an integer setting, also when the file leaves it out (max_steps)
+                Some(toml::Value::Integer(_)) | None
+                    if value.fract() == 0.0
+                        && value.abs() < 9e15
+                        && (t.get(*key).is_some() || INTEGER_KEYS.contains(key)) =>
+                {
                     toml::Value::Integer(value as i64)
                 }
                 Some(toml::Value::String(_)) | Some(toml::Value::Array(_)) | Some(toml::Value::Table(_)) => {
