@@ -4,6 +4,7 @@ mod analyze;
 mod compare;
 mod fit;
 mod fmu;
+mod sweep;
 mod tune;
 
 use std::io::IsTerminal;
@@ -68,7 +69,15 @@ enum Cmd {
         /// Write the plot as SVG (plot.svg) instead of PNG (plot.png).
         #[arg(long)]
         svg: bool,
+        /// Override a number of the scenario before it is checked, repeatable:
+        /// PATH=VALUE with PATH solver.KEY or SECTION.NAME.KEY (contact.c.fc is the
+        /// parameter fc of contact c, body.m.mass, spring.spring0.stiffness, ...).
+        #[arg(long = "set", value_name = "PATH=VALUE", allow_hyphen_values = true)]
+        set: Vec<String>,
     },
+    /// Run a scenario over a grid of parameter values on the local cores and write
+    /// metrics of every run as CSV.
+    Sweep(sweep::SweepArgs),
     /// Analyse a run's output or measured data: hysteresis loops, Stribeck curve, free decay.
     Analyze(analyze::AnalyzeArgs),
     /// Fit a model's parameters to measured data (CSV: t and x and/or v, F, optionally N).
@@ -128,13 +137,16 @@ fn main() -> ExitCode {
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
         }
-        Cmd::Run { file, out, max_wall, svg } => match run(file.as_deref(), out.as_deref(), max_wall, svg) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
+        Cmd::Sweep(a) => sweep::run(&a),
+        Cmd::Run { file, out, max_wall, svg, set } => {
+            match run(file.as_deref(), out.as_deref(), max_wall, svg, &set) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
             }
-        },
+        }
     }
 }
 
@@ -149,7 +161,12 @@ fn models(id: Option<&str>) -> ExitCode {
         Some(id) => match info(id) {
             None => {
                 let ids: Vec<_> = all().iter().map(|m| m.id).collect();
-                eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", "));
+                match friction_models::suggest::nearest(id, ids.iter().copied()) {
+                    Some(near) => eprintln!(
+                        "error: unknown model `{id}`; did you mean `{near}`? (`friction models` lists every id)"
+                    ),
+                    None => eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", ")),
+                }
                 ExitCode::from(2)
             }
             Some(m) => {
@@ -201,11 +218,56 @@ fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
 }
 
+/// `--set PATH=VALUE` options as (path, value), refusing a malformed one.
+fn overrides(set: &[String]) -> Result<Vec<(String, f64)>, SimError> {
+    let bad = |s: &str, why: String| SimError::Input {
+        file: "command line".into(),
+        line: None,
+        message: format!("--set {s}: {why}"),
+    };
+    set.iter()
+        .map(|s| {
+            let (path, value) =
+                s.split_once('=').ok_or_else(|| bad(s, "expected PATH=VALUE (contact.c.fc=0.8)".into()))?;
+            match value.trim().parse::<f64>() {
+                Ok(x) if x.is_finite() => Ok((path.trim().to_string(), x)),
+                _ => Err(bad(s, format!("`{}` is not a finite number", value.trim()))),
+            }
+        })
+        .collect()
+}
+
+/// The scenario of `friction run`, with `--set` overrides applied before
+/// validation; an error caused by an override names it.
+fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scenario::System, SimError> {
+    let over = overrides(set)?;
+    let (text, name, dir) = match file {
+        Some(f) => (
+            std::fs::read_to_string(f)
+                .map_err(|e| SimError::Io { path: f.display().to_string(), source: e })?,
+            f.display().to_string(),
+            f.parent().map(Path::to_path_buf).unwrap_or_default(),
+        ),
+        None => {
+            (DEFAULT_SCENARIO.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from("."))
+        }
+    };
+    friction_sim::sweep::parse_with_overrides(&text, &name, &dir, &over).map_err(|(blame, e)| {
+        match (blame, e) {
+            (Some(k), SimError::Input { message, .. }) => {
+                SimError::Input { file: format!("--set {}", set[k]), line: None, message }
+            }
+            (_, e) => e,
+        }
+    })
+}
+
 fn run(
     file: Option<&Path>,
     out: Option<&Path>,
     max_wall: Option<f64>,
     svg: bool,
+    set: &[String],
 ) -> Result<ExitCode, SimError> {
     if let Some(w) = max_wall {
         if !(w.is_finite() && w > 0.0) {
@@ -216,10 +278,10 @@ fn run(
             });
         }
     }
-    let mut sys = match file {
-        Some(f) => scenario::load(f)?,
-        None => scenario::parse(DEFAULT_SCENARIO, "<embedded lugre_stick_slip.toml>", Path::new("."))?,
-    };
+    let mut sys = load_scenario(file, set)?;
+    for w in sys.warnings() {
+        eprintln!("warning: {w}");
+    }
     if max_wall.is_some() {
         sys.solver.max_wall = max_wall;
     }

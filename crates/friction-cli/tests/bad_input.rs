@@ -56,6 +56,9 @@ enum Input {
     Scenario(String),
     /// Arguments after `friction`.
     Args(Vec<String>),
+    /// A scenario text written to `s.toml` and arguments after `friction`,
+    /// in which `FILE` stands for that file and `OUT` for the output directory.
+    WithFile(String, Vec<String>),
 }
 
 struct Case {
@@ -76,6 +79,31 @@ fn args(name: &'static str, a: &[&str], code: i32, needles: &[&'static str]) -> 
         code,
         needles: needles.to_vec(),
     }
+}
+
+fn with_file(name: &'static str, text: &str, a: &[&str], code: i32, needles: &[&'static str]) -> Case {
+    Case {
+        name,
+        input: Input::WithFile(text.to_string(), a.iter().map(|s| s.to_string()).collect()),
+        code,
+        needles: needles.to_vec(),
+    }
+}
+
+/// `friction run FILE --out OUT --set ...`.
+fn run_set(name: &'static str, set: &[&str], code: i32, needles: &[&'static str]) -> Case {
+    let mut a = vec!["run", "FILE", "--out", "OUT"];
+    for s in set {
+        a.extend(["--set", s]);
+    }
+    with_file(name, BODY, &a, code, needles)
+}
+
+/// `friction sweep FILE` with `args` after it.
+fn sweep(name: &'static str, rest: &[&str], needles: &[&'static str]) -> Case {
+    let mut a = vec!["sweep", "FILE"];
+    a.extend(rest);
+    with_file(name, BODY, &a, 2, needles)
 }
 
 fn corpus() -> Vec<Case> {
@@ -474,6 +502,146 @@ fn corpus() -> Vec<Case> {
             2,
             &["--starts", "-1", "[1, 1000]"],
         ),
+        // ---- did you mean
+        scen(
+            "spring_key_typo_lists_the_spring_keys",
+            BODY.replace("stiffness = 100.0", "stifness = 100.0"),
+            2,
+            &[
+                "s.toml:8",
+                "spring[0]",
+                "unknown field `stifness`",
+                // the spring's own keys (a shared struct listed the damper's `coefficient`)
+                "`between`, `stiffness`, `length` (did you mean \"stiffness\"?)",
+            ],
+        ),
+        scen(
+            "unknown_model_suggests_the_lowercase_id",
+            with_model("LuGre", "{}", None),
+            2,
+            &["s.toml:8", "unknown model `LuGre` (did you mean \"lugre\"?)"],
+        ),
+        scen(
+            "unknown_parameter_suggests_the_nearest",
+            BODY.replace("params = { fc = 0.1 }", "params = { fcc = 0.1 }"),
+            2,
+            &["s.toml:17", "`fcc` (did you mean \"fc\"?)", "valid parameters: fc, fs"],
+        ),
+        scen(
+            "unknown_member_suggests_the_nearest",
+            BODY.replace("between = [\"m\", \"ground\"]\nmodel", "between = [\"mm\", \"ground\"]\nmodel"),
+            2,
+            &["s.toml:15", "unknown member \"mm\" (did you mean \"m\"?)", "known: ground, m"],
+        ),
+        scen(
+            "unknown_solver_method_suggests_the_nearest",
+            BODY.replace("t_end = 0.2", "t_end = 0.2\nmethod = \"bdf2\""),
+            2,
+            &["s.toml:20", "`method` = \"bdf2\"", "did you mean \"bdf\"", "valid: auto, bdf"],
+        ),
+        args(
+            "models_id_in_other_case_suggests_it",
+            &["models", "LuGre"],
+            2,
+            &["unknown model `LuGre`", "did you mean `lugre`"],
+        ),
+        // ---- friction run --set
+        run_set(
+            "set_unknown_parameter_names_the_override",
+            &["contact.c.fcc=0.8"],
+            2,
+            &[
+                "--set contact.c.fcc=0.8",
+                "no parameter `fcc` (did you mean \"fc\"?)",
+                "valid parameters: fc, fs",
+            ],
+        ),
+        run_set(
+            "set_mass_out_of_range",
+            &["solver.t_end=0.1", "body.m.mass=-2"],
+            2,
+            &["--set body.m.mass=-2", "`mass` = -2", "(0, inf)"],
+        ),
+        run_set(
+            "set_t_end_zero",
+            &["solver.t_end=0"],
+            2,
+            &["--set solver.t_end=0", "`t_end` = 0", "(0, inf)"],
+        ),
+        run_set(
+            "set_not_a_number",
+            &["body.m.mass=heavy"],
+            2,
+            &["--set body.m.mass=heavy", "`heavy` is not a finite number"],
+        ),
+        run_set("set_without_value", &["body.m.mass"], 2, &["--set body.m.mass", "PATH=VALUE"]),
+        run_set(
+            "set_unknown_body",
+            &["body.q.mass=2"],
+            2,
+            &["--set body.q.mass=2", "no body named \"q\"", "known: m"],
+        ),
+        run_set(
+            "set_body_key_typo",
+            &["body.m.mas=2"],
+            2,
+            &["--set body.m.mas=2", "unknown field `mas`", "did you mean \"mass\""],
+        ),
+        run_set(
+            "set_valid_overrides_run",
+            &["solver.t_end=0.1", "contact.c.fc=0.2", "body.m.mass=2"],
+            0,
+            &[],
+        ),
+        // ---- friction sweep
+        sweep(
+            "sweep_grid_count_zero",
+            &["--grid", "contact.c.fc=1:2:0", "--metric", "final.x.m"],
+            &["--grid contact.c.fc=1:2:0", "integer >= 1"],
+        ),
+        sweep(
+            "sweep_grid_not_a_number",
+            &["--grid", "contact.c.fc=1,x", "--metric", "final.x.m"],
+            &["--grid contact.c.fc=1,x", "`x` is not a finite number"],
+        ),
+        sweep(
+            "sweep_grid_without_values",
+            &["--grid", "contact.c.fc", "--metric", "final.x.m"],
+            &["--grid contact.c.fc", "PATH=A:B:N"],
+        ),
+        sweep(
+            "sweep_unknown_column",
+            &["--grid", "contact.c.fc=1,2", "--metric", "final.y.m"],
+            &["metric `final.y.m`", "no column `y.m`", "x.m"],
+        ),
+        sweep(
+            "sweep_unknown_metric",
+            &["--grid", "contact.c.fc=1,2", "--metric", "median.x.m"],
+            &["metric `median.x.m`", "valid: final|max|min|mean|ptp"],
+        ),
+        sweep(
+            "sweep_invalid_grid_point_named",
+            &["--grid", "contact.c.fc=0.1,-1", "--metric", "final.x.m"],
+            &["grid point 1", "contact.c.fc = -1", "`fc` = -1 is out of range"],
+        ),
+        sweep(
+            "sweep_unknown_element",
+            &["--grid", "contact.q.fc=1", "--metric", "final.x.m"],
+            &["no contact named \"q\"", "known: c"],
+        ),
+        sweep(
+            "sweep_zip_unequal_lengths",
+            &[
+                "--grid",
+                "contact.c.fc=0.1,0.2",
+                "--grid",
+                "body.m.mass=1,2,3",
+                "--zip",
+                "--metric",
+                "final.x.m",
+            ],
+            &["zip needs lists of equal length", "contact.c.fc: 2", "body.m.mass: 3"],
+        ),
         args(
             "fit_seed_negative",
             &["fit", "--model", "coulomb", "--data", "x.csv", "--seed", "-3"],
@@ -498,6 +666,19 @@ fn every_bad_input_is_refused_with_key_value_range_and_line() {
                 friction().arg("run").arg(&f).arg("--out").arg(&out).current_dir(&d).output().unwrap()
             }
             Input::Args(a) => friction().args(a).current_dir(&d).output().unwrap(),
+            Input::WithFile(text, a) => {
+                let f = d.join("s.toml");
+                std::fs::write(&f, text).unwrap();
+                let a: Vec<PathBuf> = a
+                    .iter()
+                    .map(|x| match x.as_str() {
+                        "FILE" => f.clone(),
+                        "OUT" => out.clone(),
+                        x => PathBuf::from(x),
+                    })
+                    .collect();
+                friction().args(a).current_dir(&d).output().unwrap()
+            }
         };
         let code = o.status.code().unwrap_or(-1);
         let err = String::from_utf8_lossy(&o.stderr).to_string();

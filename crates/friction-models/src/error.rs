@@ -10,7 +10,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ModelError {
     /// The model id is not in the registry.
-    #[error("unknown model `{id}`; known models: {known}")]
+    #[error("unknown model `{id}`{}; known models: {known}", hint(id, known))]
     UnknownModel {
         /// The id that was asked for.
         id: String,
@@ -18,7 +18,7 @@ pub enum ModelError {
         known: String,
     },
     /// A parameter name the model does not have.
-    #[error("model `{model}` has no parameter `{name}`; valid parameters: {valid}")]
+    #[error("model `{model}` has no parameter `{name}`{}; valid parameters: {valid}", hint(name, valid))]
     UnknownParam {
         /// Model id.
         model: &'static str,
@@ -89,5 +89,16 @@ impl ModelError {
             | ModelError::WrongType { name, .. } => Some(name),
             ModelError::MissingParam { name, .. } | ModelError::Constraint { name, .. } => Some(name),
         }
+    }
+}
+
+/// The suggestion for `word` among the comma-separated `list`.
+fn hint(word: &str, list: &str) -> String {
+    crate::suggest::did_you_mean(word, list.split(',').map(str::trim))
+}
+
+impl From<std::convert::Infallible> for ModelError {
+    fn from(e: std::convert::Infallible) -> Self {
+        match e {}
     }
 }

@@ -8,7 +8,7 @@ use crate::models::*;
 use crate::params::ParamMap;
 
 macro_rules! registry {
-    ($($variant:ident($module:ident::$ty:ident),)*) => {
+    ($($variant:ident($module:ident::$ty:ident, $pty:ident),)*) => {
         /// Any model of the library, dispatched statically.
         #[derive(Debug, Clone)]
         pub enum AnyModel {
@@ -80,50 +80,115 @@ macro_rules! registry {
                 match self { $(AnyModel::$variant(m) => m.is_stiff(),)* }
             }
         }
+
+        $(
+            impl From<$module::$ty> for AnyModel {
+                fn from(m: $module::$ty) -> Self {
+                    AnyModel::$variant(m)
+                }
+            }
+
+            impl TryFrom<$module::$pty> for AnyModel {
+                type Error = ModelError;
+                /// Validate the parameters (the same checks as [`build`]) and wrap the model.
+                fn try_from(p: $module::$pty) -> Result<Self, ModelError> {
+                    Ok(AnyModel::$variant($module::$ty::new(p)?))
+                }
+            }
+        )*
     };
 }
 
 // One line per model, in the order `friction models` lists them.
 registry! {
-    Coulomb(coulomb::Coulomb),
-    Viscous(viscous::Viscous),
-    CoulombViscous(coulomb_viscous::CoulombViscous),
-    PowerViscous(power_viscous::PowerViscous),
-    CoulombSat(coulomb_sat::CoulombSat),
-    CoulombTanh(coulomb_tanh::CoulombTanh),
-    Stribeck(stribeck::Stribeck),
-    StribeckSat(stribeck_sat::StribeckSat),
-    StribeckTanh(stribeck_tanh::StribeckTanh),
-    StribeckExp(stribeck_exp::StribeckExp),
-    Table(table::Table),
-    Classical(classical::Classical),
-    Karnopp(karnopp::Karnopp),
-    Dankowicz(dankowicz::Dankowicz),
-    Dahl(dahl::Dahl),
-    LuGre(lugre::LuGre),
-    StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz),
-    ElastoPlastic(elasto_plastic::ElastoPlastic),
-    BoucWen(bouc_wen::BoucWen),
-    BlimanSorine(bliman_sorine::BlimanSorine),
-    FrictionLag(friction_lag::FrictionLag),
-    RateState(rate_state::RateState),
-    Leuven(leuven::Leuven),
-    Gms(gms::Gms),
-    Armstrong(armstrong::Armstrong),
-    MaxwellSlip(maxwell_slip::MaxwellSlip),
-    Jenkins(jenkins::Jenkins),
-    Iwan4(iwan4::Iwan4),
-    Iwan5(iwan5::Iwan5),
-    ResetIntegrator(reset_integrator::ResetIntegrator),
-    Bristle(bristle::Bristle),
-    HessSoom(hess_soom::HessSoom),
-    MagicFormula(magic_formula::MagicFormula),
-    BlimanTire(bliman_tire::BlimanTire),
-    Stochastic(stochastic::Stochastic),
-    MetaCoulomb(meta_coulomb::MetaCoulomb),
+    Coulomb(coulomb::Coulomb, CoulombParams),
+    Viscous(viscous::Viscous, ViscousParams),
+    CoulombViscous(coulomb_viscous::CoulombViscous, CoulombViscousParams),
+    PowerViscous(power_viscous::PowerViscous, PowerViscousParams),
+    CoulombSat(coulomb_sat::CoulombSat, CoulombSatParams),
+    CoulombTanh(coulomb_tanh::CoulombTanh, CoulombTanhParams),
+    Stribeck(stribeck::Stribeck, StribeckParams),
+    StribeckSat(stribeck_sat::StribeckSat, StribeckSatParams),
+    StribeckTanh(stribeck_tanh::StribeckTanh, StribeckTanhParams),
+    StribeckExp(stribeck_exp::StribeckExp, StribeckExpParams),
+    Table(table::Table, TableParams),
+    Classical(classical::Classical, ClassicalParams),
+    Karnopp(karnopp::Karnopp, KarnoppParams),
+    Dankowicz(dankowicz::Dankowicz, DankowiczParams),
+    Dahl(dahl::Dahl, DahlParams),
+    LuGre(lugre::LuGre, LuGreParams),
+    StribeckDankowicz(stribeck_dankowicz::StribeckDankowicz, StribeckDankowiczParams),
+    ElastoPlastic(elasto_plastic::ElastoPlastic, ElastoPlasticParams),
+    BoucWen(bouc_wen::BoucWen, BoucWenParams),
+    BlimanSorine(bliman_sorine::BlimanSorine, BlimanSorineParams),
+    FrictionLag(friction_lag::FrictionLag, FrictionLagParams),
+    RateState(rate_state::RateState, RateStateParams),
+    Leuven(leuven::Leuven, LeuvenParams),
+    Gms(gms::Gms, GmsParams),
+    Armstrong(armstrong::Armstrong, ArmstrongParams),
+    MaxwellSlip(maxwell_slip::MaxwellSlip, MaxwellSlipParams),
+    Jenkins(jenkins::Jenkins, JenkinsParams),
+    Iwan4(iwan4::Iwan4, Iwan4Params),
+    Iwan5(iwan5::Iwan5, Iwan5Params),
+    ResetIntegrator(reset_integrator::ResetIntegrator, ResetIntegratorParams),
+    Bristle(bristle::Bristle, BristleParams),
+    HessSoom(hess_soom::HessSoom, HessSoomParams),
+    MagicFormula(magic_formula::MagicFormula, MagicFormulaParams),
+    BlimanTire(bliman_tire::BlimanTire, BlimanTireParams),
+    Stochastic(stochastic::Stochastic, StochasticParams),
+    MetaCoulomb(meta_coulomb::MetaCoulomb, MetaCoulombParams),
 }
 
 /// The description of model `id`, if it exists.
 pub fn info(id: &str) -> Option<&'static ModelInfo> {
     all().into_iter().find(|m| m.id == id)
+}
+
+impl AnyModel {
+    /// The Stribeck peak `Fs` and Coulomb level `Fc` of a model that has
+    /// both (for wrappers, those of the inner model).
+    pub fn peak_and_level(&self) -> Option<(f64, f64)> {
+        let p = match self {
+            AnyModel::Armstrong(m) => (m.params().fs, m.params().fc),
+            AnyModel::Coulomb(m) => (m.params().fs?, m.params().fc),
+            AnyModel::CoulombViscous(m) => (m.params().fs?, m.params().fc),
+            AnyModel::ElastoPlastic(m) => (m.params().fs, m.params().fc),
+            AnyModel::FrictionLag(m) => (m.params().fs, m.params().fc),
+            AnyModel::Gms(m) => (m.params().fs, m.params().fc),
+            AnyModel::HessSoom(m) => (m.params().fs, m.params().fc),
+            AnyModel::Karnopp(m) => (m.params().fs?, m.params().fc),
+            AnyModel::Leuven(m) => (m.params().fs, m.params().fc),
+            AnyModel::LuGre(m) => (m.params().fs, m.params().fc),
+            AnyModel::Stribeck(m) => (m.params().fs, m.params().fc),
+            AnyModel::StribeckDankowicz(m) => (m.params().fs, m.params().fc),
+            AnyModel::StribeckSat(m) => (m.params().fs, m.params().fc),
+            AnyModel::StribeckTanh(m) => (m.params().fs, m.params().fc),
+            AnyModel::MetaCoulomb(m) => return m.params().inner.peak_and_level(),
+            AnyModel::Stochastic(m) => return m.params().inner.peak_and_level(),
+            _ => return None,
+        };
+        Some(p)
+    }
+
+    /// Warnings about valid but suspicious parameters (not errors): a
+    /// Stribeck peak `fs` below the Coulomb level `fc`, which turns the
+    /// Stribeck dip into a rise (allowed, but usually a swapped pair).
+    ///
+    /// ```
+    /// use friction_models::models::lugre::LuGreParams;
+    /// use friction_models::AnyModel;
+    /// let m = AnyModel::try_from(LuGreParams { fs: 0.5, ..Default::default() }).unwrap();
+    /// assert_eq!(m.warnings().len(), 1);
+    /// assert!(AnyModel::try_from(LuGreParams::default()).unwrap().warnings().is_empty());
+    /// ```
+    pub fn warnings(&self) -> Vec<String> {
+        match self.peak_and_level() {
+            Some((fs, fc)) if fs < fc => vec![format!(
+                "model `{}`: the Stribeck peak `fs` = {fs} is below the Coulomb level `fc` = {fc}, so the \
+                 friction rises with speed instead of dipping; swap them if that was not intended",
+                self.info().id
+            )],
+            _ => vec![],
+        }
+    }
 }

@@ -751,3 +751,10 @@ mod tests {
         assert!(e.contains("freq"), "{e}");
     }
 }
+
+impl From<f64> for Schedule {
+    /// A constant signal.
+    fn from(value: f64) -> Self {
+        Schedule::Constant { value }
+    }
+}

@@ -33,6 +33,7 @@
 use friction_models::{FrictionModel, Quantity};
 use serde::Deserialize;
 
+use crate::builder::Invalid;
 use crate::scenario::{Member, System};
 
 /// Whether a body or driver translates or rotates.
@@ -151,4 +152,54 @@ fn prefix_kind(prefix: &str, member: impl Fn() -> Kind, contact: impl Fn() -> Ki
         "F" | "s" | "sv" | "z" => contact(),
         _ => Kind::Translational,
     }
+}
+
+/// Which kind of connection [`check_kinds`] refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Link {
+    Spring,
+    Damper,
+    Contact,
+}
+
+/// Every spring, damper and contact joins members of one kind (the ground
+/// joins either); the first that does not, with its index.
+pub(crate) fn check_kinds(sys: &System) -> Result<(), (Link, usize, Invalid)> {
+    let check = |link: Link, i: usize, name: &str, between: [Member; 2]| {
+        if let (Some(ka), Some(kb)) = (sys.member_kind(between[0]), sys.member_kind(between[1])) {
+            if ka != kb {
+                let what = match link {
+                    Link::Spring => "spring",
+                    Link::Damper => "damper",
+                    Link::Contact => "contact",
+                };
+                return Err((
+                    link,
+                    i,
+                    Invalid::at(
+                        "between",
+                        format!(
+                            "{what} \"{name}\": `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper or \
+                             contact joins members of one kind (the ground joins either): set `kind` on both",
+                            sys.member_name(between[0]),
+                            ka.name(),
+                            sys.member_name(between[1]),
+                            kb.name()
+                        ),
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    };
+    for (i, s) in sys.springs.iter().enumerate() {
+        check(Link::Spring, i, &s.name, s.between)?;
+    }
+    for (i, d) in sys.dampers.iter().enumerate() {
+        check(Link::Damper, i, &d.name, d.between)?;
+    }
+    for (i, c) in sys.contacts.iter().enumerate() {
+        check(Link::Contact, i, &c.name, c.between)?;
+    }
+    Ok(())
 }

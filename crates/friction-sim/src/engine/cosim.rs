@@ -142,6 +142,7 @@ impl Engine<'_> {
             Ok(o) => o,
             Err(e) => Outcome {
                 columns: self.columns(),
+                units: crate::units::column_units(self.sys),
                 rows: Vec::new(),
                 events: Vec::new(),
                 stats: Default::default(),
