@@ -58,6 +58,12 @@ macro_rules! refs {
 }
 
 refs! {
+    {"otter1999", "Otter, Elmqvist, Mattsson 1999", "M. Otter, H. Elmqvist, S.E. Mattsson", Some(1999),
+     "Hybrid modeling in Modelica based on the synchronous data flow principle",
+     "Proceedings of the IEEE International Symposium on Computer Aided Control System Design (CACSD'99), Hawaii"},
+    {"msl", "the Modelica Standard Library", "Modelica Association", None,
+     "Modelica Standard Library, Modelica.Mechanics.Rotational (Components.Clutch, Components.Brake: friction table mu_pos and static factor peak)",
+     "https://github.com/modelica/ModelicaStandardLibrary"},
     {"andersson2007", "Andersson, Söderberg, Björklund 2007", "S. Andersson, A. Söderberg, S. Björklund", Some(2007),
      "Friction models for sliding dry, boundary and mixed lubricated contacts",
      "Tribology International 40(4), 580-587"},

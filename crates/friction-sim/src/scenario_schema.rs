@@ -180,10 +180,18 @@ pub const TABLES: &[Table] = &[
         name: "body",
         array: true,
         required: false,
-        doc: "A body with free motion: a mass on a line (positions in m).",
+        doc: "A body with free motion: a mass on a line (positions in m), or with `kind = \"rotational\"` an inertia turning about an axis (angle in rad, torques in N m).",
         keys: &[
             key("name", Kind::Name, "", "", true, "unique among bodies and drivers; \"ground\" is reserved"),
-            key("mass", POSITIVE, "kg", "", true, "mass"),
+            key(
+                "kind",
+                Kind::Choice(&["translational", "rotational"]),
+                "",
+                "\"translational\"",
+                false,
+                "rotational: mass is an inertia [kg m²], x0 an angle [rad], v0 [rad/s]; a spring, damper or contact joins members of one kind",
+            ),
+            key("mass", POSITIVE, "kg", "", true, "mass (inertia [kg m²] if rotational)"),
             key("x0", ANY, "m", "0", false, "initial position"),
             key("v0", ANY, "m/s", "0", false, "initial velocity"),
         ],
@@ -195,6 +203,14 @@ pub const TABLES: &[Table] = &[
         doc: "A point whose position is prescribed by a schedule (a slider, a shaker, a wall).",
         keys: &[
             key("name", Kind::Name, "", "", true, "unique among bodies and drivers; \"ground\" is reserved"),
+            key(
+                "kind",
+                Kind::Choice(&["translational", "rotational"]),
+                "",
+                "\"translational\"",
+                false,
+                "rotational: the motion is an angle [rad]",
+            ),
             key("motion", Kind::ScheduleTable, "m", "", true, "position x(t) (see [Schedules](#schedules))"),
         ],
     },
@@ -498,6 +514,18 @@ pub const SCHEDULES: &[ScheduleType] = &[
         keys: &[sk("file", None, None, "", "CSV file, relative to the scenario file")],
         example: "{ type = \"table\", file = \"data/force.csv\" }",
     },
+    ScheduleType {
+        name: "input",
+        formula: "a signal set from outside: an FMU input (see `friction fmu`), held between communication points; s = start in `friction run`. With quantity = \"velocity\" the input is ds/dt and s = offset + ∫ input dt",
+        keys: &[
+            sk("name", None, None, "", "input name, unique among the scenario's inputs"),
+            sk("start", None, None, "u", "value before the master sets it (the rate with quantity = \"velocity\")"),
+            // a string: "value" (default) or "velocity"; the number is only a marker for "optional"
+            sk("quantity", Some(0.0), None, "", "\"value\" (the signal itself) or \"velocity\" (its rate)"),
+            sk("offset", Some(0.0), None, "u", "initial signal of a quantity = \"velocity\" input"),
+        ],
+        example: "{ type = \"input\", name = \"v_slip\", start = 0.01, quantity = \"velocity\" }",
+    },
 ];
 
 // ---------------------------------------------------------------- JSON Schema
@@ -537,6 +565,8 @@ fn schedule_table_schema() -> Value {
                 let mut p = match k.name {
                     "points" => json!({ "type": "array", "items": { "type": "number" }, "minItems": 2 }),
                     "file" => json!({ "type": "string" }),
+                    "name" => name_schema(),
+                    "quantity" => json!({ "enum": ["value", "velocity"], "default": "value" }),
                     _ => {
                         let mut m = Map::new();
                         m.insert("type".into(), json!("number"));
@@ -841,11 +871,16 @@ pub fn markdown() -> String {
             let range = match (k.name, k.lo) {
                 ("points", _) => "finite numbers, at least 2".to_string(),
                 ("file", _) => String::new(),
+                ("name", _) => "a name, unique among inputs".to_string(),
+                ("quantity", _) => "\"value\" \\| \"velocity\"".to_string(),
                 (_, Some((x, true))) => format!("[{x}, inf)"),
                 (_, Some((x, false))) => format!("({x}, inf)"),
                 (_, None) => "(-inf, inf)".to_string(),
             };
-            let default = k.default.map(|d| format!("{d}")).unwrap_or_else(|| "required".into());
+            let default = match k.name {
+                "quantity" => "\"value\"".to_string(),
+                _ => k.default.map(|d| format!("{d}")).unwrap_or_else(|| "required".into()),
+            };
             m.push_str(&format!(
                 "| `{}` | {} | {} | {} | {} |\n",
                 k.name,

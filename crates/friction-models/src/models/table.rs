@@ -71,7 +71,7 @@ with the contact's normal load N: F N, stuck up to peak μ(0) N",
         ),
     ],
     states: "none",
-    sources: "Modelica Standard Library, Rotational.Components.Clutch/Brake (mu_pos, peak); Otter, Elmqvist, Mattsson 1999",
+    sources: "the Modelica Standard Library (Rotational Clutch and Brake: mu_pos, peak); Otter, Elmqvist, Mattsson 1999; Andersson, Söderberg, Björklund 2007 eqs. 9-10",
 };
 
 /// Parameters of [`Table`].
