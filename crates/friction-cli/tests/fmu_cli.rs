@@ -20,6 +20,7 @@ fn default_scenario_exports_a_zip_with_the_three_parts() {
     let stdout = String::from_utf8_lossy(&r.stdout);
     assert!(stdout.contains("6 outputs, 0 inputs, 9 parameters"), "{stdout}");
     assert!(!d.join("default.fmu.part").exists());
+    let _ = std::fs::remove_dir_all(d);
 }
 
 fn refused(args: &[&str], expect: &[&str]) {
@@ -68,6 +69,7 @@ fn bad_input_names_the_file_or_path() {
     .unwrap();
     refused(&["fmu", sc.to_str().unwrap(), "-o", out_s], &["\"F.c\"", "two FMU variables"]);
     assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(d);
 }
 
 #[test]
@@ -82,4 +84,5 @@ fn library_from_the_environment_variable() {
     assert_eq!(r.status.code(), Some(2));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("FRICTION_FMU_LIB") && err.contains("missing.so"), "{err}");
+    let _ = std::fs::remove_dir_all(d);
 }

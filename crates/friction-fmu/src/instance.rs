@@ -232,6 +232,8 @@ impl Instance {
         }
         // the master reads the outputs: no rows but the initial one
         sys.solver.output_times = Some(Vec::new());
+        // the wall clock runs while the master works between steps too
+        sys.solver.max_wall = None;
         Ok(sys)
     }
 

@@ -738,6 +738,48 @@ mod tests {
     }
 
     #[test]
+    fn bad_inputs_name_key_and_value() {
+        let parse = |s: &str| {
+            let t: toml::Table = toml::from_str(s).unwrap();
+            Schedule::from_toml(&t, "force \"f\" value", Path::new(".")).unwrap_err()
+        };
+        let e = parse("type = \"input\"\nname = \"u\"\nstart = 0\nquantity = \"position\"");
+        assert!(e.contains("quantity") && e.contains("position") && e.contains("\"velocity\""), "{e}");
+        let e = parse("type = \"input\"\nname = \"a/b\"\nstart = 0");
+        assert!(e.contains("`name`") && e.contains("a/b"), "{e}");
+        let e = parse("type = \"input\"\nname = \"u\"");
+        assert!(e.contains("missing key `start`"), "{e}");
+        let e = parse("type = \"input\"\nname = \"u\"\nstart = 1\noffset = 2");
+        assert!(e.contains("offset") && e.contains("velocity"), "{e}");
+    }
+
+    /// Two inputs of one name would be one FMU variable: refused with the
+    /// line and the name.
+    #[test]
+    fn input_names_are_unique_per_scenario() {
+        let text = "[[body]]\nname = \"m\"\nmass = 1.0\n\
+                    [[force]]\non = \"m\"\nvalue = { type = \"input\", name = \"u\", start = 0 }\n\
+                    [[contact]]\nbetween = [\"m\", \"ground\"]\nmodel = \"coulomb\"\n\
+                    normal = { type = \"input\", name = \"u\", start = 1 }\n[solver]\nt_end = 1.0\n";
+        let e = crate::scenario::parse(text, "s.toml", Path::new(".")).unwrap_err().to_string();
+        assert!(e.contains("s.toml:10") && e.contains("\"u\" is used twice"), "{e}");
+    }
+
+    /// A velocity input integrates: continuous position, the rate jumping
+    /// where it is set; in `friction run` (never set) it is a ramp.
+    #[test]
+    fn velocity_input_integrates_what_it_holds() {
+        let u = InputSignal::new("v", 2.0, InputQuantity::Velocity, 1.0);
+        let s = Schedule::Input(u.clone());
+        assert_eq!(s.bounds(3.0), (1.0, 7.0));
+        u.set(1.0, -1.0);
+        u.set(2.0, 0.5);
+        assert_eq!(s.eval(4.0), (3.0 - 1.0 + 1.0, 0.5, 0.0));
+        u.reset();
+        assert_eq!(s.eval(1.0), (3.0, 2.0, 0.0));
+    }
+
+    #[test]
     fn bad_schedules_name_key_value_and_range() {
         let t: toml::Table = toml::from_str("type = \"points\"\npoints = [0.0, 1.0]\nspeed = -1.0").unwrap();
         let e = Schedule::from_toml(&t, "driver `d` motion", Path::new(".")).unwrap_err();
