@@ -516,6 +516,13 @@ pub fn read_table(path: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {
     Ok((t, v))
 }
 
+impl From<f64> for Schedule {
+    /// A constant signal.
+    fn from(value: f64) -> Self {
+        Schedule::Constant { value }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,12 +570,5 @@ mod tests {
             toml::from_str("type = \"sine\"\namplitude = 1\nfrequency = 2\nfreq = 3").unwrap();
         let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
         assert!(e.contains("freq"), "{e}");
-    }
-}
-
-impl From<f64> for Schedule {
-    /// A constant signal.
-    fn from(value: f64) -> Self {
-        Schedule::Constant { value }
     }
 }
