@@ -353,13 +353,18 @@ impl Schedule {
             "haversine" => &["amplitude", "duration", "start"],
             "table" => &["file"],
             other => {
-                return Err(format!("{what}: unknown type \"{other}\"; valid types: {}", TYPES.join(", ")))
+                return Err(format!(
+                    "{what}: unknown type \"{other}\"{}; valid types: {}",
+                    friction_models::suggest::did_you_mean(other, TYPES.iter().copied()),
+                    TYPES.join(", ")
+                ))
             }
         };
         for k in tab.keys() {
             if k != "type" && !allowed.contains(&k.as_str()) {
                 return Err(format!(
-                    "{what}: unknown key `{k}` for type \"{ty}\"; valid keys: type, {}",
+                    "{what}: unknown key `{k}` for type \"{ty}\"{}; valid keys: type, {}",
+                    friction_models::suggest::did_you_mean(k, allowed.iter().copied()),
                     allowed.join(", ")
                 ));
             }
