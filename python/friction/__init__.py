@@ -19,10 +19,12 @@ Bad input raises :class:`ScenarioError` (a ``ValueError``), ``ValueError`` or
 a failed integration raises :class:`SimulationError` carrying the partial
 result.
 
-Forces follow two conventions, as in the command-line tool: a model's force
-(``Model.update``, ``fit``, ``analyze``) opposes the slip and is positive
-while sliding forward; the time series column ``F.NAME`` of a simulation is
-the force the contact exerts on its first member, the opposite sign.
+Force sign (one convention, as in the command-line tool and the Rust crates):
+a friction force ``F`` is the model's, opposing the slip of the contact's
+first member relative to its second and positive while it slides forward;
+``Model.update``, ``fit`` and ``analyze`` use it. The time series column
+``F.NAME`` of a simulation (and the sweep metrics on it) is the force the
+contact exerts on its first member, which is ``-F``.
 """
 
 from ._errors import ScenarioError, SimulationError

@@ -73,7 +73,8 @@ def sweep(scenario: Scenario, grid: Mapping[str, Sequence[float]], metrics: Unio
         ``ptp.COL`` (max - min) of a time series column (``x.m``, ``v.m``,
         ``F.c``, ``z.c.0``), optionally over a window ``[t0:t1]`` of times or
         percentages of ``t_end`` (``ptp.v.m[10:]``, ``ptp.v.m[50%:]``); a run
-        with no row in the window gives NaN; ``energy.dissipated.NAME`` (∫ F v dt of a contact
+        with no row in the window gives NaN (``F.NAME`` is the force on the
+        contact's first member, ``-F`` of the model's convention); ``energy.dissipated.NAME`` (∫ F v dt of a contact
         or damper), ``energy.dissipated`` (total), ``energy.residual``;
         ``events.count``, ``events.stuck`` (stick events; also
         ``events.forward``, ``events.backward``, ``events.free``);

@@ -19,7 +19,7 @@ pub struct SweepArgs {
     /// body.m.mass, spring.spring0.stiffness, solver.t_end, ...).
     #[arg(long, value_name = "PATH=VALUES", required = true)]
     grid: Vec<String>,
-    /// A metric, repeatable: final|max|min|mean|ptp.COLUMN[t0:t1],
+    /// A metric, repeatable: final|max|min|mean|ptp.COLUMN (window `[t0:t1]` optional),
     /// energy.dissipated[.NAME], energy.residual, events.count, events.MODE,
     /// stats.steps|rejected_steps|rhs_evaluations.
     #[arg(long, value_name = "METRIC", required = true)]

@@ -539,6 +539,12 @@ fn corpus() -> Vec<Case> {
             2,
             &["s.toml:20", "`method` = \"bdf2\"", "did you mean \"bdf\"", "valid: auto, bdf"],
         ),
+        scen(
+            "schedule_type_typo_suggests_the_nearest",
+            with_normal("{ type = \"rmp\", rate = 1.0 }"),
+            2,
+            &["s.toml:9", "unknown type \"rmp\" (did you mean \"ramp\"?)", "valid types: constant"],
+        ),
         args(
             "models_id_in_other_case_suggests_it",
             &["models", "LuGre"],

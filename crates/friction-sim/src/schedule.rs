@@ -501,13 +501,18 @@ impl Schedule {
             "table" => &["file"],
             "input" => &["name", "start", "quantity", "offset"],
             other => {
-                return Err(format!("{what}: unknown type \"{other}\"; valid types: {}", TYPES.join(", ")))
+                return Err(format!(
+                    "{what}: unknown type \"{other}\"{}; valid types: {}",
+                    friction_models::suggest::did_you_mean(other, TYPES.iter().copied()),
+                    TYPES.join(", ")
+                ))
             }
         };
         for k in tab.keys() {
             if k != "type" && !allowed.contains(&k.as_str()) {
                 return Err(format!(
-                    "{what}: unknown key `{k}` for type \"{ty}\"; valid keys: type, {}",
+                    "{what}: unknown key `{k}` for type \"{ty}\"{}; valid keys: type, {}",
+                    friction_models::suggest::did_you_mean(k, allowed.iter().copied()),
                     allowed.join(", ")
                 ));
             }
@@ -702,6 +707,13 @@ pub fn read_table(path: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {
     Ok((t, v))
 }
 
+impl From<f64> for Schedule {
+    /// A constant signal.
+    fn from(value: f64) -> Self {
+        Schedule::Constant { value }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -791,12 +803,5 @@ mod tests {
             toml::from_str("type = \"sine\"\namplitude = 1\nfrequency = 2\nfreq = 3").unwrap();
         let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
         assert!(e.contains("freq"), "{e}");
-    }
-}
-
-impl From<f64> for Schedule {
-    /// A constant signal.
-    fn from(value: f64) -> Self {
-        Schedule::Constant { value }
     }
 }

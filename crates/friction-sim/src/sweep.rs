@@ -81,8 +81,9 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
         }
         let Some(t) = found else {
             return Err(format!(
-                "grid key `{path}`: no {section} named \"{}\"; known: {}",
+                "grid key `{path}`: no {section} named \"{}\"{}; known: {}",
                 parts[1],
+                friction_models::suggest::did_you_mean(parts[1], known.iter().map(String::as_str)),
                 known.join(", ")
             ));
         };
@@ -106,8 +107,9 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
         (s, &parts[1..])
     } else {
         return Err(format!(
-            "grid key `{path}`: the first component must be one of {}, solver",
-            ARRAYS.join(", ")
+            "grid key `{path}`: the first component must be one of {}, solver{}",
+            ARRAYS.join(", "),
+            friction_models::suggest::did_you_mean(parts[0], ARRAYS.iter().copied().chain(["solver"]))
         ));
     };
     let mut t = table;
@@ -207,7 +209,11 @@ fn parse_metric(m: &str, sys: &System) -> Result<MetricKind, String> {
             let cols = columns(sys);
             match cols.iter().position(|c| c == col) {
                 Some(i) => Ok(MetricKind::Column { op: op.into(), col: i, from, to }),
-                None => bad(format!("no column `{col}`; columns: {}", cols.join(", "))),
+                None => bad(format!(
+                    "no column `{col}`{}; columns: {}",
+                    friction_models::suggest::did_you_mean(col, cols.iter().map(String::as_str)),
+                    cols.join(", ")
+                )),
             }
         }
         "energy" => match rest {
