@@ -85,7 +85,15 @@ impl Kind {
 
     /// The range column of the reference page.
     pub fn range_text(self) -> String {
-        let num = |x: f64| if x.is_infinite() { "inf".to_string() } else { format!("{x}") };
+        let num = |x: f64| {
+            if x.is_infinite() {
+                "inf".to_string()
+            } else if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e6) {
+                format!("{x:e}")
+            } else {
+                format!("{x}")
+            }
+        };
         match self {
             Kind::Number { lo, hi } => {
                 let l = match lo {
@@ -105,12 +113,12 @@ impl Kind {
             Kind::Member => "a body, a driver or \"ground\"".to_string(),
             Kind::Body => "a body".to_string(),
             Kind::Pair => "two different members (bodies, drivers, \"ground\")".to_string(),
-            Kind::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" \\| "),
+            Kind::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
             Kind::Model => "see [Models](#models)".to_string(),
             Kind::Params => "see [Models](#models)".to_string(),
             Kind::Signal | Kind::ScheduleTable => "finite over [0, t_end]".to_string(),
             Kind::Atol => "each in (0, inf)".to_string(),
-            Kind::States => "\"auto\" \\| \"all\" \\| \"none\" \\| [contact names]".to_string(),
+            Kind::States => "\"auto\" | \"all\" | \"none\" | [contact names]".to_string(),
             Kind::Text => String::new(),
         }
     }
@@ -180,7 +188,10 @@ pub const TABLES: &[Table] = &[
         name: "body",
         array: true,
         required: false,
-        doc: "A body with free motion: a mass on a line (positions in m), or with `kind = \"rotational\"` an inertia turning about an axis (angle in rad, torques in N m).",
+        doc: "A body with free motion: a mass on a line (positions in m). A rotating part (a shaft, a \
+              clutch plate) is a body with `kind = \"rotational\"`: `mass` is then its moment of inertia \
+              [kg m²], positions are angles [rad], velocities [rad/s], forces torques [N m] and spring \
+              stiffnesses [N m/rad] (examples/coupled_clutches.toml); the output units follow.",
         keys: &[
             key("name", Kind::Name, "", "", true, "unique among bodies and drivers; \"ground\" is reserved"),
             key(

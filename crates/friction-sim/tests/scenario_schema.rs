@@ -76,6 +76,15 @@ fn documented_keys_are_the_parsers_keys() {
     assert_eq!(got, both, "[[spring]] and [[damper]]");
     let got = accepted("[solver]\nt_end = 1.0\nzzz_unknown = 1\n");
     assert_eq!(got, keys_of("solver"), "[solver]");
+    // the documented defaults are the parser's constants
+    let solver = TABLES.iter().find(|t| t.name == "solver").unwrap();
+    let default = |k: &str| solver.keys.iter().find(|x| x.name == k).unwrap().default;
+    assert_eq!(default("max_steps"), friction_sim::scenario::DEFAULT_MAX_STEPS.to_string());
+    assert_eq!(default("max_output_bytes"), friction_sim::scenario::DEFAULT_MAX_OUTPUT_BYTES.to_string());
+    let s = friction_sim::scenario::SolverSettings::with_t_end(1.0);
+    assert_eq!(default("rtol").parse::<f64>().unwrap(), s.rtol);
+    assert_eq!(default("max_step"), "t_end / 10");
+    assert_eq!(s.max_step, 0.1);
 }
 
 /// The documented schedule types are the parser's, each with the parser's
