@@ -148,7 +148,12 @@ fn catalogue_lists_and_describes_every_model() {
         assert!(json.starts_with(&format!("{{\"id\": \"{id}\"")));
         assert!(!json.to_lowercase().contains("seed 0"), "{id}: {json}");
     }
-    let lugre = unsafe { CStr::from_ptr(friction_model_describe(ids[14])) }.to_str().unwrap();
+    let lugre_id = ids[..n]
+        .iter()
+        .copied()
+        .find(|&p| unsafe { CStr::from_ptr(p) }.to_bytes() == b"lugre")
+        .expect("lugre is listed");
+    let lugre = unsafe { CStr::from_ptr(friction_model_describe(lugre_id)) }.to_str().unwrap();
     assert!(lugre.contains("Canudas de Wit") && lugre.contains("\"name\": \"sigma0\""), "{lugre}");
     let bad = CString::new("nope").unwrap();
     assert!(unsafe { friction_model_describe(bad.as_ptr()) }.is_null());

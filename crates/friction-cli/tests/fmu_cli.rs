@@ -18,7 +18,8 @@ fn default_scenario_exports_a_zip_with_the_three_parts() {
         assert!(bytes.windows(name.len()).any(|w| w == name.as_bytes()), "{name} missing");
     }
     let stdout = String::from_utf8_lossy(&r.stdout);
-    assert!(stdout.contains("6 outputs, 0 inputs, 9 parameters"), "{stdout}");
+    // x, v of the mass and the puller, F, s, sv of the contact, its state
+    assert!(stdout.contains("8 outputs, 0 inputs, 9 parameters"), "{stdout}");
     assert!(!d.join("default.fmu.part").exists());
     let _ = std::fs::remove_dir_all(d);
 }
