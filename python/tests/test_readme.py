@@ -25,10 +25,14 @@ def test_block_extraction():
     assert python_blocks(md) == [(3, "import friction\n"), (9, "1 + 1\n")]
 
 
-def test_every_readme_python_block_runs(tmp_path):
+def test_every_readme_python_block_runs(tmp_path, cli):
     blocks = python_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
     assert blocks, "README.md has no python block"
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    # the FMPy script reads the FMU that the README's `friction fmu` command
+    # (the shell block before it) exports
+    subprocess.run([cli, "fmu", "examples/fmu_contact_lugre.toml", "-o", "out/contact.fmu"], cwd=tmp_path,
+                   check=True, capture_output=True)
     for line, code in blocks:
         script = tmp_path / f"readme_{line}.py"
         script.write_text(code, encoding="utf-8")
