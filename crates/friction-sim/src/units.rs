@@ -115,45 +115,6 @@ pub fn column_units(sys: &System) -> Vec<String> {
     u
 }
 
-/// A plain-words name of what a column holds, for plot axes and documents:
-/// `position`, `angle`, `velocity`, `angular velocity`, `friction force`,
-/// `friction torque`, `slip`, `slip velocity`, `internal state`, `time`.
-pub fn column_quantity(sys: &System, column: &str) -> &'static str {
-    let (prefix, name) = column.split_once('.').unwrap_or((column, ""));
-    let member_kind = || {
-        sys.bodies
-            .iter()
-            .find(|b| b.name == name)
-            .map(|b| b.kind)
-            .or_else(|| sys.drivers.iter().find(|d| d.name == name).map(|d| d.kind))
-            .unwrap_or_default()
-    };
-    let contact_kind = || {
-        let cname = name.split('.').next().unwrap_or(name);
-        sys.contacts.iter().find(|c| c.name == cname).map(|c| sys.link_kind(c.between)).unwrap_or_default()
-    };
-    match (prefix, prefix_kind(prefix, member_kind, contact_kind)) {
-        ("t", _) => "time",
-        ("x", Kind::Translational) => "position",
-        ("x", Kind::Rotational) => "angle",
-        ("v", Kind::Translational) => "velocity",
-        ("v", Kind::Rotational) => "angular velocity",
-        ("F", Kind::Translational) => "friction force",
-        ("F", Kind::Rotational) => "friction torque",
-        ("s", _) => "slip",
-        ("sv", _) => "slip velocity",
-        _ => "internal state",
-    }
-}
-
-fn prefix_kind(prefix: &str, member: impl Fn() -> Kind, contact: impl Fn() -> Kind) -> Kind {
-    match prefix {
-        "x" | "v" => member(),
-        "F" | "s" | "sv" | "z" => contact(),
-        _ => Kind::Translational,
-    }
-}
-
 /// Which kind of connection [`check_kinds`] refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Link {

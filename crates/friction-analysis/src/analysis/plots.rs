@@ -23,24 +23,8 @@ use super::stribeck::StribeckPoint;
 use super::transient::TransientAnalysis;
 use crate::error::AnalysisError;
 
-/// Picture format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlotFormat {
-    /// PNG bitmap.
-    Png,
-    /// SVG vector graphics.
-    Svg,
-}
-
-impl PlotFormat {
-    /// File extension without the dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            PlotFormat::Png => "png",
-            PlotFormat::Svg => "svg",
-        }
-    }
-}
+/// Picture format (the same type as the run plot's).
+pub use friction_sim::output::PlotFormat;
 
 /// One line or set of markers in a panel.
 struct Curve {
