@@ -60,6 +60,7 @@ pub mod error;
 pub mod model;
 pub mod models;
 pub mod params;
+pub mod partials;
 pub mod references;
 pub mod registry;
 pub mod shape;
@@ -70,6 +71,7 @@ pub mod update;
 pub use error::ModelError;
 pub use model::{Family, FrictionModel, Input, ModelInfo, Quantity};
 pub use params::{ParamKind, ParamMap, ParamReader, ParamSpec, ParamValue, Range};
+pub use partials::{partials_by_differences, Partials};
 pub use registry::{all, build, info, AnyModel};
 
 /// Every model type and its parameter struct, at the crate root

@@ -1,6 +1,7 @@
 //! The one interface every friction model implements.
 
 use crate::params::ParamSpec;
+use crate::partials::Partials;
 
 /// How a model behaves, which decides how a simulator must treat it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +168,21 @@ pub trait FrictionModel {
     fn state_quantity(&self, k: usize) -> Quantity {
         let _ = k;
         Quantity::Unknown
+    }
+
+    /// The partial derivatives of [`FrictionModel::force`] and
+    /// [`FrictionModel::rates`] with respect to `z`, `x` and `v` at `inp`
+    /// (memory held fixed), written into `p` (sized by [`Partials::new`]
+    /// for [`FrictionModel::n_states`] states). A stiff solver builds its
+    /// Jacobian from them.
+    ///
+    /// The default takes central differences
+    /// ([`crate::partials::partials_by_differences`], floor `1e-6`); every
+    /// model of the library overrides it with its exact derivatives, checked
+    /// against those differences by the contract tests. At a kink (`|v|` at
+    /// rest, a slider's limit) either one-sided derivative will do.
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut Partials) {
+        crate::partials::partials_by_differences(self, inp, z, mem, 1e-6, p);
     }
 
     /// Update discrete memory after an accepted step ending at `inp` (and

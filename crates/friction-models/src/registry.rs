@@ -60,6 +60,10 @@ macro_rules! registry {
             fn rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) {
                 match self { $(AnyModel::$variant(m) => m.rates(inp, z, mem, dz),)* }
             }
+            #[inline]
+            fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+                match self { $(AnyModel::$variant(m) => m.partials(inp, z, mem, p),)* }
+            }
             fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
                 match self { $(AnyModel::$variant(m) => m.accept(inp, z, mem),)* }
             }

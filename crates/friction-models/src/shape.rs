@@ -54,6 +54,40 @@ impl StribeckShape {
         }
     }
 
+    /// dφ/dv for Stribeck velocity `vs` (at v = 0 the right-hand derivative
+    /// of the even function, which is 0 for the smooth shapes).
+    ///
+    /// ```
+    /// use friction_models::shape::StribeckShape;
+    /// let s = StribeckShape::Exponential { exponent: 2.0 };
+    /// let h = 1e-7;
+    /// let fd = (s.phi(0.0013 + h, 0.001) - s.phi(0.0013 - h, 0.001)) / (2.0 * h);
+    /// assert!((s.dphi(0.0013, 0.001) - fd).abs() < 1e-6 * fd.abs());
+    /// ```
+    #[inline]
+    pub fn dphi(&self, v: f64, vs: f64) -> f64 {
+        let r = (v / vs).abs();
+        // d r / d v
+        let dr = v.signum() / vs;
+        match *self {
+            StribeckShape::Exponential { exponent } => {
+                if exponent == 2.0 {
+                    -2.0 * r * (-r * r).exp() * dr
+                } else if exponent == 1.0 {
+                    -(-r).exp() * dr
+                } else if r == 0.0 {
+                    0.0
+                } else {
+                    -exponent * r.powf(exponent - 1.0) * (-r.powf(exponent)).exp() * dr
+                }
+            }
+            StribeckShape::Lorentzian => -2.0 * r / (1.0 + r * r).powi(2) * dr,
+            StribeckShape::TwoExponential { vs2, weight } => {
+                -weight * (-r).exp() * dr - (1.0 - weight) * (-(v / vs2).abs()).exp() * v.signum() / vs2
+            }
+        }
+    }
+
     /// Read `shape`, `exponent`, `vs2` and `shape_weight` (declare [`SHAPE`],
     /// [`EXPONENT`], [`VS2`] and [`WEIGHT`] in the model's table).
     pub fn read(r: &ParamReader<'_>) -> Result<Self, ModelError> {

@@ -218,6 +218,21 @@ impl FrictionModel for LuGre {
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = self.zdot(inp.v, z[0]);
     }
+    /// g = v - σ0 |v| z / G(v): ∂g/∂z = -σ0 |v| / G,
+    /// ∂g/∂v = 1 - σ0 z (sign(v) G - |v| G') / G²; F = σ0 z + σ1 g + σ2 v.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let v = inp.v;
+        let gv = self.g(v);
+        let dgv = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+        let dz_dz = -self.p.sigma0 * v.abs() / gv;
+        let dz_dv = 1.0 - self.p.sigma0 * z[0] * (v.signum() * gv - v.abs() * dgv) / (gv * gv);
+        p.dg_dz[0] = dz_dz;
+        p.dg_dv[0] = dz_dv;
+        p.dg_dx[0] = 0.0;
+        p.df_dz[0] = self.p.sigma0 + self.p.sigma1 * dz_dz;
+        p.df_dv = self.p.sigma1 * dz_dv + self.p.sigma2;
+        p.df_dx = 0.0;
+    }
 }
 
 #[cfg(test)]
