@@ -134,6 +134,7 @@ impl Engine<'_> {
                 d.dir[c] = v.signum();
             }
         }
+        self.jac.borrow_mut().invalidate();
         jumped
     }
 
@@ -574,6 +575,7 @@ impl Engine<'_> {
         Eqn: OdeEquations<T = f64, V = V> + 'a,
         S: OdeSolverMethod<'a, Eqn>,
     {
+        self.jac.borrow_mut().invalidate();
         let st = solver.state_mut();
         *st.t = t;
         let dy = st.dy.batch_as_mut_slice(0);

@@ -26,7 +26,8 @@
 //!
 //! # Where each job lives
 //! - [`network`]: the prepared system (offsets, members, constraint rows);
-//! - [`rhs`]: one evaluation of the equations and the Jacobian-vector product;
+//! - [`rhs`]: one evaluation of the equations;
+//! - [`jacobian`]: the exact Jacobian-vector product and its sparsity;
 //! - [`constraints`]: clusters of stuck bodies and their constraint forces;
 //! - [`events`]: root functions and what each root means;
 //! - [`modes`]: the joint stick/slip decision at an event (the LCP);
@@ -46,6 +47,7 @@ pub mod cosim;
 pub mod energy;
 pub mod events;
 pub mod integrate;
+pub mod jacobian;
 pub mod lcp;
 pub mod modes;
 pub mod network;

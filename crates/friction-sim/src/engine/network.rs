@@ -75,9 +75,6 @@ pub(crate) struct Scratch {
     pub lam: Vec<f64>,
     pub need: Vec<f64>,
     pub a: Vec<f64>,
-    pub fy: Vec<f64>,
-    pub yp: Vec<f64>,
-    pub fyp: Vec<f64>,
     /// A contact's states before `accept`, to see whether it projected them.
     pub zbuf: Vec<f64>,
 }
@@ -91,6 +88,7 @@ pub(crate) struct Counters {
     pub lcp_max: Cell<usize>,
     pub reversals: Cell<usize>,
     pub engagements: Cell<usize>,
+    pub jvp: Cell<usize>,
 }
 
 /// A prepared simulation of a [`System`].
@@ -111,6 +109,8 @@ pub struct Engine<'s> {
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
+    /// The contacts' partial derivatives for the Jacobian ([`super::jacobian`]).
+    pub(crate) jac: RefCell<super::jacobian::JacCache>,
 }
 
 impl<'s> Engine<'s> {
@@ -143,7 +143,7 @@ impl<'s> Engine<'s> {
         let nroots = (nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len()).max(1);
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
-        Engine {
+        let e = Engine {
             sys,
             nb,
             z_off,
@@ -175,13 +175,13 @@ impl<'s> Engine<'s> {
                 lam: vec![],
                 need: vec![0.0; nb],
                 a: vec![0.0; nb],
-                fy: vec![0.0; n],
-                yp: vec![0.0; n],
-                fyp: vec![0.0; n],
                 zbuf: Vec::with_capacity(sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0)),
             }),
             count: Counters::default(),
-        }
+            jac: RefCell::new(Default::default()),
+        };
+        *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
+        e
     }
 
     /// Number of states of the ODE (including energy quadratures).

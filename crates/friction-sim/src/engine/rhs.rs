@@ -1,5 +1,5 @@
 //! One evaluation of the equations of motion under the current modes, the
-//! right-hand side handed to diffsol, and its Jacobian-vector product.
+//! right-hand side handed to diffsol.
 
 use friction_models::{FrictionModel, Input};
 
@@ -100,32 +100,5 @@ impl Engine<'_> {
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
         self.eval(t, y, &d, &mut s, Some(dy));
-    }
-
-    /// Jacobian-vector product by a forward difference (two evaluations).
-    pub(crate) fn jvp(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64]) {
-        let vn = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if vn == 0.0 {
-            jv.fill(0.0);
-            return;
-        }
-        let yn = y.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let h = f64::EPSILON.sqrt() * (1.0 + yn) / vn;
-        let (mut fy, mut yp, mut fyp) = {
-            let mut s = self.scr.borrow_mut();
-            (std::mem::take(&mut s.fy), std::mem::take(&mut s.yp), std::mem::take(&mut s.fyp))
-        };
-        self.rhs(t, y, &mut fy);
-        for i in 0..y.len() {
-            yp[i] = y[i] + h * v[i];
-        }
-        self.rhs(t, &yp, &mut fyp);
-        for i in 0..y.len() {
-            jv[i] = (fyp[i] - fy[i]) / h;
-        }
-        let mut s = self.scr.borrow_mut();
-        s.fy = fy;
-        s.yp = yp;
-        s.fyp = fyp;
     }
 }

@@ -1,0 +1,208 @@
+//! The exact Jacobian of the equations of motion, as diffsol asks for it: a
+//! Jacobian-vector product built from the springs, dampers and the contact
+//! models' own partial derivatives ([`FrictionModel::partials`]), for the
+//! modes in force; and, when diffsol probes it with NaN to find the
+//! sparsity, the union of the patterns of every mode, so that the pattern
+//! found once at the start holds for the whole run.
+//!
+//! Under fixed modes the accelerations are linear in the body forces: a
+//! free body's is `f_i / m_i`, a cluster held to the ground or a driver has
+//! none that depends on the state, a free cluster moves with `Σ f / Σ m`. So
+//! `J v` costs about one evaluation of the forces, and each column of the
+//! Jacobian is exact (no differencing step to choose).
+//!
+//! The energy quadratures do not feed back into the motion: their rows are
+//! left out of the Jacobian (zero), so Newton's iteration updates them by
+//! substitution and the linear algebra never sees them.
+
+use friction_models::{FrictionModel, Input, Partials};
+
+use super::network::{Discrete, Engine, Scratch};
+use super::outcome::Mode;
+use crate::scenario::Member;
+
+/// The contacts' partial derivatives at one (t, y), reused by the several
+/// products diffsol takes to assemble one Jacobian.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JacCache {
+    valid: bool,
+    t: f64,
+    y: Vec<f64>,
+    parts: Vec<Partials>,
+    normal: Vec<f64>,
+    /// Net force derivative on each body.
+    df: Vec<f64>,
+    /// Per body: its component of bodies that stuckable contacts can join.
+    comp: Vec<usize>,
+}
+
+impl JacCache {
+    pub(crate) fn new(e: &Engine<'_>) -> Self {
+        let sys = e.sys;
+        let nb = e.nb;
+        // union-find over body-body contacts that can stick
+        let mut p: Vec<usize> = (0..nb).collect();
+        fn find(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
+        }
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            if let (true, Member::Body(a), Member::Body(b)) = (e.stuckable[c], ct.between[0], ct.between[1]) {
+                let (ra, rb) = (find(&mut p, a), find(&mut p, b));
+                p[ra] = rb;
+            }
+        }
+        let comp = (0..nb).map(|i| find(&mut p, i)).collect();
+        JacCache {
+            valid: false,
+            t: f64::NAN,
+            y: vec![0.0; e.n],
+            parts: sys.contacts.iter().map(|c| Partials::new(c.model.n_states())).collect(),
+            normal: vec![0.0; sys.contacts.len()],
+            df: vec![0.0; nb],
+            comp,
+        }
+    }
+
+    /// Forget the partials (the modes or the memory changed).
+    pub(crate) fn invalidate(&mut self) {
+        self.valid = false;
+    }
+}
+
+impl Engine<'_> {
+    /// Relative displacement and velocity of a member in direction `v`.
+    fn dpos(&self, v: &[f64], m: Member) -> (f64, f64) {
+        match m {
+            Member::Body(i) => (v[i], v[self.nb + i]),
+            _ => (0.0, 0.0),
+        }
+    }
+
+    fn fill_partials(&self, t: f64, y: &[f64], d: &Discrete, s: &mut Scratch, jc: &mut JacCache) {
+        let sys = self.sys;
+        for (k, dr) in sys.drivers.iter().enumerate() {
+            s.drv[k] = dr.motion.eval(t);
+        }
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let (xa, va) = self.pos(y, s, ct.between[0]);
+            let (xb, vb) = self.pos(y, s, ct.between[1]);
+            let v = va - vb;
+            // the same effective velocity as the right-hand side
+            let veff = match d.modes[c] {
+                Mode::Forward => v.max(f64::MIN_POSITIVE),
+                Mode::Backward => v.min(-f64::MIN_POSITIVE),
+                _ => v,
+            };
+            let nzc = ct.model.n_states();
+            let off = self.z_off[c];
+            let inp = Input::new(t, xa - xb, veff);
+            ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
+            jc.normal[c] = ct.normal.value(t).max(0.0);
+        }
+        jc.t = t;
+        jc.y.copy_from_slice(y);
+        jc.valid = true;
+    }
+
+    /// `jv = J(t, y) v`, exact for the current modes; with NaN in `v` (diffsol
+    /// probing for the sparsity) the NaN reach every entry that any mode
+    /// could make non-zero.
+    pub(crate) fn jvp(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64]) {
+        self.count.jvp.set(self.count.jvp.get() + 1);
+        let probing = v.iter().any(|x| x.is_nan());
+        let sys = self.sys;
+        let nb = self.nb;
+        let d = self.disc.borrow();
+        let mut s = self.scr.borrow_mut();
+        let mut jc = self.jac.borrow_mut();
+        let jc = &mut *jc;
+        if !jc.valid || jc.t != t || jc.y[..] != y[..] {
+            self.fill_partials(t, y, &d, &mut s, jc);
+        }
+        jc.df.fill(0.0);
+        let add = |df: &mut [f64], m: Member, f: f64| {
+            if let Member::Body(i) = m {
+                df[i] += f;
+            }
+        };
+        for sp in &sys.springs {
+            let (dxa, _) = self.dpos(v, sp.between[0]);
+            let (dxb, _) = self.dpos(v, sp.between[1]);
+            let dfs = sp.stiffness * (dxb - dxa);
+            add(&mut jc.df, sp.between[0], dfs);
+            add(&mut jc.df, sp.between[1], -dfs);
+        }
+        for dp in &sys.dampers {
+            let (_, dva) = self.dpos(v, dp.between[0]);
+            let (_, dvb) = self.dpos(v, dp.between[1]);
+            let dfd = dp.coefficient * (dvb - dva);
+            add(&mut jc.df, dp.between[0], dfd);
+            add(&mut jc.df, dp.between[1], -dfd);
+        }
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let (dxa, dva) = self.dpos(v, ct.between[0]);
+            let (dxb, dvb) = self.dpos(v, ct.between[1]);
+            let (dx, dv) = (dxa - dxb, dva - dvb);
+            let nzc = ct.model.n_states();
+            let off = self.z_off[c];
+            let dz = &v[off..off + nzc];
+            let p = &jc.parts[c];
+            let n = jc.normal[c];
+            let sliding = !matches!(d.modes[c], Mode::Stuck | Mode::Free) && n != 0.0;
+            if sliding || probing {
+                let mut dfc = p.df_dx * dx + p.df_dv * dv;
+                for j in 0..nzc {
+                    dfc += p.df_dz[j] * dz[j];
+                }
+                // probing: a disengaged contact may engage later
+                let dfc = if probing { dfc * n.max(1.0) } else { dfc * n };
+                add(&mut jc.df, ct.between[0], -dfc);
+                add(&mut jc.df, ct.between[1], dfc);
+            }
+            for i in 0..nzc {
+                let mut g = p.dg_dx[i] * dx + p.dg_dv[i] * dv;
+                for j in 0..nzc {
+                    g += p.dg_dz[i * nzc + j] * dz[j];
+                }
+                jv[off + i] = g;
+            }
+        }
+        jv[..nb].copy_from_slice(&v[nb..2 * nb]);
+        for i in 0..nb {
+            jv[nb + i] = jc.df[i] / sys.bodies[i].mass;
+        }
+        if probing {
+            // any body may stick to the others of its component: the
+            // component then moves as one, with all their forces
+            for i in 0..nb {
+                if jc.df[i].is_nan() {
+                    let ci = jc.comp[i];
+                    for k in 0..nb {
+                        if jc.comp[k] == ci {
+                            jv[nb + k] = f64::NAN;
+                        }
+                    }
+                }
+            }
+        } else {
+            for cl in &d.plan.clusters {
+                let a = match cl.anchor {
+                    super::constraints::Anchor::Free => {
+                        let fsum: f64 = cl.bodies.iter().map(|&i| jc.df[i]).sum();
+                        let msum: f64 = cl.bodies.iter().map(|&i| sys.bodies[i].mass).sum();
+                        fsum / msum
+                    }
+                    _ => 0.0,
+                };
+                for &i in &cl.bodies {
+                    jv[nb + i] = a;
+                }
+            }
+        }
+        jv[self.q_off..].fill(0.0);
+    }
+}
