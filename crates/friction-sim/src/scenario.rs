@@ -289,6 +289,11 @@ impl Method {
             Method::Tsit45 => "tsit45",
         }
     }
+
+    /// Whether the method solves linear systems with the Jacobian.
+    pub fn is_implicit(self) -> bool {
+        matches!(self, Method::Bdf | Method::TrBdf2 | Method::Esdirk34)
+    }
 }
 
 /// Solver settings.

@@ -5,7 +5,8 @@
 use std::time::Instant;
 
 use diffsol::{
-    NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder, OdeEquations, OdeSolverMethod, OdeSolverStopReason,
+    FaerSparseLU, FaerSparseMat, FaerVec, NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder,
+    OdeEquations, OdeSolverMethod, OdeSolverStopReason, Vector, VectorCommon,
 };
 use friction_models::{FrictionModel, Input};
 
@@ -16,9 +17,34 @@ use super::rows::{Progress, RowOut, RowSink};
 use crate::error::SimError;
 use crate::scenario::Method;
 
-type M = NalgebraMat<f64>;
-type LS = NalgebraLU<f64>;
-type V = NalgebraVec<f64>;
+/// Systems with at least this many states use sparse linear algebra
+/// (faer's sparse LU with a fill-reducing ordering); smaller ones dense
+/// (nalgebra). Measured on chains of LuGre contacts: see `bench/compare`.
+pub(crate) const SPARSE_FROM: usize = 48;
+
+/// Host access to diffsol's vectors (one batch) as slices.
+pub(crate) trait Host {
+    fn host(&self) -> &[f64];
+    fn host_mut(&mut self) -> &mut [f64];
+}
+
+impl Host for NalgebraVec<f64> {
+    fn host(&self) -> &[f64] {
+        self.batch_as_slice(0)
+    }
+    fn host_mut(&mut self) -> &mut [f64] {
+        self.batch_as_mut_slice(0)
+    }
+}
+
+impl Host for FaerVec<f64> {
+    fn host(&self) -> &[f64] {
+        self.inner().col_as_slice(0)
+    }
+    fn host_mut(&mut self) -> &mut [f64] {
+        self.inner_mut().col_as_slice_mut(0)
+    }
+}
 
 /// Where a run reports: its rows, its progress, and the master of a
 /// co-simulation.
@@ -28,8 +54,53 @@ struct Hooks<'r, 'p, 'c> {
     coupling: Option<&'c mut dyn Coupling>,
 }
 
-fn slice(v: &V) -> &[f64] {
-    v.batch_as_slice(0)
+fn slice<V: Host>(v: &V) -> &[f64] {
+    v.host()
+}
+
+/// Set up diffsol's problem on matrix type `$m` with linear solver `$ls`
+/// and integrate with `$method` (a macro: diffsol's solver constructors
+/// carry bounds that a generic function would have to restate).
+macro_rules! solve_with {
+    ($e:expr, $m:ty, $ls:ty, $method:expr, $y0:expr, $atol:expr, $ev0:expr, $hooks:expr, $start:expr) => {{
+        let (this, method, y0, atol, ev0, hooks, start): (&Engine<'_>, Method, &[f64], Vec<f64>, Vec<Event>, Hooks<'_, '_, '_>, Instant) =
+            ($e, $method, $y0, $atol, $ev0, $hooks, $start);
+        let st = &this.sys.solver;
+        let y_init = y0.to_vec();
+        let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
+        let mut problem = OdeBuilder::<$m>::new()
+            .t0(0.0)
+            .h0(h0)
+            .rtol(st.rtol)
+            .atol(atol)
+            // the Jacobian from few products: the pattern (the union over
+            // every mode) is found once, and columns that share no row are
+            // taken together
+            .use_coloring(true)
+            .rhs_implicit(
+                |y: &[f64], _p: &[f64], t: f64, dy: &mut [f64]| this.rhs(t, y, dy),
+                |y: &[f64], _p: &[f64], t: f64, v: &[f64], jv: &mut [f64]| this.jvp(t, y, v, jv),
+            )
+            .init(move |_p: &[f64], _t: f64, y: &mut [f64]| y.copy_from_slice(&y_init), this.n)
+            .root(|y: &[f64], _p: &[f64], t: f64, g: &mut [f64]| this.roots(t, y, g), this.nroots)
+            .build()
+            .map_err(|e| SimError::Solver {
+                t: 0.0,
+                cause: format!("cannot set up the problem: {e}"),
+                state: String::new(),
+            })?;
+        // diffsol counts Newton failures over the whole run; every mode change
+        // costs a few, so only the step-size floor (min_timestep) ends a run
+        problem.ode_options.max_nonlinear_solver_failures = usize::MAX / 4;
+        match method {
+            Method::Bdf => this.integrate(problem.bdf::<$ls>().map_err(setup_err)?, y0, ev0, hooks, start),
+            Method::TrBdf2 => this.integrate(problem.tr_bdf2::<$ls>().map_err(setup_err)?, y0, ev0, hooks, start),
+            Method::Esdirk34 => {
+                this.integrate(problem.esdirk34::<$ls>().map_err(setup_err)?, y0, ev0, hooks, start)
+            }
+            _ => this.integrate(problem.tsit45().map_err(setup_err)?, y0, ev0, hooks, start),
+        }
+    }};
 }
 
 impl Engine<'_> {
@@ -186,73 +257,25 @@ impl Engine<'_> {
         for a in atol.iter_mut().skip(self.q_off) {
             *a = 1e-12;
         }
-        let y_init = y0.clone();
-        let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
-        let mut problem = OdeBuilder::<M>::new()
-            .t0(0.0)
-            .h0(h0)
-            .rtol(st.rtol)
-            .atol(atol)
-            .rhs_implicit(
-                |y: &[f64], _p: &[f64], t: f64, dy: &mut [f64]| self.rhs(t, y, dy),
-                |y: &[f64], _p: &[f64], t: f64, v: &[f64], jv: &mut [f64]| self.jvp(t, y, v, jv),
-            )
-            .init(move |_p: &[f64], _t: f64, y: &mut [f64]| y.copy_from_slice(&y_init), self.n)
-            .root(|y: &[f64], _p: &[f64], t: f64, g: &mut [f64]| self.roots(t, y, g), self.nroots)
-            .build()
-            .map_err(|e| SimError::Solver {
-                t: 0.0,
-                cause: format!("cannot set up the problem: {e}"),
-                state: String::new(),
-            })?;
-        // diffsol counts Newton failures over the whole run; every mode change
-        // costs a few, so only the step-size floor (min_timestep) ends a run
-        problem.ode_options.max_nonlinear_solver_failures = usize::MAX / 4;
-        let mut out = match method {
-            Method::Bdf => {
-                let s = problem.bdf::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(
-                    s,
-                    &y0,
-                    ev0,
-                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
-                    start,
-                )
-            }
-            Method::TrBdf2 => {
-                let s = problem.tr_bdf2::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(
-                    s,
-                    &y0,
-                    ev0,
-                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
-                    start,
-                )
-            }
-            Method::Esdirk34 => {
-                let s = problem.esdirk34::<LS>().map_err(|e| self.setup_err(e))?;
-                self.integrate(
-                    s,
-                    &y0,
-                    ev0,
-                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
-                    start,
-                )
-            }
-            _ => {
-                let s = problem.tsit45().map_err(|e| self.setup_err(e))?;
-                self.integrate(
-                    s,
-                    &y0,
-                    ev0,
-                    Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() },
-                    start,
-                )
-            }
+        let hooks = Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() };
+        let sparse = method.is_implicit() && self.n >= SPARSE_FROM;
+        let mut out = if sparse {
+            solve_with!(self, FaerSparseMat<f64>, FaerSparseLU<f64>, method, &y0, atol, ev0, hooks, start)
+        } else {
+            solve_with!(self, NalgebraMat<f64>, NalgebraLU<f64>, method, &y0, atol, ev0, hooks, start)
         };
+        out.stats.linear_algebra = if !method.is_implicit() {
+            "none"
+        } else if sparse {
+            "sparse"
+        } else {
+            "dense"
+        }
+        .into();
         out.stats.wall_time = start.elapsed().as_secs_f64();
         out.stats.method = method.name().into();
         out.stats.rhs_evals = self.count.rhs.get();
+        out.stats.jacobian_products = self.count.jvp.get();
         out.stats.lcp_solves = self.count.lcp_solves.get();
         out.stats.lcp_pivots = self.count.lcp_pivots.get();
         out.stats.lcp_max_size = self.count.lcp_max.get();
@@ -265,10 +288,6 @@ impl Engine<'_> {
             .filter(|e| !e.contact.starts_with("stop:") && e.from != "free" && e.to != "free")
             .count();
         Ok(out)
-    }
-
-    fn setup_err(&self, e: diffsol::DiffsolError) -> SimError {
-        SimError::Solver { t: 0.0, cause: format!("cannot start the solver: {e}"), state: String::new() }
     }
 
     fn fail(&self, t: f64, cause: String, y: &[f64]) -> String {
@@ -284,7 +303,8 @@ impl Engine<'_> {
         start: Instant,
     ) -> Outcome
     where
-        Eqn: OdeEquations<T = f64, V = V> + 'a,
+        Eqn: OdeEquations<T = f64> + 'a,
+        Eqn::V: Host,
         S: OdeSolverMethod<'a, Eqn>,
     {
         let Hooks { mut rows, mut progress, mut coupling } = hooks;
@@ -572,14 +592,18 @@ impl Engine<'_> {
     /// restarts multistep history and re-arms the root finder.
     fn restart<'a, Eqn, S>(&self, solver: &mut S, t: f64, y: &[f64])
     where
-        Eqn: OdeEquations<T = f64, V = V> + 'a,
+        Eqn: OdeEquations<T = f64> + 'a,
+        Eqn::V: Host,
         S: OdeSolverMethod<'a, Eqn>,
     {
         self.jac.borrow_mut().invalidate();
         let st = solver.state_mut();
         *st.t = t;
-        let dy = st.dy.batch_as_mut_slice(0);
-        self.rhs(t, y, dy);
-        st.y.batch_as_mut_slice(0).copy_from_slice(y);
+        self.rhs(t, y, st.dy.host_mut());
+        st.y.host_mut().copy_from_slice(y);
     }
+}
+
+fn setup_err(e: diffsol::DiffsolError) -> SimError {
+    SimError::Solver { t: 0.0, cause: format!("cannot start the solver: {e}"), state: String::new() }
 }

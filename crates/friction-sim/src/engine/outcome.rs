@@ -53,6 +53,12 @@ pub struct Stats {
     /// Right-hand-side evaluations: every evaluation of the equations,
     /// including those for Jacobians, root functions, events and output.
     pub rhs_evals: usize,
+    /// Jacobian-vector products (the exact products that assemble the
+    /// Jacobian, a few per assembly, plus the sparsity probe at the start).
+    pub jacobian_products: usize,
+    /// Linear algebra of the implicit solve: `dense`, `sparse` (above a few
+    /// dozen states) or `none` (explicit method).
+    pub linear_algebra: String,
     /// Wall time of the whole run, from the initial mode selection to the
     /// last output row \[s\].
     pub wall_time: f64,
