@@ -317,6 +317,39 @@ impl FrictionModel for Armstrong {
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = if self.p.tau_l > 0.0 { (inp.v - z[0]) / self.p.tau_l } else { 0.0 };
     }
+    /// On the branch [`FrictionModel::force`] takes (the switching rules
+    /// decide it from `x`, `v`, `t` and `mem`, as in `force`):
+    /// stuck, F = σ0 (x - xa): ∂F/∂x = σ0; sliding in direction d,
+    /// F = (Fc + Fs L(w)) d + Fv v, L = 1/(1 + (w/vs)²): ∂F/∂w = -2 Fs d w L²/vs²
+    /// (w = z, or w = v without lag), ∂F/∂v = Fv (+ ∂F/∂w without lag).
+    /// g = (v - w)/τL: ∂g/∂w = -1/τL, ∂g/∂v = 1/τL (g = 0 without lag).
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        let ap = &self.p;
+        let w = self.lagged(inp, z);
+        let (_, m) = self.resolve(inp, w, mem);
+        let d = m[MODE];
+        let (mut df_dx, mut df_dv, mut df_dw) = (0.0, 0.0, 0.0);
+        if d == 0.0 {
+            df_dx = ap.sigma0;
+        } else {
+            let lorentz = 1.0 / (1.0 + (w / ap.vs).powi(2));
+            df_dw = -2.0 * m[FS_SLIDE] * d * w * lorentz * lorentz / (ap.vs * ap.vs);
+            df_dv = ap.kv;
+        }
+        p.df_dx = df_dx;
+        p.dg_dx[0] = 0.0;
+        if ap.tau_l > 0.0 {
+            p.df_dv = df_dv;
+            p.df_dz[0] = df_dw;
+            p.dg_dz[0] = -1.0 / ap.tau_l;
+            p.dg_dv[0] = 1.0 / ap.tau_l;
+        } else {
+            p.df_dv = df_dv + df_dw;
+            p.df_dz[0] = 0.0;
+            p.dg_dz[0] = 0.0;
+            p.dg_dv[0] = 0.0;
+        }
+    }
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
         let (_, m) = self.resolve(inp, self.lagged(inp, z), mem);
         mem[..5].copy_from_slice(&m);

@@ -258,6 +258,34 @@ impl FrictionModel for BlimanSorine {
             dz[1] = -(v + av * z[1]) / l2;
         }
     }
+    /// Linear in Z: order 1, g = (σ0/Fc)(v - |v| Z): ∂g/∂Z = -σ0 |v|/Fc,
+    /// ∂g/∂v = (σ0/Fc)(1 - sign(v) Z), ∂F/∂Z = Fc; order 2, g1 = (v - |v| Z1)/L1,
+    /// g2 = -(v + |v| Z2)/L2: ∂g1/∂Z1 = -|v|/L1, ∂g2/∂Z2 = -|v|/L2,
+    /// ∂g1/∂v = (1 - sign(v) Z1)/L1, ∂g2/∂v = -(1 + sign(v) Z2)/L2,
+    /// ∂F/∂Z = [Fc + ΔF, ΔF]. At v = 0 the right-hand side (sign(v) = +1).
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let bp = &self.p;
+        let (av, sv) = (inp.v.abs(), if inp.v < 0.0 { -1.0 } else { 1.0 });
+        p.df_dx = 0.0;
+        p.df_dv = 0.0;
+        p.dg_dx.fill(0.0);
+        if bp.order == 1 {
+            let c = bp.sigma0 / bp.fc;
+            p.df_dz[0] = bp.fc;
+            p.dg_dz[0] = -c * av;
+            p.dg_dv[0] = c * (1.0 - sv * z[0]);
+        } else {
+            let (l1, l2) = bp.lengths();
+            p.df_dz[0] = bp.fc + bp.df;
+            p.df_dz[1] = bp.df;
+            p.dg_dz[0] = -av / l1;
+            p.dg_dz[1] = 0.0;
+            p.dg_dz[2] = 0.0;
+            p.dg_dz[3] = -av / l2;
+            p.dg_dv[0] = (1.0 - sv * z[0]) / l1;
+            p.dg_dv[1] = -(1.0 + sv * z[1]) / l2;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -110,6 +110,21 @@ impl Dahl {
     pub fn params(&self) -> &DahlParams {
         &self.p
     }
+
+    /// The branch shape ψ(u) = |u|^i sign(u) at u = 1 - (F/Fc) s, and dψ/du
+    /// (0 at u = 0 for i != 1: exact for i > 1, a finite stand-in for the
+    /// infinite slope of i < 1).
+    #[inline]
+    fn shape(&self, f: f64, s: f64) -> (f64, f64) {
+        let u = 1.0 - f / self.p.fc * s;
+        let i = self.p.exponent;
+        if i == 1.0 {
+            (u, 1.0)
+        } else {
+            let d = if u == 0.0 { 0.0 } else { i * u.abs().powf(i - 1.0) };
+            (u.abs().powf(i) * u.signum(), d)
+        }
+    }
 }
 
 impl FrictionModel for Dahl {
@@ -139,9 +154,21 @@ impl FrictionModel for Dahl {
             dz[0] = 0.0;
             return;
         };
-        let u = 1.0 - z[0] / self.p.fc * s;
-        let shape = if self.p.exponent == 1.0 { u } else { u.abs().powf(self.p.exponent) * u.signum() };
-        dz[0] = self.p.sigma0 * shape * inp.v;
+        dz[0] = self.p.sigma0 * self.shape(z[0], s).0 * inp.v;
+    }
+    /// g = σ0 ψ(u) v, u = 1 - z sign(v)/Fc, ψ(u) = |u|^i sign(u):
+    /// ∂g/∂z = -σ0 ψ'(u) |v| / Fc, ∂g/∂v = σ0 ψ(u) (sign(v) constant off v = 0;
+    /// at v = 0 the right-hand side, sign(v) = +1); F = z.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let v = inp.v;
+        let (shape, dshape) = self.shape(z[0], if v < 0.0 { -1.0 } else { 1.0 });
+        p.df_dx = 0.0;
+        p.df_dv = 0.0;
+        p.df_dz[0] = 1.0;
+        p.dg_dx[0] = 0.0;
+        p.dg_dv[0] = self.p.sigma0 * shape;
+        // g vanishes for every z at v = 0
+        p.dg_dz[0] = -self.p.sigma0 * dshape * v.abs() / self.p.fc;
     }
 }
 

@@ -88,6 +88,14 @@ impl DankowiczParams {
     }
 }
 
+/// `(∂g/∂z, ∂g/∂v)` of the micro-slip law g = v (1 - (z/δ) sign(v)) = v - |v| z/δ
+/// (at v = 0 the right-hand side), shared with `stribeck_dankowicz`.
+#[inline]
+pub(crate) fn micro_slip_partials(v: f64, z: f64, delta: f64) -> (f64, f64) {
+    let sv = if v < 0.0 { -1.0 } else { 1.0 };
+    (-v.abs() / delta, 1.0 - sv * z / delta)
+}
+
 /// Dankowicz's micro-slip model (see the module documentation).
 ///
 /// ```
@@ -147,6 +155,17 @@ impl FrictionModel for Dankowicz {
     }
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = inp.v * (1.0 - z[0] / self.p.delta * sign(inp.v));
+    }
+    /// g = v - |v| z/δ, F = (Fmax/δ) z: ∂g/∂z = -|v|/δ, ∂g/∂v = 1 - sign(v) z/δ
+    /// (at v = 0 the right-hand side), ∂F/∂z = Fmax/δ.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let (dg_dz, dg_dv) = micro_slip_partials(inp.v, z[0], self.p.delta);
+        p.df_dx = 0.0;
+        p.df_dv = 0.0;
+        p.df_dz[0] = self.p.fc / self.p.delta;
+        p.dg_dx[0] = 0.0;
+        p.dg_dz[0] = dg_dz;
+        p.dg_dv[0] = dg_dv;
     }
 }
 

@@ -267,18 +267,37 @@ impl ElastoPlastic {
 
     /// The factor α(z, v) in [0, 1] of the state equation.
     pub fn alpha(&self, z: f64, v: f64) -> f64 {
+        self.alpha_partials(z, v).0
+    }
+
+    /// `(α, ∂α/∂z, ∂α/∂v)` on the branch α takes. In the transition
+    /// zba < |z| < zss, with θ = π (|z| - (zss + zba)/2)/(zss - zba) and
+    /// zss = g(v)/σ0: α = (1 + sin θ)/2, ∂α/∂z = (π/2) cos θ sign(z)/(zss - zba),
+    /// ∂α/∂v = -(π/2) cos θ (|z| - zba)/(zss - zba)² g'(v)/σ0; elsewhere α is 0
+    /// or 1 and both derivatives are 0 (α is C¹ at both ends of the transition).
+    #[inline]
+    fn alpha_partials(&self, z: f64, v: f64) -> (f64, f64, f64) {
         if sign(z) != sign(v) {
-            return 0.0;
+            return (0.0, 0.0, 0.0);
         }
         let za = z.abs();
         let zba = self.z_ba();
         let zss = self.g(v) / self.p.sigma0;
         if za <= zba {
-            0.0
+            (0.0, 0.0, 0.0)
         } else if za >= zss {
-            1.0
+            (1.0, 0.0, 0.0)
         } else {
-            0.5 * (std::f64::consts::PI * (za - 0.5 * (zss + zba)) / (zss - zba)).sin() + 0.5
+            let pi = std::f64::consts::PI;
+            let width = zss - zba;
+            let theta = pi * (za - 0.5 * (zss + zba)) / width;
+            let half_cos = 0.5 * pi * theta.cos();
+            let dzss = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs) / self.p.sigma0;
+            (
+                0.5 * theta.sin() + 0.5,
+                half_cos * sign(z) / width,
+                -half_cos * (za - zba) / (width * width) * dzss,
+            )
         }
     }
 
@@ -312,6 +331,27 @@ impl FrictionModel for ElastoPlastic {
     }
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = self.zdot(inp.v, z[0]);
+    }
+    /// g = v - α(z, v) σ0 |v| z / G(v) (g = v where α = 0), F = σ0 z + σ1 g + σ2 v:
+    /// ∂g/∂z = -(σ0 |v|/G)(α + z ∂α/∂z),
+    /// ∂g/∂v = 1 - σ0 z (∂α/∂v |v|/G + α (sign(v) G - |v| G')/G²),
+    /// with α's partials from its transition branch (see `alpha_partials`);
+    /// ∂F/∂z = σ0 + σ1 ∂g/∂z, ∂F/∂v = σ1 ∂g/∂v + σ2.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let ep = &self.p;
+        let (v, z) = (inp.v, z[0]);
+        let (a, da_dz, da_dv) = self.alpha_partials(z, v);
+        let gv = self.g(v);
+        let dgv = (ep.fs - ep.fc) * ep.shape.dphi(v, ep.vs);
+        let sv = if v < 0.0 { -1.0 } else { 1.0 };
+        let dg_dz = -ep.sigma0 * v.abs() / gv * (a + z * da_dz);
+        let dg_dv = 1.0 - ep.sigma0 * z * (da_dv * v.abs() / gv + a * (sv * gv - v.abs() * dgv) / (gv * gv));
+        p.df_dx = 0.0;
+        p.df_dv = ep.sigma1 * dg_dv + ep.sigma2;
+        p.df_dz[0] = ep.sigma0 + ep.sigma1 * dg_dz;
+        p.dg_dx[0] = 0.0;
+        p.dg_dz[0] = dg_dz;
+        p.dg_dv[0] = dg_dv;
     }
 }
 

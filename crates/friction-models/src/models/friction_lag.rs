@@ -240,6 +240,25 @@ impl FrictionModel for FrictionLag {
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = if inp.v == 0.0 { 0.0 } else { self.p.c * (sign(inp.v) - z[0] / self.p.stribeck(inp.v)) };
     }
+    /// g = C (sign(v) - z/S(v)), S = Fc + (Fs - Fc) φ(v): ∂g/∂z = -C/S,
+    /// ∂g/∂v = C z S'(v)/S²; F = z + kv v. At v = 0, where the code sets g = 0
+    /// for every z (a jump in v), ∂g/∂z = ∂g/∂v = 0.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let v = inp.v;
+        p.df_dx = 0.0;
+        p.df_dv = self.p.kv;
+        p.df_dz[0] = 1.0;
+        p.dg_dx[0] = 0.0;
+        if v == 0.0 {
+            p.dg_dz[0] = 0.0;
+            p.dg_dv[0] = 0.0;
+        } else {
+            let s = self.p.stribeck(v);
+            let ds = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+            p.dg_dz[0] = -self.p.c / s;
+            p.dg_dv[0] = self.p.c * z[0] * ds / (s * s);
+        }
+    }
     /// Stiff when the shortest lag time `Fc/C` (reached in fast sliding) is below 1 ms.
     fn is_stiff(&self) -> bool {
         self.p.fc / self.p.c < 1e-3

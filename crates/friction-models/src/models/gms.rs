@@ -285,12 +285,32 @@ impl Gms {
         if s == 0.0 {
             return 0.0;
         }
-        // slipping in the direction of motion, or a sticking element at its slip force
-        let slipping = mode == s || (sign(z) == s && e.k * z.abs() >= e.alpha * g);
-        if slipping {
+        if Self::slipping(e, s, g, z, mode) {
             self.p.c / e.k * (e.alpha * s - e.k * z / g)
         } else {
             v
+        }
+    }
+
+    /// Whether an element moving in direction `s != 0` slips: slipping in the
+    /// direction of motion, or a sticking element at its slip force.
+    #[inline]
+    fn slipping(e: &GmsElement, s: f64, g: f64, z: f64, mode: f64) -> bool {
+        mode == s || (sign(z) == s && e.k * z.abs() >= e.alpha * g)
+    }
+
+    /// `(∂g_i/∂z_i, ∂g_i/∂v)` of [`Gms::element_rate`] on the branch it takes,
+    /// `dg = g'(v)`: slipping, g_i = (C/k_i)(α_i sign(v) - k_i z_i/g(v)):
+    /// (-C/g, C z_i g'/g²); sticking, g_i = v: (0, 1); at v = 0, g_i = 0: (0, 0).
+    #[inline]
+    fn element_partials(&self, e: &GmsElement, v: f64, g: f64, dg: f64, z: f64, mode: f64) -> (f64, f64) {
+        let s = sign(v);
+        if s == 0.0 {
+            (0.0, 0.0)
+        } else if Self::slipping(e, s, g, z, mode) {
+            (-self.p.c / g, self.p.c * z * dg / (g * g))
+        } else {
+            (0.0, 1.0)
         }
     }
 }
@@ -338,6 +358,28 @@ impl FrictionModel for Gms {
         let g = self.g(inp.v);
         for (((e, &zi), &mode), d) in self.p.elements.iter().zip(z).zip(mem).zip(dz.iter_mut()) {
             *d = self.element_rate(e, inp.v, g, zi, mode);
+        }
+    }
+    /// Elements are independent: ∂g/∂z is diagonal, with (∂g_i/∂z_i, ∂g_i/∂v)
+    /// from [`Gms::element_partials`]; F = Σ (k_i z_i + σ1_i g_i) + σ2 v:
+    /// ∂F/∂z_i = k_i + σ1_i ∂g_i/∂z_i, ∂F/∂v = σ2 + Σ σ1_i ∂g_i/∂v,
+    /// σ1_i = σ1 k_i/Σ k_j. Nothing depends on x.
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        let v = inp.v;
+        let n = self.p.elements.len();
+        let g = self.g(v);
+        let dg = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+        p.df_dx = 0.0;
+        p.df_dv = self.p.sigma2;
+        p.dg_dz.fill(0.0);
+        p.dg_dx.fill(0.0);
+        for (i, ((e, &zi), &mode)) in self.p.elements.iter().zip(z).zip(mem).enumerate() {
+            let (dzz, dzv) = self.element_partials(e, v, g, dg, zi, mode);
+            let damping = self.damping_per_k * e.k;
+            p.dg_dz[i * n + i] = dzz;
+            p.dg_dv[i] = dzv;
+            p.df_dz[i] = e.k + damping * dzz;
+            p.df_dv += damping * dzv;
         }
     }
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {

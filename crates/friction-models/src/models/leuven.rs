@@ -286,6 +286,42 @@ impl Leuven {
             .sum()
     }
 
+    /// `dFh/dz`: the stiffnesses of the elements whose springs are not at
+    /// their limit, `|z - ζ_i| <= fmax_i/k_i` (at the limit itself `clamp`
+    /// returns its argument, so the element counts as elastic there, the
+    /// branch the code takes).
+    fn hysteresis_stiffness(&self, z: f64, mem: &[f64]) -> f64 {
+        self.p
+            .elements
+            .iter()
+            .zip(mem)
+            .map(|(e, s)| if (z - s).abs() <= e.fmax / e.k { e.k } else { 0.0 })
+            .sum()
+    }
+
+    /// `(∂ż/∂Fh, ∂ż/∂v)` of [`Leuven::z_rate`]: with r = |Fh|/g(v),
+    /// ż = v - |v| sign(Fh) r^n: ∂ż/∂Fh = -|v| n r^(n-1)/g (for n = 1, -|v|/g
+    /// also at Fh = 0; for n != 1, 0 at Fh = 0, exact for n > 1),
+    /// ∂ż/∂v = 1 - sign(v) sign(Fh) r^n + |v| n sign(Fh) r^n g'/g; (0, 0) at v = 0.
+    fn z_rate_partials(&self, fh: f64, v: f64) -> (f64, f64) {
+        if v == 0.0 {
+            return (0.0, 0.0);
+        }
+        let p = &self.p;
+        let g = p.stribeck(v);
+        let dg = (p.fs - p.fc) * p.shape.dphi(v, p.vs);
+        let r = (fh / g).abs();
+        let (rn, drn) = if p.n == 1.0 {
+            (r, 1.0)
+        } else if r == 0.0 {
+            (0.0, 0.0)
+        } else {
+            (r.powf(p.n), p.n * r.powf(p.n - 1.0))
+        };
+        let sf = crate::sign(fh);
+        (-v.abs() * drn / g, 1.0 - v.signum() * sf * rn + v.abs() * p.n * sf * rn * dg / g)
+    }
+
     /// `dz/dt` given `Fh` and the velocity.
     fn z_rate(&self, fh: f64, v: f64) -> f64 {
         if v == 0.0 {
@@ -331,6 +367,21 @@ impl FrictionModel for Leuven {
     }
     fn rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) {
         dz[0] = self.z_rate(self.hysteresis_force(z[0], mem), inp.v);
+    }
+    /// Fh(z) = Σ k_i clamp(z - ζ_i, ±fmax_i/k_i) with ζ held fixed:
+    /// dFh/dz = Σ k_i over the elastic elements (see `hysteresis_stiffness`);
+    /// g = ż(Fh(z), v): ∂g/∂z = ∂ż/∂Fh dFh/dz, ∂g/∂v from `z_rate_partials`;
+    /// F = Fh + σ1 g + σ2 v: ∂F/∂z = dFh/dz + σ1 ∂g/∂z, ∂F/∂v = σ1 ∂g/∂v + σ2.
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        let fh = self.hysteresis_force(z[0], mem);
+        let kh = self.hysteresis_stiffness(z[0], mem);
+        let (dr_dfh, dr_dv) = self.z_rate_partials(fh, inp.v);
+        p.df_dx = 0.0;
+        p.df_dv = self.p.sigma1 * dr_dv + self.p.sigma2;
+        p.df_dz[0] = kh + self.p.sigma1 * dr_dfh * kh;
+        p.dg_dx[0] = 0.0;
+        p.dg_dz[0] = dr_dfh * kh;
+        p.dg_dv[0] = dr_dv;
     }
     fn accept(&self, _inp: &Input, z: &mut [f64], mem: &mut [f64]) {
         for (e, s) in self.p.elements.iter().zip(mem.iter_mut()) {

@@ -200,6 +200,26 @@ impl FrictionModel for MetaCoulomb {
     fn rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) {
         self.p.inner.rates(inp, z, mem, dz);
     }
+    /// The states are the inner model's, so its partials fill `p` and the
+    /// force rows are scaled: plain, ∂F = μm ∂Ff; stabilised,
+    /// F = μm |Ff| sign(v): ∂F = μm sign(Ff) sign(v) ∂Ff (at Ff = 0 the
+    /// right-hand side, sign(Ff) = +1; at v = 0, where F = 0 for every x and z,
+    /// all force partials 0). The rates are the inner model's.
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        self.p.inner.partials(inp, z, mem, p);
+        let scale = if self.p.stabilised {
+            let ff = self.p.inner.force(inp, z, mem);
+            let sf = if ff < 0.0 { -1.0 } else { 1.0 };
+            self.p.mu * sf * crate::sign(inp.v)
+        } else {
+            self.p.mu
+        };
+        p.df_dx *= scale;
+        p.df_dv *= scale;
+        for d in p.df_dz.iter_mut() {
+            *d *= scale;
+        }
+    }
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
         self.p.inner.accept(inp, z, mem);
     }

@@ -188,6 +188,9 @@ impl RateStateParams {
     }
 }
 
+/// Above this `ln y` μ uses `asinh(y) = ln(2 y)` (free of overflow).
+const LN_Y_LARGE: f64 = 20.0;
+
 /// Rate-and-state friction (see the module documentation).
 ///
 /// ```
@@ -240,15 +243,40 @@ impl RateState {
             return 0.0;
         }
         let p = &self.p;
-        // ln of the asinh argument y = |v|/(2 v0) exp((μ0 + b ψ)/a)
-        let ln_y = (v.abs() / (2.0 * p.v0)).ln() + (p.mu0 + p.b * psi) / p.a;
-        let m = if ln_y > 20.0 {
+        let ln_y = self.ln_y(v, psi);
+        let m = if ln_y > LN_Y_LARGE {
             // asinh(y) = ln(2y) + 1/(4y²) + ...: exact to 1e-18 here and free of overflow
             ln_y + std::f64::consts::LN_2
         } else {
             ln_y.exp().asinh()
         };
         sign(v) * p.a * m
+    }
+
+    /// ln of the asinh argument, `ln y = ln(|v|/(2 v0)) + (μ0 + b ψ)/a`.
+    #[inline]
+    fn ln_y(&self, v: f64, psi: f64) -> f64 {
+        let p = &self.p;
+        (v.abs() / (2.0 * p.v0)).ln() + (p.mu0 + p.b * psi) / p.a
+    }
+
+    /// `(∂μ/∂v, ∂μ/∂ψ)` of [`RateState::mu`] on the branch it takes:
+    /// asinh branch, with y = |v| c, c = exp((μ0 + b ψ)/a)/(2 v0):
+    /// ∂μ/∂v = a c/sqrt(1 + y²), ∂μ/∂ψ = sign(v) b y/sqrt(1 + y²);
+    /// logarithmic branch (ln y > 20): ∂μ/∂v = a/|v|, ∂μ/∂ψ = sign(v) b.
+    /// At v = 0 (μ = 0 for every ψ): ∂μ/∂ψ = 0 and ∂μ/∂v = a exp((μ0 + b ψ)/a)/(2 v0),
+    /// the slope of the smooth regularisation through 0.
+    pub fn mu_partials(&self, v: f64, psi: f64) -> (f64, f64) {
+        let p = &self.p;
+        let ln_y = self.ln_y(v, psi);
+        if ln_y > LN_Y_LARGE {
+            (p.a / v.abs(), sign(v) * p.b)
+        } else {
+            let c = ((p.mu0 + p.b * psi) / p.a - (2.0 * p.v0).ln()).exp();
+            let y = ln_y.exp();
+            let root = (1.0 + y * y).sqrt();
+            (p.a * c / root, sign(v) * p.b * y / root)
+        }
     }
 }
 
@@ -286,6 +314,35 @@ impl FrictionModel for RateState {
                 }
             }
         };
+    }
+    /// F = N μ(v, ψ) with the partials of [`RateState::mu_partials`];
+    /// aging law g = (v0/Dc) e^(-ψ) - |v|/Dc: ∂g/∂ψ = -(v0/Dc) e^(-ψ),
+    /// ∂g/∂v = -sign(v)/Dc (at v = 0 the right-hand side);
+    /// slip law g = -(|v|/Dc)(ψ + ln(|v|/v0)): ∂g/∂ψ = -|v|/Dc,
+    /// ∂g/∂v = -(sign(v)/Dc)(ψ + ln(|v|/v0) + 1); at v = 0, where the code
+    /// sets g = 0 and the slope in v is infinite, both 0.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let rp = &self.p;
+        let (v, psi) = (inp.v, z[0]);
+        let speed = v.abs();
+        let (dmu_dv, dmu_dpsi) = self.mu_partials(v, psi);
+        p.df_dx = 0.0;
+        p.df_dv = rp.fn_load * dmu_dv;
+        p.df_dz[0] = rp.fn_load * dmu_dpsi;
+        p.dg_dx[0] = 0.0;
+        let sv = if v < 0.0 { -1.0 } else { 1.0 };
+        let (dg_dz, dg_dv) = match rp.law {
+            StateLaw::Aging => (-(rp.v0 / rp.dc) * (-psi).exp(), -sv / rp.dc),
+            StateLaw::Slip => {
+                if speed == 0.0 {
+                    (0.0, 0.0)
+                } else {
+                    (-speed / rp.dc, -(sv / rp.dc) * (psi + (speed / rp.v0).ln() + 1.0))
+                }
+            }
+        };
+        p.dg_dz[0] = dg_dz;
+        p.dg_dv[0] = dg_dv;
     }
 }
 

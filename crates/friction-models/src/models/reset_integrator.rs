@@ -162,10 +162,26 @@ impl ResetIntegrator {
     /// `dz/dt`: the velocity, or zero once the bond has ruptured in the direction of motion.
     #[inline]
     fn zdot(&self, v: f64, z: f64) -> f64 {
-        if (v > 0.0 && z >= self.p.z0) || (v < 0.0 && z <= -self.p.z0) {
+        if self.ruptured(v, z) {
             0.0
         } else {
             v
+        }
+    }
+
+    /// Whether the bond has ruptured in the direction of motion (dz/dt = 0).
+    #[inline]
+    fn ruptured(&self, v: f64, z: f64) -> bool {
+        (v > 0.0 && z >= self.p.z0) || (v < 0.0 && z <= -self.p.z0)
+    }
+
+    /// The spring stiffness factor `1 + a(z)`: `1 + a` for the intact bond, 1 once ruptured.
+    #[inline]
+    fn stiffness(&self, z: f64) -> f64 {
+        if z.abs() < self.p.z0 {
+            1.0 + self.p.a
+        } else {
+            1.0
         }
     }
 }
@@ -188,11 +204,25 @@ impl FrictionModel for ResetIntegrator {
     fn force(&self, inp: &Input, z: &[f64], _mem: &[f64]) -> f64 {
         let p = &self.p;
         let z = z[0];
-        let stiff = if z.abs() < p.z0 { 1.0 + p.a } else { 1.0 };
-        stiff * p.sigma0 * z + p.sigma1 * self.zdot(inp.v, z)
+        self.stiffness(z) * p.sigma0 * z + p.sigma1 * self.zdot(inp.v, z)
     }
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = self.zdot(inp.v, z[0]);
+    }
+    /// g = 0 on the ruptured branch ((v > 0, z >= z0) or (v < 0, z <= -z0)),
+    /// else g = v: ∂g/∂v = 0 or 1, ∂g/∂z = 0 (the branches are constant in z);
+    /// F = (1 + a(z)) σ0 z + σ1 g: ∂F/∂z = (1 + a(z)) σ0, ∂F/∂v = σ1 ∂g/∂v.
+    /// At v = 0 the code takes g = v, so ∂g/∂v = 1; at |z| = z0 the slipping
+    /// stiffness σ0 (a(z) = 0 there).
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let rp = &self.p;
+        let dg_dv = if self.ruptured(inp.v, z[0]) { 0.0 } else { 1.0 };
+        p.df_dx = 0.0;
+        p.df_dv = rp.sigma1 * dg_dv;
+        p.df_dz[0] = self.stiffness(z[0]) * rp.sigma0;
+        p.dg_dx[0] = 0.0;
+        p.dg_dz[0] = 0.0;
+        p.dg_dv[0] = dg_dv;
     }
     fn accept(&self, _inp: &Input, z: &mut [f64], _mem: &mut [f64]) {
         z[0] = z[0].clamp(-self.p.z0, self.p.z0);

@@ -263,6 +263,11 @@ impl Stochastic {
         &self.p.inner
     }
 
+    /// The rate of the noise, `dP/dτ = -A sqrt(2/M) Σ 2π f_j sin(2π f_j τ + φ_j)` [N/s].
+    pub fn noise_rate(&self, tau: f64) -> f64 {
+        -self.amp * self.omegas.iter().zip(&self.phases).map(|(w, ph)| w * (w * tau + ph).sin()).sum::<f64>()
+    }
+
     /// The noise `P(τ)` \[N\] at noise time `τ` (`t`, or the phase state with `speed_ref`).
     pub fn noise(&self, tau: f64) -> f64 {
         self.amp * self.omegas.iter().zip(&self.phases).map(|(w, ph)| (w * tau + ph).cos()).sum::<f64>()
@@ -313,6 +318,41 @@ impl FrictionModel for Stochastic {
         if let Some(v_ref) = self.p.speed_ref {
             dz[ni] = inp.v.abs() / v_ref;
         }
+    }
+    /// F = F_inner + P(τ), g = [g_inner, |v|/v_ref]: the inner model's
+    /// partials, plus with `speed_ref` the noise phase τ = z[ni]: ∂F/∂τ = P'(τ),
+    /// ∂g_τ/∂v = sign(v)/v_ref (at v = 0 the right-hand side), and no coupling
+    /// between τ and the inner states. Without `speed_ref` P depends on t only
+    /// and the partials are the inner model's.
+    ///
+    /// No allocation: with `speed_ref`, `p` (sized for ni + 1 states) is
+    /// shrunk in place to ni states (`Vec::truncate` keeps the capacity), the
+    /// inner model fills it, and it is grown back within its capacity, the
+    /// inner ni × ni block of ∂g/∂z moved from row stride ni to ni + 1 from
+    /// the last entry back (each entry moves to a later or the same index).
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        let ni = self.n_inner();
+        let Some(v_ref) = self.p.speed_ref else {
+            self.p.inner.partials(inp, z, mem, p);
+            return;
+        };
+        let n = ni + 1;
+        p.df_dz.truncate(ni);
+        p.dg_dz.truncate(ni * ni);
+        p.dg_dx.truncate(ni);
+        p.dg_dv.truncate(ni);
+        self.p.inner.partials(inp, &z[..ni], mem, p);
+        p.df_dz.push(self.noise_rate(z[ni]));
+        p.dg_dx.push(0.0);
+        p.dg_dv.push(if inp.v < 0.0 { -1.0 } else { 1.0 } / v_ref);
+        p.dg_dz.resize(n * n, 0.0);
+        for i in (0..ni).rev() {
+            for j in (0..ni).rev() {
+                p.dg_dz[i * n + j] = p.dg_dz[i * ni + j];
+            }
+            p.dg_dz[i * n + ni] = 0.0;
+        }
+        p.dg_dz[ni * n..].fill(0.0);
     }
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {
         let ni = self.n_inner();

@@ -180,6 +180,20 @@ impl FrictionModel for StribeckDankowicz {
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = inp.v * (1.0 - z[0] / self.p.delta * sign(inp.v));
     }
+    /// g = v - |v| z/δ: ∂g/∂z = -|v|/δ, ∂g/∂v = 1 - sign(v) z/δ (at v = 0 the
+    /// right-hand side); F = G(v) z/δ + kv v: ∂F/∂z = G/δ, ∂F/∂v = G'(v) z/δ + kv,
+    /// G' = (Fs - Fc) φ'(v).
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let (v, d) = (inp.v, self.p.delta);
+        let (dg_dz, dg_dv) = crate::models::dankowicz::micro_slip_partials(v, z[0], d);
+        let dgv = (self.p.fs - self.p.fc) * self.shape.dphi(v, self.p.vs);
+        p.df_dx = 0.0;
+        p.df_dv = dgv * z[0] / d + self.p.kv;
+        p.df_dz[0] = self.g(v) / d;
+        p.dg_dx[0] = 0.0;
+        p.dg_dz[0] = dg_dz;
+        p.dg_dv[0] = dg_dv;
+    }
 }
 
 #[cfg(test)]
