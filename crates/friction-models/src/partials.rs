@@ -17,9 +17,10 @@ use crate::model::{FrictionModel, Input};
 /// use friction_models::models::lugre::{LuGre, LuGreParams};
 /// let m = LuGre::new(LuGreParams::default()).unwrap();
 /// let mut p = Partials::new(m.n_states());
-/// m.partials(&Input::new(0.0, 0.0, 0.01), &[1e-5], &[], &mut p);
-/// // dF/dz = σ0 + σ1 ∂g/∂z: the bristles' stiffness and damping
-/// assert!(p.df_dz[0] > 0.0);
+/// m.partials(&Input::new(0.0, 0.0, 1e-4), &[1e-5], &[], &mut p);
+/// // dF/dz = σ0 + σ1 ∂g/∂z = σ0 (1 - σ1 |v| / g(v))
+/// let g = m.g(1e-4);
+/// assert!((p.df_dz[0] - 1e5 * (1.0 - 1e5f64.sqrt() * 1e-4 / g)).abs() < 1e-6);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Partials {
