@@ -104,7 +104,7 @@ macro_rules! solve_with {
 }
 
 impl Engine<'_> {
-    fn initial_state(&self) -> Vec<f64> {
+    pub(crate) fn initial_state(&self) -> Vec<f64> {
         let sys = self.sys;
         let nb = self.nb;
         let mut y = vec![0.0; self.n];
@@ -134,7 +134,7 @@ impl Engine<'_> {
     /// Modes from the sign of each stuckable contact's relative velocity;
     /// contacts exactly at rest are settled jointly; contacts without normal
     /// load are free.
-    fn initial_modes(&self, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
+    pub(crate) fn initial_modes(&self, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
         let mut d = self.disc.borrow().clone();
         {
             let mut s = self.scr.borrow_mut();

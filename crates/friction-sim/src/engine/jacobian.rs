@@ -206,3 +206,123 @@ impl Engine<'_> {
         jv[self.q_off..].fill(0.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::engine::network::Engine;
+    use crate::scenario;
+
+    /// xorshift64*: a seeded generator without a dependency.
+    fn next(s: &mut u64) -> f64 {
+        *s ^= *s >> 12;
+        *s ^= *s << 25;
+        *s ^= *s >> 27;
+        (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    }
+
+    /// `J v` against central differences of the right-hand side, over the
+    /// motion and contact-state rows, at `y`, in the modes `initial_modes`
+    /// picks there.
+    fn check(name: &str, e: &Engine<'_>, y: &mut [f64], seed: u64) {
+        e.initial_modes(y).unwrap();
+        let n = e.n;
+        let q = e.q_off;
+        let mut s = seed;
+        for _ in 0..5 {
+            let v: Vec<f64> = (0..n).map(|_| next(&mut s)).collect();
+            let mut jv = vec![0.0; n];
+            e.jvp(0.0, y, &v, &mut jv);
+            let h = 1e-7;
+            let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
+            let yp: Vec<f64> = y.iter().zip(&v).map(|(a, b)| a + h * b).collect();
+            let ym: Vec<f64> = y.iter().zip(&v).map(|(a, b)| a - h * b).collect();
+            e.rhs(0.0, &yp, &mut fp);
+            e.rhs(0.0, &ym, &mut fm);
+            let scale = jv[..q].iter().fold(1.0f64, |m, x| m.max(x.abs()));
+            for i in 0..q {
+                let fd = (fp[i] - fm[i]) / (2.0 * h);
+                assert!(
+                    (jv[i] - fd).abs() <= 1e-6 * scale,
+                    "{name}: row {i} of {q}: J v = {} but differences give {fd}",
+                    jv[i]
+                );
+            }
+            assert!(jv[q..].iter().all(|&x| x == 0.0), "{name}: quadrature rows must be zero");
+        }
+    }
+
+    #[test]
+    fn jacobian_products_match_differences_of_the_equations() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        for (file, seed) in [
+            ("lugre_stick_slip.toml", 3),
+            ("three_mass_chain.toml", 5),
+            ("olsson_two_interfaces.toml", 7),
+            ("andersson_sine.toml", 11),
+            ("frictional_lag.toml", 13),
+        ] {
+            let sys = scenario::load(&root.join(file)).unwrap();
+            let e = Engine::new(&sys);
+            let mut y = e.initial_state();
+            let mut s = seed;
+            // a state away from rest: every sliding branch in play
+            for (i, yi) in y.iter_mut().enumerate().take(e.q_off) {
+                *yi += if i < 2 * e.nb { 0.3 * next(&mut s) } else { 1e-6 * next(&mut s) };
+            }
+            check(file, &e, &mut y, seed);
+        }
+    }
+
+    /// Two bodies held by a stuck Coulomb contact move as one free cluster:
+    /// its acceleration is the mean of their forces, which the product
+    /// must follow (and a body stuck to the ground has no acceleration).
+    #[test]
+    fn jacobian_products_follow_stuck_clusters() {
+        let text = r#"
+[[body]]
+name = "a"
+mass = 1.0
+[[body]]
+name = "b"
+mass = 3.0
+[[body]]
+name = "c"
+mass = 2.0
+[[spring]]
+between = ["a", "ground"]
+stiffness = 50.0
+[[spring]]
+between = ["b", "c"]
+stiffness = 20.0
+[[damper]]
+between = ["b", "ground"]
+coefficient = 2.0
+[[contact]]
+name = "ab"
+between = ["a", "b"]
+model = "coulomb"
+params = { fc = 100.0 }
+[[contact]]
+name = "cg"
+between = ["c", "ground"]
+model = "coulomb"
+params = { fc = 100.0 }
+[solver]
+t_end = 1.0
+"#;
+        let sys = scenario::parse(text, "t.toml", Path::new(".")).unwrap();
+        let e = Engine::new(&sys);
+        let mut y = e.initial_state();
+        // a and b at rest relative to each other, c at rest on the ground
+        y[0] = 0.01;
+        y[1] = -0.02;
+        y[2] = 0.005;
+        y[e.nb] = 0.4;
+        y[e.nb + 1] = 0.4;
+        check("stuck clusters", &e, &mut y, 17);
+        use crate::engine::outcome::Mode;
+        assert_eq!(e.disc.borrow().modes, vec![Mode::Stuck, Mode::Stuck]);
+    }
+}
