@@ -64,6 +64,7 @@ pub fn drive_outcome(
         stops: vec![],
         solver: SolverSettings {
             method: settings.method,
+            linear_algebra: crate::scenario::LinearAlgebra::Auto,
             t_end,
             output_dt: None,
             output_times: Some(times.to_vec()),

@@ -41,6 +41,7 @@
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
 //! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45
+//! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 48 states)
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
 //! max_step = 0.01
@@ -296,11 +297,36 @@ impl Method {
     }
 }
 
+/// The linear algebra of implicit methods (`[solver] linear_algebra`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinearAlgebra {
+    /// Dense below 48 states, sparse from there (measured on chains of
+    /// contacts: sparse LU wins once the network has a few dozen states).
+    Auto,
+    /// Dense LU (nalgebra).
+    Dense,
+    /// Sparse LU with a fill-reducing ordering (faer).
+    Sparse,
+}
+
+impl LinearAlgebra {
+    /// The id used in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinearAlgebra::Auto => "auto",
+            LinearAlgebra::Dense => "dense",
+            LinearAlgebra::Sparse => "sparse",
+        }
+    }
+}
+
 /// Solver settings.
 #[derive(Debug, Clone)]
 pub struct SolverSettings {
     /// Method.
     pub method: Method,
+    /// Dense or sparse linear algebra in implicit methods.
+    pub linear_algebra: LinearAlgebra,
     /// End time \[s\].
     pub t_end: f64,
     /// Output interval; `None` means every accepted step.
@@ -335,6 +361,7 @@ impl SolverSettings {
     pub fn with_t_end(t_end: f64) -> Self {
         SolverSettings {
             method: Method::Auto,
+            linear_algebra: LinearAlgebra::Auto,
             t_end,
             output_dt: Some(t_end / 1000.0),
             output_times: None,
@@ -485,6 +512,7 @@ struct RawSolver {
     output_dt: Option<f64>,
     output: Option<String>,
     method: Option<String>,
+    linear_algebra: Option<String>,
     rtol: Option<f64>,
     atol: Option<toml::Value>,
     max_step: Option<f64>,
@@ -963,6 +991,22 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
             ))
         }
     };
+    const ALGEBRAS: [&str; 3] = ["auto", "dense", "sparse"];
+    let linear_algebra = match s.linear_algebra.as_deref().unwrap_or("auto") {
+        "auto" => LinearAlgebra::Auto,
+        "dense" => LinearAlgebra::Dense,
+        "sparse" => LinearAlgebra::Sparse,
+        other => {
+            return Err(bad(
+                "linear_algebra",
+                format!(
+                    "`linear_algebra` = \"{other}\" is not valid{}; valid: {}",
+                    friction_models::suggest::did_you_mean(other, ALGEBRAS),
+                    ALGEBRAS.join(", ")
+                ),
+            ))
+        }
+    };
     let (mut ap, mut av, mut az) = (1e-9, 1e-9, 1e-10);
     match &s.atol {
         None => {}
@@ -1028,6 +1072,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
     };
     let settings = SolverSettings {
         method,
+        linear_algebra,
         t_end: s.t_end,
         output_dt,
         output_times: None,

@@ -340,6 +340,14 @@ pub const TABLES: &[Table] = &[
                 "integrator; auto: bdf if any contact is stiff, else tsit45",
             ),
             key(
+                "linear_algebra",
+                Kind::Choice(&["auto", "dense", "sparse"]),
+                "",
+                "\"auto\"",
+                false,
+                "linear algebra of the implicit methods; auto: dense below 48 states, sparse (faer, fill-reducing ordering) from there",
+            ),
+            key(
                 "rtol",
                 Kind::Number { lo: Some((1e-14, false)), hi: Some((1.0, false)) },
                 "-",

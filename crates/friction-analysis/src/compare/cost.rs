@@ -49,6 +49,7 @@ pub fn cost_system(model: AnyModel) -> System {
         stops: vec![],
         solver: SolverSettings {
             method: Method::Auto,
+            linear_algebra: friction_sim::scenario::LinearAlgebra::Auto,
             t_end: 20.0,
             output_dt: Some(0.005),
             output_times: None,

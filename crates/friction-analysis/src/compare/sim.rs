@@ -152,6 +152,7 @@ pub(crate) fn body_run(
         stops: vec![],
         solver: SolverSettings {
             method: Method::Auto,
+            linear_algebra: friction_sim::scenario::LinearAlgebra::Auto,
             t_end,
             output_dt: Some(dt),
             output_times: None,

@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use diffsol::{
-    FaerSparseLU, FaerSparseMat, FaerVec, NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder,
-    OdeEquations, OdeSolverMethod, OdeSolverStopReason, Vector, VectorCommon,
+    FaerSparseLU, FaerSparseMat, FaerVec, NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder, OdeEquations,
+    OdeSolverMethod, OdeSolverStopReason, Vector, VectorCommon,
 };
 use friction_models::{FrictionModel, Input};
 
@@ -15,7 +15,7 @@ use super::network::{Engine, RowKind};
 use super::outcome::{Event, Mode, Outcome, Stats};
 use super::rows::{Progress, RowOut, RowSink};
 use crate::error::SimError;
-use crate::scenario::Method;
+use crate::scenario::{LinearAlgebra, Method};
 
 /// Systems with at least this many states use sparse linear algebra
 /// (faer's sparse LU with a fill-reducing ordering); smaller ones dense
@@ -258,7 +258,12 @@ impl Engine<'_> {
             *a = 1e-12;
         }
         let hooks = Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() };
-        let sparse = method.is_implicit() && self.n >= SPARSE_FROM;
+        let sparse = method.is_implicit()
+            && match st.linear_algebra {
+                LinearAlgebra::Auto => self.n >= SPARSE_FROM,
+                LinearAlgebra::Dense => false,
+                LinearAlgebra::Sparse => true,
+            };
         let mut out = if sparse {
             solve_with!(self, FaerSparseMat<f64>, FaerSparseLU<f64>, method, &y0, atol, ev0, hooks, start)
         } else {
