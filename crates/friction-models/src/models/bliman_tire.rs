@@ -100,6 +100,16 @@ fn h(a: f64) -> f64 {
     }
 }
 
+/// h'(a) = (1 - exp(-a) - a exp(-a)) / a², with the derivative of `h`'s
+/// series below the same threshold.
+fn dh(a: f64) -> f64 {
+    if a < 1e-4 {
+        0.5 - a / 3.0 + a * a / 8.0
+    } else {
+        (-(-a).exp_m1() - a * (-a).exp()) / (a * a)
+    }
+}
+
 /// Parameters of [`BlimanTire`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BlimanTireParams {
@@ -202,6 +212,16 @@ impl FrictionModel for BlimanTire {
         let k = sigma0 * length * s;
         let fast = fc + delta_f;
         (fast * h(k / (eta * fast)) - delta_f * h(k / delta_f)) * sign(inp.v)
+    }
+
+    /// F = ((Fc + ΔF) h(a1) - ΔF h(a2)) sign(s), a1 = σ0 L |s| / (η (Fc + ΔF)), a2 = σ0 L |s| / ΔF:
+    /// ∂F/∂v = σ0 L (h'(a1)/η - h'(a2)) (even in s, σ0 L (1/η - 1)/2 at s = 0); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let BlimanTireParams { fc, delta_f, sigma0, eta, length } = self.p;
+        let k = sigma0 * length * inp.v.abs();
+        let fast = fc + delta_f;
+        p.df_dx = 0.0;
+        p.df_dv = sigma0 * length * (dh(k / (eta * fast)) / eta - dh(k / delta_f));
     }
 
     fn is_stiff(&self) -> bool {

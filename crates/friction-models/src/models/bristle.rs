@@ -264,6 +264,12 @@ impl FrictionModel for Bristle {
             b.iter().zip(k).enumerate().map(|(i, (b, k))| inp.x - self.settle(i, inp.x, *b, *k).0).sum();
         self.p.sigma0 * deflection
     }
+    /// Memory held fixed, every bond point is piecewise constant in x (it only
+    /// jumps when a bond snaps): ∂F/∂x = N σ0, ∂F/∂v = 0.
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = self.p.n as f64 * self.p.sigma0;
+        p.df_dv = 0.0;
+    }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {
         let (b, k) = mem.split_at_mut(self.p.n);
         for (i, (b, k)) in b.iter_mut().zip(k.iter_mut()).enumerate() {

@@ -201,6 +201,18 @@ impl FrictionModel for Classical {
         }
     }
 
+    /// F = Fv(v), the inner sliding curve, for v ≠ 0: its partials; at v = 0
+    /// (the set-valued stick) ∂F/∂v = 0. ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        if inp.v == 0.0 {
+            p.df_dx = 0.0;
+            p.df_dv = 0.0;
+        } else {
+            // the inner model has no states either: `p` is sized for it
+            self.inner.partials(inp, &[], &[], p);
+        }
+    }
+
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {
         Some(self.fs)
     }

@@ -131,6 +131,12 @@ impl FrictionModel for Coulomb {
         }
     }
 
+    /// F = Fc sign(v) is piecewise constant: ∂F/∂x = 0, ∂F/∂v = 0 (also at v = 0, where it jumps).
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = 0.0;
+    }
+
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {
         Some(self.p.fs.unwrap_or(self.p.fc))
     }

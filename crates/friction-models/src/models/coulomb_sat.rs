@@ -69,6 +69,17 @@ pub fn sat(u: f64) -> f64 {
     u.clamp(-1.0, 1.0)
 }
 
+/// d sat(u)/du: 1 on the linear band |u| <= 1 (the branch `sat` takes at
+/// its ends), 0 where it saturates.
+#[inline]
+pub fn dsat(u: f64) -> f64 {
+    if u.abs() <= 1.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// Parameters of [`CoulombSat`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoulombSatParams {
@@ -142,6 +153,13 @@ impl FrictionModel for CoulombSat {
 
     fn force(&self, inp: &Input, _z: &[f64], _mem: &[f64]) -> f64 {
         self.p.fc * sat(self.p.ksat * inp.v) + self.p.kv * inp.v
+    }
+
+    /// F = Fc sat(ksat v) + kv v: ∂F/∂v = Fc ksat sat'(ksat v) + kv (sat' = 1 on
+    /// the band |ksat v| <= 1, 0 outside), ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = self.p.fc * self.p.ksat * dsat(self.p.ksat * inp.v) + self.p.kv;
     }
 
     fn is_stiff(&self) -> bool {

@@ -134,6 +134,13 @@ impl FrictionModel for CoulombViscous {
         self.p.fc * sign(inp.v) + self.p.kv * inp.v
     }
 
+    /// F = Fc sign(v) + kv v: ∂F/∂v = kv for v ≠ 0 and 0 at v = 0 (the jump of
+    /// the set-valued stick); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = if inp.v == 0.0 { 0.0 } else { self.p.kv };
+    }
+
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {
         Some(self.p.fs.unwrap_or(self.p.fc))
     }

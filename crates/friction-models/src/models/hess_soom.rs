@@ -170,6 +170,14 @@ impl HessSoomParams {
         let r = u / self.vs;
         self.fc + (self.fs - self.fc) / (1.0 + r * r)
     }
+
+    /// `g'(u) = -2 (Fs - Fc) (u/vs²) / (1 + (u/vs)^2)²` [N s/m].
+    #[inline]
+    pub fn dg(&self, u: f64) -> f64 {
+        let r = u / self.vs;
+        let q = 1.0 + r * r;
+        -2.0 * (self.fs - self.fc) * r / (self.vs * q * q)
+    }
 }
 
 /// The Hess-Soom model with a pure frictional time lag (see the module documentation).
@@ -223,14 +231,25 @@ impl HessSoom {
 
     /// The delayed velocity `v(t - τ)` given the memory at the start of the step.
     pub fn delayed_velocity(&self, inp: &Input, mem: &[f64]) -> f64 {
+        self.delayed(inp, mem).0
+    }
+
+    /// The delayed velocity `v(t - τ)` and its derivative with respect to the
+    /// current velocity `inp.v` (non-zero only when the lagged instant lies
+    /// inside the current step, where it is interpolated towards `inp.v`).
+    fn delayed(&self, inp: &Input, mem: &[f64]) -> (f64, f64) {
         if self.p.tau == 0.0 {
-            return inp.v;
+            return (inp.v, 1.0);
         }
         let (ta, va, tg) = (mem[0], mem[1], mem[2]);
         let td = inp.t - self.p.tau;
         if td >= ta {
             // the lagged instant lies inside the current step
-            return if inp.t > ta { va + (inp.v - va) * (td - ta) / (inp.t - ta) } else { va };
+            return if inp.t > ta {
+                (va + (inp.v - va) * (td - ta) / (inp.t - ta), (td - ta) / (inp.t - ta))
+            } else {
+                (va, 0.0)
+            };
         }
         let ring = &mem[RING..];
         let m = ring.len();
@@ -238,17 +257,17 @@ impl HessSoom {
         if td >= tg {
             // between the newest grid sample and the last accepted step
             let vg = ring[head];
-            return if ta > tg { vg + (va - vg) * (td - tg) / (ta - tg) } else { va };
+            return (if ta > tg { vg + (va - vg) * (td - tg) / (ta - tg) } else { va }, 0.0);
         }
         let k = (tg - td) / self.spacing();
         let i = k.floor() as usize;
         if i >= m - 1 {
-            return ring[(head + 1) % m]; // the oldest sample (history before it is constant)
+            return (ring[(head + 1) % m], 0.0); // the oldest sample (history before it is constant)
         }
         let frac = k - i as f64;
         let newer = ring[(head + m - i) % m];
         let older = ring[(head + m - i - 1) % m];
-        newer + (older - newer) * frac
+        (newer + (older - newer) * frac, 0.0)
     }
 }
 
@@ -281,6 +300,18 @@ impl FrictionModel for HessSoom {
 
     fn force(&self, inp: &Input, _z: &[f64], mem: &[f64]) -> f64 {
         self.p.g(self.delayed_velocity(inp, mem)) * sign(inp.v) + self.p.kv * inp.v
+    }
+
+    /// Memory held fixed, F = g(u) sign(v) + kv v with u = v(t - τ):
+    /// ∂F/∂v = g'(u) ∂u/∂v sign(v) + kv for v ≠ 0, 0 at v = 0 (the jump of sign); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = if inp.v == 0.0 {
+            0.0
+        } else {
+            let (u, du) = self.delayed(inp, mem);
+            self.p.dg(u) * du * sign(inp.v) + self.p.kv
+        };
     }
 
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {

@@ -44,7 +44,7 @@
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
 use crate::models::iwan4::{Iwan4Params, IwanElement, BETA, CHI, FS, KT, N};
-use crate::models::jenkins::{mignolet_step, THETA_RANGE};
+use crate::models::jenkins::{mignolet_slope, mignolet_step, THETA_RANGE};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec};
 
 /// Static description of `iwan5`.
@@ -194,6 +194,18 @@ impl FrictionModel for Iwan5 {
             .zip(s.iter().zip(slip))
             .map(|(e, (s, slip))| mignolet_step(e.k, e.fmax(), self.p.theta, inp.x, *s, *slip).0)
             .sum()
+    }
+    /// Memory held fixed: ∂F/∂x = Σ k_j over the elements that stick (a
+    /// sliding one carries ±θ k_j φ_j); ∂F/∂v = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        let (s, slip) = mem.split_at(self.elements.len());
+        p.df_dx = self
+            .elements
+            .iter()
+            .zip(s.iter().zip(slip))
+            .map(|(e, (s, slip))| mignolet_slope(e.k, e.fmax(), self.p.theta, inp.x, *s, *slip))
+            .sum();
+        p.df_dv = 0.0;
     }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {
         let (s, slip) = mem.split_at_mut(self.elements.len());

@@ -99,19 +99,39 @@ reversal (d Ft < θ φ): the slider sticks again (slip = 0), F = Ft,
 /// Iwan model; with `theta = 1` it is the elastic-perfectly-plastic element.
 #[inline]
 pub fn mignolet_step(k: f64, fs: f64, theta: f64, x: f64, s: f64, slip: f64) -> (f64, f64, f64) {
-    let ft = k * (x - s);
+    let d = mignolet_mode(k, fs, theta, x, s, slip);
+    if d == 0.0 {
+        return (k * (x - s), s, 0.0);
+    }
     let fd = theta * fs;
-    if slip != 0.0 && ft * slip >= fd {
+    (fd * d, x - fd * d / k, d)
+}
+
+/// dF/dx of [`mignolet_step`] at `x` (memory held fixed): `k` while the
+/// element sticks, 0 while its slider slides (the branch the step takes).
+#[inline]
+pub fn mignolet_slope(k: f64, fs: f64, theta: f64, x: f64, s: f64, slip: f64) -> f64 {
+    if mignolet_mode(k, fs, theta, x, s, slip) == 0.0 {
+        k
+    } else {
+        0.0
+    }
+}
+
+/// The branch of the element law at `x`: 0 stuck, else the slip direction ±1.
+#[inline]
+fn mignolet_mode(k: f64, fs: f64, theta: f64, x: f64, s: f64, slip: f64) -> f64 {
+    let ft = k * (x - s);
+    if slip != 0.0 && ft * slip >= theta * fs {
         // still sliding in the same direction: the slider follows x
-        return (fd * slip, x - fd * slip / k, slip);
+        return slip;
     }
     if ft.abs() <= fs {
         // stuck (or stuck again after a reversal)
-        return (ft, s, 0.0);
+        return 0.0;
     }
     // break-away: the force drops to the dynamic strength
-    let d = sign(ft);
-    (fd * d, x - fd * d / k, d)
+    sign(ft)
 }
 
 /// Parameters of [`Jenkins`].
@@ -198,6 +218,12 @@ impl FrictionModel for Jenkins {
     }
     fn force(&self, inp: &Input, _z: &[f64], mem: &[f64]) -> f64 {
         mignolet_step(self.p.kt, self.p.fs, self.p.theta, inp.x, mem[0], mem[1]).0
+    }
+    /// Memory held fixed: ∂F/∂x = kt while the slider sticks, 0 while it
+    /// slides (F = ±θ φ); ∂F/∂v = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = mignolet_slope(self.p.kt, self.p.fs, self.p.theta, inp.x, mem[0], mem[1]);
+        p.df_dv = 0.0;
     }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {
         let (_, s, slip) = mignolet_step(self.p.kt, self.p.fs, self.p.theta, inp.x, mem[0], mem[1]);

@@ -171,6 +171,13 @@ impl FrictionModel for Karnopp {
         }
     }
 
+    /// Outside the band |v| >= DV, F = Fc sign(v) + kv v: ∂F/∂v = kv; inside
+    /// it F = 0: ∂F/∂v = 0. ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = if inp.v.abs() < self.p.dv { 0.0 } else { self.p.kv };
+    }
+
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {
         Some(self.p.fs.unwrap_or(self.p.fc))
     }

@@ -163,6 +163,18 @@ impl FrictionModel for MagicFormula {
         d * (c * (bs - e * (bs - bs.atan())).atan()).sin()
     }
 
+    /// F = D sin(C arctan φ), φ = B s - E (B s - arctan B s):
+    /// ∂F/∂v = D C cos(C arctan φ) / (1 + φ²) · B (1 - E (B s)² / (1 + (B s)²)); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let MagicFormulaParams { b, c, d, e } = self.p;
+        let bs = b * inp.v;
+        let phi = bs - e * (bs - bs.atan());
+        let bs2 = bs * bs;
+        let dphi = b * (1.0 - e * bs2 / (1.0 + bs2));
+        p.df_dx = 0.0;
+        p.df_dv = d * c * (c * phi.atan()).cos() / (1.0 + phi * phi) * dphi;
+    }
+
     fn is_stiff(&self) -> bool {
         self.slope_at_rest() > STIFF_SLOPE
     }

@@ -109,6 +109,20 @@ impl FrictionModel for PowerViscous {
         self.p.kv * m * sign(inp.v)
     }
 
+    /// F = kv |v|^δv sign(v): ∂F/∂v = kv δv |v|^(δv - 1) for v ≠ 0; at v = 0
+    /// kv for δv = 1, else 0 (the slope there is 0 for δv > 1, infinite for δv < 1). ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let (kv, dv) = (self.p.kv, self.p.delta_v);
+        p.df_dx = 0.0;
+        p.df_dv = if dv == 1.0 {
+            kv
+        } else if inp.v == 0.0 {
+            0.0
+        } else {
+            kv * dv * inp.v.abs().powf(dv - 1.0)
+        };
+    }
+
     /// Stiff when the slope at rest is infinite (δv < 1, kv > 0).
     fn is_stiff(&self) -> bool {
         self.p.delta_v < 1.0 && self.p.kv > 0.0

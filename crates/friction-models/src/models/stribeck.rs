@@ -152,6 +152,12 @@ impl StribeckParams {
     pub fn level(&self, v: f64) -> f64 {
         self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
     }
+
+    /// d/dv of [`StribeckParams::level`], `(Fs - Fc) φ'(v)` [N s/m].
+    #[inline]
+    pub fn dlevel(&self, v: f64) -> f64 {
+        (self.fs - self.fc) * self.shape.dphi(v, self.vs)
+    }
 }
 
 /// The Stribeck model (see the module documentation).
@@ -207,6 +213,14 @@ impl FrictionModel for Stribeck {
             return 0.0;
         }
         self.p.level(inp.v) * sign(inp.v) + self.p.kv * inp.v
+    }
+
+    /// F = (Fc + (Fs - Fc) φ(v)) sign(v) + kv v: ∂F/∂v = (Fs - Fc) φ'(v) sign(v) + kv
+    /// for v ≠ 0, 0 at v = 0 (the set-valued stick); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let v = inp.v;
+        p.df_dx = 0.0;
+        p.df_dv = if v == 0.0 { 0.0 } else { self.p.dlevel(v) * sign(v) + self.p.kv };
     }
 
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {

@@ -141,6 +141,11 @@ impl StribeckExpParams {
         let a = v.abs();
         self.mu_c + self.gamma * (self.beta * a).exp_m1() + self.alpha * a
     }
+
+    /// dμ/d|v| = γ β exp(β |v|) + α [s/m].
+    pub fn dmu(&self, v: f64) -> f64 {
+        self.gamma * self.beta * (self.beta * v.abs()).exp() + self.alpha
+    }
 }
 
 /// The exponential Stribeck law of the Sandia friction-model study (see the module documentation).
@@ -195,6 +200,13 @@ impl FrictionModel for StribeckExp {
             return 0.0;
         }
         self.p.mu(inp.v) * self.p.normal * sign(inp.v)
+    }
+
+    /// F = μ(|v|) N sign(v): ∂F/∂v = N (γ β exp(β |v|) + α) for v ≠ 0, 0 at v = 0
+    /// (the set-valued stick); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = if inp.v == 0.0 { 0.0 } else { self.p.normal * self.p.dmu(inp.v) };
     }
 
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {

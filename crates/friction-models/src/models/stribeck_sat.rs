@@ -34,7 +34,7 @@
 //! Andersson, Söderberg, Björklund 2007, eq. 11 (with eq. 7 for sat) and Table 1
 //! (ksat = 1000 s/m).
 
-use super::coulomb_sat::{sat, STIFF_SLOPE};
+use super::coulomb_sat::{dsat, sat, STIFF_SLOPE};
 use super::stribeck::{validate_curve, FS, VS};
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
@@ -153,6 +153,12 @@ impl StribeckSat {
         &self.p
     }
 
+    /// The Stribeck level `Fc + (Fs - Fc) φ(v)` \[N\].
+    #[inline]
+    fn level(&self, v: f64) -> f64 {
+        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+    }
+
     /// Slope dF/dv at rest, `Fs ksat + kv` [N s/m].
     pub fn slope_at_rest(&self) -> f64 {
         self.p.fs * self.p.ksat + self.p.kv
@@ -166,8 +172,17 @@ impl FrictionModel for StribeckSat {
 
     fn force(&self, inp: &Input, _z: &[f64], _mem: &[f64]) -> f64 {
         let p = &self.p;
-        let level = p.fc + (p.fs - p.fc) * p.shape.phi(inp.v, p.vs);
-        level * sat(p.ksat * inp.v) + p.kv * inp.v
+        self.level(inp.v) * sat(p.ksat * inp.v) + p.kv * inp.v
+    }
+
+    /// F = g(v) sat(ksat v) + kv v with g = Fc + (Fs - Fc) φ:
+    /// ∂F/∂v = g' sat(ksat v) + g ksat sat'(ksat v) + kv (sat' = 1 on |ksat v| <= 1, else 0); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let (q, v) = (&self.p, inp.v);
+        let (level, dlevel) = (self.level(v), (q.fs - q.fc) * q.shape.dphi(v, q.vs));
+        let u = q.ksat * v;
+        p.df_dx = 0.0;
+        p.df_dv = dlevel * sat(u) + level * q.ksat * dsat(u) + q.kv;
     }
 
     fn is_stiff(&self) -> bool {

@@ -143,6 +143,12 @@ impl StribeckTanh {
         &self.p
     }
 
+    /// The Stribeck level `Fc + (Fs - Fc) φ(v)` \[N\].
+    #[inline]
+    fn level(&self, v: f64) -> f64 {
+        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+    }
+
     /// Slope dF/dv at rest, `Fs ktanh + kv` [N s/m].
     pub fn slope_at_rest(&self) -> f64 {
         self.p.fs * self.p.ktanh + self.p.kv
@@ -156,8 +162,17 @@ impl FrictionModel for StribeckTanh {
 
     fn force(&self, inp: &Input, _z: &[f64], _mem: &[f64]) -> f64 {
         let p = &self.p;
-        let level = p.fc + (p.fs - p.fc) * p.shape.phi(inp.v, p.vs);
-        level * (p.ktanh * inp.v).tanh() + p.kv * inp.v
+        self.level(inp.v) * (p.ktanh * inp.v).tanh() + p.kv * inp.v
+    }
+
+    /// F = g(v) tanh(ktanh v) + kv v with g = Fc + (Fs - Fc) φ:
+    /// ∂F/∂v = g' tanh(ktanh v) + g ktanh (1 - tanh²(ktanh v)) + kv; ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let (q, v) = (&self.p, inp.v);
+        let (level, dlevel) = (self.level(v), (q.fs - q.fc) * q.shape.dphi(v, q.vs));
+        let t = (q.ktanh * v).tanh();
+        p.df_dx = 0.0;
+        p.df_dv = dlevel * t + level * q.ktanh * (1.0 - t * t) + q.kv;
     }
 
     fn is_stiff(&self) -> bool {

@@ -129,17 +129,23 @@ impl TableParams {
 
     /// μ at speed `s >= 0`: linear between the points, held beyond the last.
     pub fn mu(&self, s: f64) -> f64 {
+        self.mu_slope(s).0
+    }
+
+    /// μ at speed `s >= 0` and its slope dμ/ds (0 where μ is held; at a
+    /// point, the slope of the segment above it).
+    pub fn mu_slope(&self, s: f64) -> (f64, f64) {
         let p = &self.points;
         // the first point with v > s
         let i = p.partition_point(|&(v, _)| v <= s);
         if i == 0 {
-            return p[0].1;
+            return (p[0].1, 0.0);
         }
         if i == p.len() {
-            return p[p.len() - 1].1;
+            return (p[p.len() - 1].1, 0.0);
         }
         let ((v0, m0), (v1, m1)) = (p[i - 1], p[i]);
-        m0 + (m1 - m0) * (s - v0) / (v1 - v0)
+        (m0 + (m1 - m0) * (s - v0) / (v1 - v0), (m1 - m0) / (v1 - v0))
     }
 }
 
@@ -191,6 +197,13 @@ impl FrictionModel for Table {
             return 0.0;
         }
         self.p.mu(inp.v.abs()) * sign(inp.v)
+    }
+
+    /// F = μ(|v|) sign(v): ∂F/∂v = μ'(|v|), the slope of the segment, for v ≠ 0,
+    /// 0 at v = 0 (the set-valued stick); ∂F/∂x = 0.
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = if inp.v == 0.0 { 0.0 } else { self.p.mu_slope(inp.v.abs()).1 };
     }
 
     fn max_static(&self, _z: &[f64], _mem: &[f64]) -> Option<f64> {

@@ -95,6 +95,12 @@ impl FrictionModel for Viscous {
         self.p.kv * inp.v
     }
 
+    /// F = kv v: ∂F/∂v = kv, ∂F/∂x = 0.
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        p.df_dx = 0.0;
+        p.df_dv = self.p.kv;
+    }
+
     fn is_stiff(&self) -> bool {
         false
     }
