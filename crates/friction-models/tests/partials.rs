@@ -144,13 +144,17 @@ fn analytic_partials_match_central_differences_for_every_model() {
         for (v, steps) in [(0.02, 60), (-3e-4, 7), (-3e-4, 40), (1.7e-3, 25), (0.6, 80), (-0.05, 5)] {
             drive(&m, &mut x, v, &mut z, &mut mem, steps);
             for probe in [v, 0.5 * v, -0.8 * v] {
-                let inp = Input::new(0.1, x, probe);
+                // just off the reached displacement: an element that the
+                // drive left exactly at its slip limit is then clearly
+                // sliding (ahead) or elastic (behind), not on the kink
+                let off = 3e-5 * x.abs().max(1e-4) * probe.signum();
+                let inp = Input::new(0.1, x + off, probe);
                 let mut pa = Partials::new(m.n_states());
                 m.partials(&inp, &z, &mem, &mut pa);
                 let a = layout(&pa);
                 let mut pd = Partials::new(m.n_states());
                 friction_models::partials_by_differences(&m, &inp, &z, &mem, 1e-6, &mut pd);
-                if a == layout(&pd) {
+                if a == layout(&pd) && a.iter().any(|&e| e != 0.0) {
                     identical += 1;
                 }
                 let d1 = differences(&m, &inp, &z, &mem, 6e-6, 0.0);
@@ -160,7 +164,9 @@ fn analytic_partials_match_central_differences_for_every_model() {
                 // one-sided derivative is right
                 let fwd = differences(&m, &inp, &z, &mem, 1e-7, 1.0);
                 let bwd = differences(&m, &inp, &z, &mem, 1e-7, -1.0);
-                let scale = d1.iter().chain(&a).fold(1e-9f64, |s, v| s.max(v.abs()));
+                // entries below 1e-8 (N per unit of x, v or z) count as zero:
+                // differences cannot see a slope that flat next to forces of ~1 N
+                let scale = d1.iter().chain(&a).fold(1.0f64, |s, v| s.max(v.abs()));
                 for k in 0..a.len() {
                     total += 1;
                     let tol = 1e-5 * (d1[k].abs() + a[k].abs()) + 1e-8 * scale;

@@ -41,7 +41,7 @@
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
 //! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45
-//! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 48 states)
+//! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 24 states)
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
 //! max_step = 0.01
@@ -300,7 +300,7 @@ impl Method {
 /// The linear algebra of implicit methods (`[solver] linear_algebra`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinearAlgebra {
-    /// Dense below 48 states, sparse from there (measured on chains of
+    /// Dense below 24 states, sparse from there (measured on chains of
     /// contacts: sparse LU wins once the network has a few dozen states).
     Auto,
     /// Dense LU (nalgebra).

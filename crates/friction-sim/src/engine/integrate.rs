@@ -19,8 +19,10 @@ use crate::scenario::{LinearAlgebra, Method};
 
 /// Systems with at least this many states use sparse linear algebra
 /// (faer's sparse LU with a fill-reducing ordering); smaller ones dense
-/// (nalgebra). Measured on chains of LuGre contacts: see `bench/compare`.
-pub(crate) const SPARSE_FROM: usize = 48;
+/// (nalgebra). Measured on chains of 4 to 32 masses (BDF, 1 s): dense wins
+/// at 18 states (1.24 against 1.39 ms), they tie at 26, sparse wins at 34
+/// (2.2 against 2.6 ms) and by 5x at 130 (7 against 39 ms).
+pub(crate) const SPARSE_FROM: usize = 24;
 
 /// Host access to diffsol's vectors (one batch) as slices.
 pub(crate) trait Host {
