@@ -1,9 +1,10 @@
 //! Energy bookkeeping: stored energy of the network, and the balance of the
 //! work done on it against what it stored and dissipated.
 //!
-//! The powers of the contacts, dampers, forces and drivers are integrated as
-//! quadrature states alongside the motion; impulses (sticking projections,
-//! impacts) are booked as they happen.
+//! The powers of the contacts, dampers, forces and drivers are integrated by
+//! diffsol as outputs alongside the motion (under their own error control,
+//! outside the Newton iteration); impulses (sticking projections, impacts)
+//! are booked as they happen.
 
 use super::network::Engine;
 use super::outcome::Energy;
@@ -30,20 +31,20 @@ impl Engine<'_> {
         (ke, pe)
     }
 
-    /// The energy balance of a run from its initial energies and its final state.
-    pub(crate) fn energy_balance(&self, e0: (f64, f64), t_last: f64, y_end: &[f64]) -> Energy {
+    /// The energy balance of a run from its initial energies, its final
+    /// state and the integrals of the powers (see [`Engine::powers`]).
+    pub(crate) fn energy_balance(&self, e0: (f64, f64), t_last: f64, y_end: &[f64], q: &[f64]) -> Energy {
         let sys = self.sys;
         let (ke0, pe0) = e0;
         let (ke1, pe1) = self.mechanical_energy(t_last, y_end);
-        let q = self.q_off;
         let nc = sys.contacts.len();
         let nd = sys.dampers.len();
         let contacts: Vec<(String, f64)> =
-            sys.contacts.iter().enumerate().map(|(c, ct)| (ct.name.clone(), y_end[q + c])).collect();
+            sys.contacts.iter().enumerate().map(|(c, ct)| (ct.name.clone(), q[c])).collect();
         let dampers: Vec<(String, f64)> =
-            sys.dampers.iter().enumerate().map(|(k, dp)| (dp.name.clone(), y_end[q + nc + k])).collect();
-        let work_forces = y_end[q + nc + nd];
-        let work_drivers = y_end[q + nc + nd + 1];
+            sys.dampers.iter().enumerate().map(|(k, dp)| (dp.name.clone(), q[nc + k])).collect();
+        let work_forces = q[nc + nd];
+        let work_drivers = q[nc + nd + 1];
         let impacts = self.disc.borrow().impacts;
         let stored = (ke1 - ke0) + (pe1 - pe0);
         let dissipated: f64 =

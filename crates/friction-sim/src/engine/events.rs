@@ -18,7 +18,23 @@ impl Engine<'_> {
     pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
-        self.eval(t, y, &d, &mut s, None);
+        // the forces are needed only for contacts stuck and stops at rest;
+        // relative velocities come from the state alone (most steps of most
+        // systems need no evaluation here)
+        let forces =
+            d.modes.iter().any(|m| *m == Mode::Stuck) || d.stops.iter().any(|m| *m != StopMode::Free);
+        if forces {
+            self.eval(t, y, &d, &mut s, None);
+        } else if !self.root_rev.is_empty()
+            || d.modes.iter().any(|m| matches!(m, Mode::Forward | Mode::Backward))
+        {
+            for (k, dr) in self.sys.drivers.iter().enumerate() {
+                s.drv[k] = dr.motion.eval(t);
+            }
+            for (c, ct) in self.sys.contacts.iter().enumerate() {
+                s.vrel[c] = self.pos(y, &s, ct.between[0]).1 - self.pos(y, &s, ct.between[1]).1;
+            }
+        }
         g.fill(1.0);
         for (c, ct) in self.sys.contacts.iter().enumerate() {
             g[c] = match d.modes[c] {

@@ -97,7 +97,8 @@ pub struct Engine<'s> {
     pub(crate) nb: usize,
     pub(crate) z_off: Vec<usize>,
     pub(crate) nz: usize,
-    pub(crate) q_off: usize,
+    /// Number of energy quadratures (diffsol's integrated outputs).
+    pub(crate) nq: usize,
     pub(crate) n: usize,
     /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`.
     pub(crate) nroots: usize,
@@ -124,9 +125,11 @@ impl<'s> Engine<'s> {
             nz += c.model.n_states();
         }
         let nc = sys.contacts.len();
-        let q_off = 2 * nb + nz;
+        // a system without bodies or contact states (contacts between
+        // drivers) still gets one state, constant, for the solver
+        let n = (2 * nb + nz).max(1);
         // quadratures: contact works (nc), damper dissipations (nd), force work, driver work
-        let n = q_off + nc + sys.dampers.len() + 2;
+        let nq = nc + sys.dampers.len() + 2;
         let stuckable: Vec<bool> = sys
             .contacts
             .iter()
@@ -148,7 +151,7 @@ impl<'s> Engine<'s> {
             nb,
             z_off,
             nz,
-            q_off,
+            nq,
             n,
             nroots,
             root_normal,
@@ -184,7 +187,7 @@ impl<'s> Engine<'s> {
         e
     }
 
-    /// Number of states of the ODE (including energy quadratures).
+    /// Number of states of the ODE (positions, velocities, contact states).
     pub fn n_states(&self) -> usize {
         self.n
     }

@@ -72,27 +72,48 @@ impl Engine<'_> {
         if let Some(dy) = dy {
             dy[..nb].copy_from_slice(&y[nb..2 * nb]);
             dy[nb..2 * nb].copy_from_slice(&s.a);
-            let q = self.q_off;
-            let nc = sys.contacts.len();
-            for c in 0..nc {
-                dy[q + c] = s.fc[c] * s.vrel[c];
+            if 2 * nb + self.nz < self.n {
+                // the constant state of a system with none of its own
+                dy[self.n - 1] = 0.0;
             }
-            for (k, dp) in sys.dampers.iter().enumerate() {
-                let (_, va) = self.pos(y, s, dp.between[0]);
-                let (_, vb) = self.pos(y, s, dp.between[1]);
-                dy[q + nc + k] = dp.coefficient * (vb - va).powi(2);
-            }
-            let mut pf = 0.0;
-            for f in &sys.forces {
-                pf += f.value.value(t) * y[nb + f.on];
-            }
-            let mut pd = 0.0;
-            for (k, dr) in s.drv.iter().enumerate() {
-                pd -= s.fd[k] * dr.1;
-            }
-            dy[q + nc + sys.dampers.len()] = pf;
-            dy[q + nc + sys.dampers.len() + 1] = pd;
         }
+    }
+
+    /// The powers whose integrals are the energy bookkeeping, at (t, y)
+    /// after an evaluation there: per contact `F v_rel`, per damper
+    /// `c Δv²`, then the power of the forces and of the drivers.
+    fn powers_from(&self, t: f64, y: &[f64], s: &Scratch, g: &mut [f64]) {
+        let sys = self.sys;
+        let nb = self.nb;
+        let nc = sys.contacts.len();
+        for c in 0..nc {
+            g[c] = s.fc[c] * s.vrel[c];
+        }
+        for (k, dp) in sys.dampers.iter().enumerate() {
+            let (_, va) = self.pos(y, s, dp.between[0]);
+            let (_, vb) = self.pos(y, s, dp.between[1]);
+            g[nc + k] = dp.coefficient * (vb - va).powi(2);
+        }
+        let mut pf = 0.0;
+        for f in &sys.forces {
+            pf += f.value.value(t) * y[nb + f.on];
+        }
+        let mut pd = 0.0;
+        for (k, dr) in s.drv.iter().enumerate() {
+            pd -= s.fd[k] * dr.1;
+        }
+        g[nc + sys.dampers.len()] = pf;
+        g[nc + sys.dampers.len() + 1] = pd;
+    }
+
+    /// The powers of the energy bookkeeping at (t, y) under the current
+    /// modes (diffsol integrates them alongside the motion, outside the
+    /// Newton iteration: they do not feed back).
+    pub(crate) fn powers(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        let d = self.disc.borrow();
+        let mut s = self.scr.borrow_mut();
+        self.eval(t, y, &d, &mut s, None);
+        self.powers_from(t, y, &s, g);
     }
 
     /// The right-hand side dy = f(t, y) under the current modes.
