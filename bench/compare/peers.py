@@ -274,7 +274,7 @@ def iwan_numpy_update(k, phi, du, normal, u, s):
 def batch_iwan(n, steps, rounds):
     import friction
 
-    model = friction.Model("iwan4", {"n": 100})
+    model = friction.Model("iwan4", n=100)
     k, phi = iwan4_elements(n=100)
     rng = np.random.default_rng(23)
     dt = 1e-4
