@@ -10,6 +10,7 @@ closed form for the free decay); the two references are compared too.
 
 import json
 import math
+import re
 import sys
 
 
@@ -55,12 +56,19 @@ def main():
             why = (f or {}).get("skipped") or (p or {}).get("skipped") or "not run"
             out.append(f"| {label} | - | - | - | - | {goal_text}: {why} |")
             return None
+        if f.get("failure"):
+            m = re.search(r"at t = ([0-9.eE+-]+)", f["failure"])
+            reached = f"t = {float(m.group(1)):.2g} s" if m else "?"
+            why = "wall-clock budget" if "max_wall" in f["failure"] else f["failure"].split("; state:")[0]
+            out.append(
+                f"| {label} | did not finish: {reached} of {f.get('t_end')} s in {fmt_t(f['cpu_s'])} CPU "
+                f"({why}) | {fmt_t(p[key])} | - | - | {goal_text + ': ' if goal_text else ''}no |"
+            )
+            return None
         ratio = p[key] / f[key]
         fs = f" ({f['steps']} steps)" if steps and f.get("steps") is not None else ""
         ps = f" ({p['steps']} steps)" if steps and p.get("steps") is not None else ""
         met = "-" if goal is None else ("yes" if goal(ratio) else "no")
-        if f.get("failure"):
-            met = f"no (run failed: {f['failure']})"
         out.append(
             f"| {label} | {fmt_t(f[key])}{fs} | {fmt_t(p[key])}{ps} | {ratio:.1f}x | "
             f"{fmt_e(f.get('error'))} / {fmt_e(p.get('error'))} | {goal_text + ': ' if goal_text else ''}{met} |"
@@ -106,7 +114,7 @@ def main():
                 cpts.append((n, f["cpu_per_sim_s"]))
             out.append(
                 f"| chain coulomb (true stick) N={n}, per simulated s | {fmt_t(f['cpu_per_sim_s'])} "
-                f"({f['steps']} steps, {f.get('events')} events) | (no peer) | | - | {'failed: ' + f['failure'] if f.get('failure') else ''} |"
+                f"({f['steps']} steps, {f.get('events')} events) | (no peer) | | - | {'failed: ' + f['failure'].split('; state:')[0] if f.get('failure') else ''} |"
             )
     ec = fit_exponent(cpts)
     if ec is not None:

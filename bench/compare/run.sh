@@ -54,6 +54,6 @@ echo "running SciPy and NumPy ($rounds rounds)" >&2
 "$vpy" bench/compare/peers.py --rounds "$rounds" "${args[@]}" > "$out/peers.json"
 
 echo
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $("$vpy" -c 'import numpy, scipy, sys; print(f"Python {sys.version.split()[0]}, NumPy {numpy.__version__}, SciPy {scipy.__version__}")')"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $("$vpy" -c 'import numpy, scipy, sys; print(f"Python {sys.version.split()[0]}, NumPy {numpy.__version__}, SciPy {scipy.__version__}")')"
 echo
 "$vpy" bench/compare/report.py "$out/rust.json" "$out/peers.json"

@@ -380,7 +380,7 @@ fn case_chains(rounds: usize, sizes: &[usize], budget: f64, res: &mut Vec<Value>
                 &out,
                 error,
                 json!({"n": n, "model": model, "t_end": t_end, "t_reached": t_reached,
-                       "cpu_per_sim_s": cpu / t_end, "events": out.events.len()}),
+                       "cpu_per_sim_s": cpu / t_reached.max(1e-300), "events": out.events.len()}),
             ));
             if out.failure.is_some() || cpu > budget {
                 skip = true;
