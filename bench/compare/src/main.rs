@@ -330,8 +330,8 @@ impl<const N: usize> ODE<f64, SVector<f64, N>> for Chain<N> {
     }
 }
 
-/// Radau5 at rtol 1e-12 on a chain of `N / per` masses: the first mass's x
-/// on the output grid.
+/// Radau5 at rtol 1e-12 on a chain of `N / per` masses: every mass's x
+/// on the output grid, one row per output time.
 fn chain_reference<const N: usize>(lugre: bool, grid: &[f64]) -> Vec<Vec<f64>> {
     let per = if lugre { 3 } else { 2 };
     let chain = Chain::<N> { lugre };
