@@ -23,10 +23,10 @@
 //! `--budget S`: an engine chain run longer than S seconds is stopped
 //! (`max_wall`) and the larger sizes of that model are skipped.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use differential_equations::prelude::*;
+use friction_bench::{chain_text, examples};
 use friction_sim::{scenario, simulate, Outcome, System};
 use nalgebra::SVector;
 use serde_json::{json, Value};
@@ -64,10 +64,6 @@ fn timed<T>(rounds: usize, mut f: impl FnMut() -> T) -> (f64, T) {
         }
     }
     (median(times), last)
-}
-
-fn examples() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
 }
 
 fn load_example(name: &str) -> System {
@@ -258,39 +254,6 @@ fn case_decay(rounds: usize, res: &mut Vec<Value>) {
 }
 
 // ---------------------------------------------------------------- case 3
-
-/// Chain of `n` unit masses, neighbours joined by springs k = 100 N/m, the
-/// first pulled through such a spring by a driver moving at 0.1 m/s; every
-/// mass on its own contact to ground (`model`: LuGre with the parameters of
-/// case 1, `coulomb_tanh` with Fc = 1 N, ktanh = 1000 s/m, or `coulomb` with
-/// true stick, Fc = 1 N, Fs = 1.5 N). Simulated for `t_end` seconds.
-pub fn chain_text(n: usize, model: &str, t_end: f64, max_wall: Option<f64>) -> String {
-    let params = match model {
-        "lugre" => "{ sigma0 = 1e5, sigma1 = 316.22776601683796, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.001, shape = \"gaussian\" }",
-        "coulomb_tanh" => "{ fc = 1.0, ktanh = 1000.0 }",
-        "coulomb" => "{ fc = 1.0, fs = 1.5 }",
-        _ => panic!("no chain for {model}"),
-    };
-    let mut s = String::new();
-    writeln!(s, "name = \"chain\"\n[[driver]]\nname = \"pull\"\nmotion = {{ type = \"ramp\", rate = 0.1 }}")
-        .unwrap();
-    for i in 0..n {
-        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
-        writeln!(s, "[[body]]\nname = \"m{i}\"\nmass = 1.0").unwrap();
-        writeln!(s, "[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0").unwrap();
-        writeln!(s, "[[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"{model}\"\nparams = {params}")
-            .unwrap();
-    }
-    writeln!(
-        s,
-        "[solver]\nt_end = {t_end:?}\noutput_dt = 0.01\nrtol = 1e-6\natol = {{ position = 1e-9, velocity = 1e-8, state = 1e-11 }}"
-    )
-    .unwrap();
-    if let Some(w) = max_wall {
-        writeln!(s, "max_wall = {w:?}").unwrap();
-    }
-    s
-}
 
 /// The LuGre or tanh chain of [`chain_text`] for Radau5 (the reference of
 /// the smallest chain): per mass `[x, v]` and for LuGre `z`.
