@@ -12,6 +12,8 @@ keeps the interleaved [t, x, z] state of finite-element codes. Both are timed in
 the same run over the same slip history, and the forces are checked to agree.
 
     python bench/python/update_vs_numpy.py [--n 1000000] [--steps 20]
+
+bench/compare/peers.py calls measure() with CPU time as the clock.
 """
 
 import argparse
@@ -36,37 +38,44 @@ def numpy_update(p, dt, du, normal, t, x, z):
     return normal * (s0 * z + p["sigma1"] * zdot + p["sigma2"] * v)
 
 
+def measure(n: int, steps: int, clock=time.perf_counter) -> dict:
+    """Times Model.update and numpy_update on the same slip history (median
+    of `steps` steps, by `clock`) and checks that the forces agree."""
+    p = {q["name"]: q["default"] for q in friction.describe("lugre")["parameters"]}
+    assert p.get("shape", "exponential") in ("exponential", "gaussian") and p.get("exponent", 2.0) == 2.0
+    model = friction.Model("lugre")
+    rng = np.random.default_rng(11)
+    dt = 1e-4
+    slips = [rng.normal(0.0, 2e-6, n) for _ in range(steps)]
+    normal = rng.uniform(0.5, 2.0, n)
+
+    state = model.init(n)
+    t_rust = []
+    for du in slips:
+        t0 = clock()
+        f_rust = model.update(dt, du, normal, state)
+        t_rust.append(clock() - t0)
+
+    t, x, z = np.zeros(n), np.zeros(n), np.zeros(n)
+    t_np = []
+    for du in slips:
+        t0 = clock()
+        f_np = numpy_update(p, dt, du, normal, t, x, z)
+        t_np.append(clock() - t0)
+
+    err = np.max(np.abs(f_rust - f_np)) / np.max(np.abs(f_np))
+    assert err < 1e-9, err
+    return {"rust_s": float(np.median(t_rust)), "numpy_s": float(np.median(t_np)), "force_diff": float(err)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1_000_000)
     ap.add_argument("--steps", type=int, default=20)
     args = ap.parse_args()
     n = args.n
-    p = {q["name"]: q["default"] for q in friction.describe("lugre")["parameters"]}
-    assert p.get("shape", "exponential") in ("exponential", "gaussian") and p.get("exponent", 2.0) == 2.0
-    model = friction.Model("lugre")
-    rng = np.random.default_rng(11)
-    dt = 1e-4
-    slips = [rng.normal(0.0, 2e-6, n) for _ in range(args.steps)]
-    normal = rng.uniform(0.5, 2.0, n)
-
-    state = model.init(n)
-    t_rust = []
-    for du in slips:
-        t0 = time.perf_counter()
-        f_rust = model.update(dt, du, normal, state)
-        t_rust.append(time.perf_counter() - t0)
-
-    t, x, z = np.zeros(n), np.zeros(n), np.zeros(n)
-    t_np = []
-    for du in slips:
-        t0 = time.perf_counter()
-        f_np = numpy_update(p, dt, du, normal, t, x, z)
-        t_np.append(time.perf_counter() - t0)
-
-    err = np.max(np.abs(f_rust - f_np)) / np.max(np.abs(f_np))
-    assert err < 1e-9, err
-    r, q = np.median(t_rust), np.median(t_np)
+    m = measure(n, args.steps)
+    r, q, err = m["rust_s"], m["numpy_s"], m["force_diff"]
     print(f"{n} LuGre contacts, median of {args.steps} steps, {os.cpu_count()} cores")
     print(f"Model.update      {r * 1e3:8.2f} ms/step  ({n / r / 1e6:6.1f} M contacts/s)")
     print(f"vectorised NumPy  {q * 1e3:8.2f} ms/step  ({n / q / 1e6:6.1f} M contacts/s)")

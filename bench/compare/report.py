@@ -1,0 +1,145 @@
+"""Markdown ratio table from the two JSON documents of one run.
+
+    python bench/compare/report.py RUST.json PEERS.json
+
+ratio = peer CPU time / friction CPU time (above 1: friction is faster).
+Errors are each solver's own, against the reference of its side (Radau5 at
+rtol 1e-12 on the Rust side, LSODA at rtol 1e-12 on the SciPy side; the
+closed form for the free decay); the two references are compared too.
+"""
+
+import json
+import math
+import re
+import sys
+
+
+def fmt_t(s):
+    if s is None:
+        return "-"
+    if s < 1e-3:
+        return f"{s * 1e6:.0f} µs"
+    if s < 1.0:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
+def fmt_e(e):
+    return "-" if e is None else f"{e:.1e}"
+
+
+def fit_exponent(points):
+    """Least-squares slope of log(time) against log(N)."""
+    pts = [(math.log(n), math.log(t)) for n, t in points if t and t > 0]
+    if len(pts) < 2:
+        return None
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx
+
+
+def main():
+    rust = json.load(open(sys.argv[1]))["results"]
+    peers = json.load(open(sys.argv[2]))["results"]
+
+    def find(rows, case, solver_start):
+        for r in rows:
+            if r["case"] == case and r["solver"].startswith(solver_start):
+                return r
+        return None
+
+    out = ["| case | friction | peer | ratio | errors (friction / peer) | goal met? |", "|---|---|---|---|---|---|"]
+
+    def row(label, f, p, goal_text, goal, key="cpu_s", steps=True):
+        if f is None or p is None or f.get(key) is None or p.get(key) is None:
+            why = (f or {}).get("skipped") or (p or {}).get("skipped") or "not run"
+            out.append(f"| {label} | - | - | - | - | {goal_text}: {why} |")
+            return None
+        if f.get("failure"):
+            m = re.search(r"at t = ([0-9.eE+-]+)", f["failure"])
+            reached = f"t = {float(m.group(1)):.2g} s" if m else "?"
+            why = "wall-clock budget" if "max_wall" in f["failure"] else f["failure"].split("; state:")[0]
+            out.append(
+                f"| {label} | did not finish: {reached} of {f.get('t_end')} s in {fmt_t(f['cpu_s'])} CPU "
+                f"({why}) | {fmt_t(p[key])} | - | - | {goal_text + ': ' if goal_text else ''}no |"
+            )
+            return None
+        ratio = p[key] / f[key]
+        fs = f" ({f['steps']} steps)" if steps and f.get("steps") is not None else ""
+        ps = f" ({p['steps']} steps)" if steps and p.get("steps") is not None else ""
+        met = "-" if goal is None else ("yes" if goal(ratio) else "no")
+        out.append(
+            f"| {label} | {fmt_t(f[key])}{fs} | {fmt_t(p[key])}{ps} | {ratio:.1f}x | "
+            f"{fmt_e(f.get('error'))} / {fmt_e(p.get('error'))} | {goal_text + ': ' if goal_text else ''}{met} |"
+        )
+        return ratio
+
+    eng = find(rust, "lugre_stick_slip", "friction")
+    row("LuGre stick-slip, rtol 1e-6 — vs SciPy LSODA (odeint)", eng,
+        find(peers, "lugre_stick_slip", "SciPy odeint"), ">= 50x", lambda r: r >= 50)
+    row("LuGre stick-slip — vs Radau5 (Rust, differential-equations)", eng,
+        find(rust, "lugre_stick_slip", "Radau5"), "faster", lambda r: r > 1)
+    row("LuGre stick-slip — vs SciPy solve_ivp Radau", eng,
+        find(peers, "lugre_stick_slip", "SciPy solve_ivp Radau"), "(no goal)", None)
+    row("Coulomb free decay, exact stick, rtol 1e-9 — vs SciPy DOP853 + events",
+        find(rust, "coulomb_free_decay", "friction"), find(peers, "coulomb_free_decay", "SciPy"),
+        ">= 100x", lambda r: r >= 100)
+
+    sizes = sorted({r["n"] for r in rust if r["case"].startswith("chain_") and "n" in r}
+                   | {int(r["case"].rsplit("_", 1)[1]) for r in rust if r["case"].startswith("chain_")})
+    for model in ("lugre", "coulomb_tanh"):
+        fpts, ppts = [], []
+        for n in sizes:
+            f = find(rust, f"chain_{model}_{n}", "friction")
+            p = find(peers, f"chain_{model}_{n}", "SciPy")
+            goal_text, goal = ("at N=256 >= 2x", lambda r: r >= 2) if n == 256 else ("", None)
+            row(f"chain {model} N={n}, per simulated s — vs LSODA banded", f, p, goal_text, goal,
+                key="cpu_per_sim_s")
+            if f and f.get("cpu_per_sim_s") and not f.get("failure"):
+                fpts.append((n, f["cpu_per_sim_s"]))
+            if p and p.get("cpu_per_sim_s"):
+                ppts.append((n, p["cpu_per_sim_s"]))
+        ef, ep = fit_exponent(fpts), fit_exponent(ppts)
+        met = "-" if ef is None else ("yes" if ef <= 1.2 else "no")
+        out.append(
+            f"| chain {model}: exponent of time ~ N^a (N = {', '.join(str(n) for n, _ in fpts)}) | "
+            f"a = {'-' if ef is None else f'{ef:.2f}'} | a = {'-' if ep is None else f'{ep:.2f}'} | | | a <= 1.2: {met} |"
+        )
+    cpts = []
+    for n in sizes:
+        f = find(rust, f"chain_coulomb_{n}", "friction")
+        if f and f.get("cpu_per_sim_s") is not None:
+            if not f.get("failure"):
+                cpts.append((n, f["cpu_per_sim_s"]))
+            out.append(
+                f"| chain coulomb (true stick) N={n}, per simulated s | {fmt_t(f['cpu_per_sim_s'])} "
+                f"({f['steps']} steps, {f.get('events')} events) | (no peer) | | - | {'failed: ' + f['failure'].split('; state:')[0] if f.get('failure') else ''} |"
+            )
+    ec = fit_exponent(cpts)
+    if ec is not None:
+        out.append(f"| chain coulomb (true stick): exponent a | a = {ec:.2f} | | | | (info) |")
+
+    for r in peers:
+        if r["case"].startswith("batch_") and r["solver"].startswith("friction"):
+            case = r["case"]
+            p = find(peers, case, "NumPy")
+            if case.startswith("batch_lugre"):
+                label, goal_text, goal = f"batch LuGre, {r['n']:.0e} contacts, per step — vs NumPy", ">= 4x", lambda x: x >= 4
+            else:
+                label, goal_text, goal = (f"batch Iwan-4 (100 elements), {r['n']:.0e} contacts, per step — vs NumPy",
+                                          ">= 10x", lambda x: x >= 10)
+            row(label, r, p, goal_text, goal, steps=False)
+
+    print("\n".join(out))
+    rs = find(rust, "lugre_stick_slip", "reference")
+    ps = find(peers, "lugre_stick_slip", "reference")
+    if rs and ps:
+        d = max(abs(a[1] - b[1]) for a, b in zip(rs["samples"], ps["samples"]))
+        print(f"\nLuGre references (Radau5 rtol 1e-12 in Rust, LSODA rtol 1e-12 in SciPy) differ by at most "
+              f"{d:.1e} m at t = 0, 1, ..., 20 s.")
+    print("Batch errors: largest force difference between Model.update and NumPy, relative to the largest force.")
+
+
+if __name__ == "__main__":
+    main()

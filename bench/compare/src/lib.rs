@@ -1,0 +1,43 @@
+//! Shared by the comparison binary (src/main.rs) and the criterion benches
+//! (benches/cases.rs): the scenarios of the suite.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The repository's `examples/` directory.
+pub fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// Chain of `n` unit masses, neighbours joined by springs k = 100 N/m, the
+/// first pulled through such a spring by a driver moving at 0.1 m/s; every
+/// mass on its own contact to ground (`model`: LuGre with the parameters of
+/// case 1, `coulomb_tanh` with Fc = 1 N, ktanh = 1000 s/m, or `coulomb` with
+/// true stick, Fc = 1 N, Fs = 1.5 N). Simulated for `t_end` seconds.
+pub fn chain_text(n: usize, model: &str, t_end: f64, max_wall: Option<f64>) -> String {
+    let params = match model {
+        "lugre" => "{ sigma0 = 1e5, sigma1 = 316.22776601683796, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.001, shape = \"gaussian\" }",
+        "coulomb_tanh" => "{ fc = 1.0, ktanh = 1000.0 }",
+        "coulomb" => "{ fc = 1.0, fs = 1.5 }",
+        _ => panic!("no chain for {model}"),
+    };
+    let mut s = String::new();
+    writeln!(s, "name = \"chain\"\n[[driver]]\nname = \"pull\"\nmotion = {{ type = \"ramp\", rate = 0.1 }}")
+        .unwrap();
+    for i in 0..n {
+        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
+        writeln!(s, "[[body]]\nname = \"m{i}\"\nmass = 1.0").unwrap();
+        writeln!(s, "[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0").unwrap();
+        writeln!(s, "[[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"{model}\"\nparams = {params}")
+            .unwrap();
+    }
+    writeln!(
+        s,
+        "[solver]\nt_end = {t_end:?}\noutput_dt = 0.01\nrtol = 1e-6\natol = {{ position = 1e-9, velocity = 1e-8, state = 1e-11 }}"
+    )
+    .unwrap();
+    if let Some(w) = max_wall {
+        writeln!(s, "max_wall = {w:?}").unwrap();
+    }
+    s
+}
