@@ -125,9 +125,9 @@ def main():
             case = r["case"]
             p = find(peers, case, "NumPy")
             if case.startswith("batch_lugre"):
-                label, goal_text, goal = f"batch LuGre, {r['n']:.0e} contacts, per step — vs NumPy", ">= 4x", lambda x: x >= 4
+                label, goal_text, goal = f"batch LuGre, {r['n']:.0e} contacts, per step (wall clock, 2 cores) — vs NumPy", ">= 4x", lambda x: x >= 4
             else:
-                label, goal_text, goal = (f"batch Iwan-4 (100 elements), {r['n']:.0e} contacts, per step — vs NumPy",
+                label, goal_text, goal = (f"batch Iwan-4 (100 elements), {r['n']:.0e} contacts, per step (wall clock, 2 cores) — vs NumPy",
                                           ">= 10x", lambda x: x >= 10)
             row(label, r, p, goal_text, goal, steps=False)
 

@@ -1,19 +1,16 @@
 """The comparison suite's SciPy/NumPy side stays runnable: bench/compare/peers.py
---quick (one round, smallest chain, small batches; a few seconds). Skipped
-without SciPy, which the package's test extras do not install."""
+--quick (one round, smallest chain, small batches; a few seconds). SciPy
+comes with the package's test extras."""
 
 import json
 import pathlib
 import subprocess
 import sys
 
-import pytest
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_peers_quick():
-    pytest.importorskip("scipy")
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "compare" / "peers.py"), "--quick"],
         check=True,

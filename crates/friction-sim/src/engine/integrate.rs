@@ -221,6 +221,7 @@ impl Engine<'_> {
             }
         }
         self.jac.borrow_mut().invalidate();
+        s.pw_valid = false;
         jumped
     }
 
@@ -611,6 +612,7 @@ impl Engine<'_> {
         S: OdeSolverMethod<'a, Eqn>,
     {
         self.jac.borrow_mut().invalidate();
+        self.scr.borrow_mut().pw_valid = false;
         let st = solver.state_mut();
         *st.t = t;
         self.rhs(t, y, st.dy.host_mut());

@@ -77,6 +77,12 @@ pub(crate) struct Scratch {
     pub a: Vec<f64>,
     /// A contact's states before `accept`, to see whether it projected them.
     pub zbuf: Vec<f64>,
+    /// The powers of the last right-hand side, at `pw_t`, `pw_y` (while
+    /// `pw_valid`: the modes and memory have not changed since).
+    pub pw: Vec<f64>,
+    pub pw_t: f64,
+    pub pw_y: Vec<f64>,
+    pub pw_valid: bool,
 }
 
 /// Counters kept while running.
@@ -178,6 +184,10 @@ impl<'s> Engine<'s> {
                 lam: vec![],
                 need: vec![0.0; nb],
                 a: vec![0.0; nb],
+                pw: vec![0.0; nq],
+                pw_t: f64::NAN,
+                pw_y: vec![0.0; n],
+                pw_valid: false,
                 zbuf: Vec::with_capacity(sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0)),
             }),
             count: Counters::default(),

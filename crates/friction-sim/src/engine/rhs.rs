@@ -108,18 +108,32 @@ impl Engine<'_> {
 
     /// The powers of the energy bookkeeping at (t, y) under the current
     /// modes (diffsol integrates them alongside the motion, outside the
-    /// Newton iteration: they do not feed back).
+    /// Newton iteration: they do not feed back). Explicit methods ask for
+    /// them at every stage right after the right-hand side at the same
+    /// point, so the last right-hand side's powers are kept and reused.
     pub(crate) fn powers(&self, t: f64, y: &[f64], g: &mut [f64]) {
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
-        self.eval(t, y, &d, &mut s, None);
-        self.powers_from(t, y, &s, g);
+        let s = &mut *s;
+        if s.pw_valid && s.pw_t == t && s.pw_y[..] == y[..] {
+            g.copy_from_slice(&s.pw);
+            return;
+        }
+        self.eval(t, y, &d, s, None);
+        self.powers_from(t, y, s, g);
     }
 
     /// The right-hand side dy = f(t, y) under the current modes.
     pub(crate) fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
-        self.eval(t, y, &d, &mut s, Some(dy));
+        let s = &mut *s;
+        self.eval(t, y, &d, s, Some(dy));
+        let mut pw = std::mem::take(&mut s.pw);
+        self.powers_from(t, y, s, &mut pw);
+        s.pw = pw;
+        s.pw_t = t;
+        s.pw_y.copy_from_slice(y);
+        s.pw_valid = true;
     }
 }
