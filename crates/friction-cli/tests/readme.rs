@@ -21,6 +21,8 @@ fn root() -> PathBuf {
 fn skipped(cmd: &str) -> Option<&'static str> {
     if cmd.starts_with("cargo install ") {
         Some("installs a release build of this same binary into ~/.cargo/bin (11 min here); the test runs the binary cargo test built")
+    } else if cmd.starts_with("bench/compare/run.sh") {
+        Some("the comparison suite: a release build and about 5 minutes of timing; `python/tests/test_bench_compare.py` runs its SciPy side, `.ci/run` lints its Rust side")
     } else if cmd.starts_with("scripts/test-all.sh")
         || cmd.starts_with("scripts/test-python.sh")
         || cmd.starts_with("cargo test")

@@ -77,8 +77,9 @@ macro_rules! solve_with {
             .atol(atol)
             // the Jacobian from few products: the pattern (the union over
             // every mode) is found once, and columns that share no row are
-            // taken together
-            .use_coloring(true)
+            // taken together; explicit methods need no Jacobian (finding the
+            // pattern costs n products and n² memory)
+            .use_coloring(method.is_implicit())
             .rhs_implicit(
                 |y: &[f64], _p: &[f64], t: f64, dy: &mut [f64]| this.rhs(t, y, dy),
                 |y: &[f64], _p: &[f64], t: f64, v: &[f64], jv: &mut [f64]| this.jvp(t, y, v, jv),
