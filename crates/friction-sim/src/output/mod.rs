@@ -339,6 +339,8 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
             "steps": out.stats.steps,
             "rejected_steps": out.stats.rejected,
             "rhs_evaluations": out.stats.rhs_evals,
+            "jacobian_products": out.stats.jacobian_products,
+            "linear_algebra": out.stats.linear_algebra,
             "wall_time_s": out.stats.wall_time,
             "rows": out.stats.rows.max(out.rows.len()),
             "events": {
