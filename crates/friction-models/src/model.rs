@@ -162,6 +162,15 @@ pub trait FrictionModel {
         let _ = (inp, z, mem, dz);
     }
 
+    /// [`FrictionModel::rates`] into `dz` and the [`FrictionModel::force`]
+    /// at the same point, in one call: models whose force contains their
+    /// own rates (LuGre's `σ1 dz/dt`) compute them once. The default calls
+    /// the two.
+    fn force_and_rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) -> f64 {
+        self.rates(inp, z, mem, dz);
+        self.force(inp, z, mem)
+    }
+
     /// The quantity of internal value `k`, counting the continuous states
     /// `z` first, then the memory `mem` (the order of the `z.NAME.k` output
     /// columns). Every model with states or memory declares it.

@@ -61,6 +61,10 @@ macro_rules! registry {
                 match self { $(AnyModel::$variant(m) => m.rates(inp, z, mem, dz),)* }
             }
             #[inline]
+            fn force_and_rates(&self, inp: &Input, z: &[f64], mem: &[f64], dz: &mut [f64]) -> f64 {
+                match self { $(AnyModel::$variant(m) => m.force_and_rates(inp, z, mem, dz),)* }
+            }
+            #[inline]
             fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
                 match self { $(AnyModel::$variant(m) => m.partials(inp, z, mem, p),)* }
             }

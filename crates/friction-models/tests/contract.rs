@@ -141,3 +141,27 @@ fn every_state_column_has_a_unit() {
         assert_eq!(m.state_quantity(n), Quantity::Unknown, "{id}: index past the end");
     }
 }
+
+/// `force_and_rates` gives exactly what `rates` and `force` give apart (the
+/// engine calls it for sliding contacts with states).
+#[test]
+fn force_and_rates_equal_rates_then_force() {
+    for info in all() {
+        let m = build(info.id, &defaults(info.id)).unwrap();
+        let mut z = vec![0.0; m.n_states()];
+        let mut mem = vec![0.0; m.n_memory()];
+        m.init(&Input::new(0.0, 0.0, 0.0), &mut z, &mut mem);
+        for (k, zi) in z.iter_mut().enumerate() {
+            *zi += 1e-6 * (k as f64 + 1.0);
+        }
+        for v in [-0.3, -2e-4, 1e-3, 0.05] {
+            let inp = Input::new(0.1, 3e-6, v);
+            let (mut a, mut b) = (vec![0.0; z.len()], vec![0.0; z.len()]);
+            m.rates(&inp, &z, &mem, &mut a);
+            let f = m.force(&inp, &z, &mem);
+            let g = m.force_and_rates(&inp, &z, &mem, &mut b);
+            assert_eq!(f.to_bits(), g.to_bits(), "{} at v = {v}", info.id);
+            assert_eq!(a, b, "{} at v = {v}", info.id);
+        }
+    }
+}

@@ -218,6 +218,11 @@ impl FrictionModel for LuGre {
     fn rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) {
         dz[0] = self.zdot(inp.v, z[0]);
     }
+    fn force_and_rates(&self, inp: &Input, z: &[f64], _mem: &[f64], dz: &mut [f64]) -> f64 {
+        let zd = self.zdot(inp.v, z[0]);
+        dz[0] = zd;
+        self.p.sigma0 * z[0] + self.p.sigma1 * zd + self.p.sigma2 * inp.v
+    }
     /// g = v - σ0 |v| z / G(v): ∂g/∂z = -σ0 |v| / G,
     /// ∂g/∂v = 1 - σ0 z (sign(v) G - |v| G') / G²; F = σ0 z + σ1 g + σ2 v.
     fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {

@@ -363,6 +363,8 @@ impl Engine<'_> {
         let mut same_instant = 0usize;
         let mut tstop_set = f64::NAN;
         let mut y = vec![0.0; self.n];
+        // interpolated output states, allocated once
+        let mut yi = solver.state().y.clone();
         // the next communication point of a co-simulation (none: infinity)
         let mut next_comm = if coupling.is_some() { 0.0 } else { f64::INFINITY };
 
@@ -484,8 +486,8 @@ impl Engine<'_> {
             // outputs up to t_acc with the memory of the step's start
             if every_step {
                 match reason {
-                    OdeSolverStopReason::RootFound(tr, _) => match solver.interpolate(tr) {
-                        Ok(v) => y.copy_from_slice(slice(&v)),
+                    OdeSolverStopReason::RootFound(tr, _) => match solver.interpolate_inplace(tr, &mut yi) {
+                        Ok(()) => y.copy_from_slice(slice(&yi)),
                         Err(_) => y.copy_from_slice(slice(solver.state().y)),
                     },
                     _ => y.copy_from_slice(slice(solver.state().y)),
@@ -500,8 +502,8 @@ impl Engine<'_> {
                     if (to - t_step).abs() <= 1e-15 * (1.0 + t_step.abs()) {
                         y.copy_from_slice(slice(solver.state().y));
                     } else {
-                        match solver.interpolate(to) {
-                            Ok(v) => y.copy_from_slice(slice(&v)),
+                        match solver.interpolate_inplace(to, &mut yi) {
+                            Ok(()) => y.copy_from_slice(slice(&yi)),
                             Err(_) => y.copy_from_slice(slice(solver.state().y)),
                         }
                     }

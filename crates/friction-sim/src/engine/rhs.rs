@@ -53,19 +53,29 @@ impl Engine<'_> {
             let inp = Input::new(t, xa - xb, veff);
             let nzc = ct.model.n_states();
             let z = &y[self.z_off[c]..self.z_off[c] + nzc];
-            if matches!(mode, Mode::Stuck | Mode::Free) || n == 0.0 {
-                s.fc[c] = 0.0;
-            } else {
-                let fc = n * ct.model.force(&inp, z, &d.mem[c]);
+            let sliding = !matches!(mode, Mode::Stuck | Mode::Free) && n != 0.0;
+            let off = self.z_off[c];
+            let f = match dy.as_deref_mut() {
+                Some(dy) if nzc > 0 => {
+                    let dz = &mut dy[off..off + nzc];
+                    if sliding {
+                        // one call: LuGre's force contains its own rate
+                        ct.model.force_and_rates(&inp, z, &d.mem[c], dz)
+                    } else {
+                        ct.model.rates(&inp, z, &d.mem[c], dz);
+                        0.0
+                    }
+                }
+                _ if sliding => ct.model.force(&inp, z, &d.mem[c]),
+                _ => 0.0,
+            };
+            if sliding {
+                let fc = n * f;
                 s.fc[c] = fc;
                 Self::add_force(s, ct.between[0], -fc);
                 Self::add_force(s, ct.between[1], fc);
-            }
-            if let Some(dy) = dy.as_deref_mut() {
-                if nzc > 0 {
-                    let off = self.z_off[c];
-                    ct.model.rates(&inp, z, &d.mem[c], &mut dy[off..off + nzc]);
-                }
+            } else {
+                s.fc[c] = 0.0;
             }
         }
         self.constraint_forces(&d.rows, &d.plan, s);
