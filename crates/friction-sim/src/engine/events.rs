@@ -21,8 +21,7 @@ impl Engine<'_> {
         // the forces are needed only for contacts stuck and stops at rest;
         // relative velocities come from the state alone (most steps of most
         // systems need no evaluation here)
-        let forces =
-            d.modes.iter().any(|m| *m == Mode::Stuck) || d.stops.iter().any(|m| *m != StopMode::Free);
+        let forces = d.modes.contains(&Mode::Stuck) || d.stops.iter().any(|m| *m != StopMode::Free);
         if forces {
             self.eval(t, y, &d, &mut s, None);
         } else if !self.root_rev.is_empty()
