@@ -205,25 +205,8 @@ t_end = 1.0
 #[test]
 fn hopeless_stiff_run_stops_at_the_step_budget_naming_the_stiff_parts() {
     assert_eq!(friction_sim::scenario::DEFAULT_MAX_STEPS, 1_000_000);
-    let text = r#"
-[[body]]
-name = "m"
-mass = 1.0
-x0 = 0.1
-[[spring]]
-name = "k"
-between = ["m", "ground"]
-stiffness = 100.0
-[[contact]]
-name = "c"
-between = ["m", "ground"]
-model = "coulomb_tanh"
-params = { fc = 0.5, ktanh = 1e9 }
-[solver]
-t_end = 10.0
-max_steps = 200
-"#;
-    let sys = scenario::parse(text, "regression.toml", Path::new(".")).unwrap();
+    let text = steep_tanh(200);
+    let sys = scenario::parse(&text, "regression.toml", Path::new(".")).unwrap();
     let out = simulate(&sys).unwrap();
     let f = out.failure.expect("the run must stop at the budget");
     for needle in ["max_steps = 200", "spring `k`", "smallest mass `m`", "contact `c` (`coulomb_tanh`)"] {
@@ -240,7 +223,22 @@ max_steps = 200
 /// 0.5 J.
 #[test]
 fn steep_tanh_regularisation_no_longer_crawls() {
-    let text = r#"
+    let text = steep_tanh(2000);
+    let sys = scenario::parse(&text, "regression.toml", Path::new(".")).unwrap();
+    let out = simulate(&sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    assert!(out.stats.steps < 2000, "{} steps", out.stats.steps);
+    assert!(out.last("x.m").abs() < 1e-5, "x = {}", out.last("x.m"));
+    let e = &out.energy;
+    let dissipated: f64 = e.contacts.iter().map(|c| c.1).sum();
+    assert!((dissipated - 0.5).abs() < 1e-4, "dissipated {dissipated} J");
+}
+
+/// A 1 kg mass on a 100 N/m spring released from 0.1 m against
+/// tanh-regularised Coulomb friction (0.5 N, ktanh = 1e9), 10 s.
+fn steep_tanh(max_steps: u32) -> String {
+    format!(
+        r#"
 [[body]]
 name = "m"
 mass = 1.0
@@ -253,17 +251,10 @@ stiffness = 100.0
 name = "c"
 between = ["m", "ground"]
 model = "coulomb_tanh"
-params = { fc = 0.5, ktanh = 1e9 }
+params = {{ fc = 0.5, ktanh = 1e9 }}
 [solver]
 t_end = 10.0
-max_steps = 2000
-"#;
-    let sys = scenario::parse(text, "regression.toml", Path::new(".")).unwrap();
-    let out = simulate(&sys).unwrap();
-    assert!(out.failure.is_none(), "{:?}", out.failure);
-    assert!(out.stats.steps < 2000, "{} steps", out.stats.steps);
-    assert!(out.last("x.m").abs() < 1e-5, "x = {}", out.last("x.m"));
-    let e = &out.energy;
-    let dissipated: f64 = e.contacts.iter().map(|c| c.1).sum();
-    assert!((dissipated - 0.5).abs() < 1e-4, "dissipated {dissipated} J");
+max_steps = {max_steps}
+"#
+    )
 }
