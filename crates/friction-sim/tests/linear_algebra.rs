@@ -63,3 +63,18 @@ fn sparse_and_dense_give_the_same_stick_slip_with_true_stick() {
     text = text.replace("rtol = 1e-8\n", "rtol = 1e-8\nmethod = \"bdf\"\n");
     compare(&text, "dense", LinearAlgebra::Sparse, 1e-6);
 }
+
+/// A network too large for diffsol's sparsity probe (which holds every
+/// column of the Jacobian at once: about 24 n² bytes) is refused at the
+/// start with the size, the limit and what to do, instead of exhausting
+/// memory; an explicit method runs it.
+#[test]
+fn implicit_run_too_large_for_the_sparsity_probe_is_refused_with_the_size() {
+    let lugre = "model = \"lugre\"\nparams = { fc = 1.0, fs = 1.5, vs = 0.001 }";
+    let text = chain(7000, lugre).replace("t_end = 3.0\noutput_dt = 0.1", "t_end = 1e-4\noutput_dt = 1e-5");
+    let sys = scenario::parse(&text, "chain.toml", Path::new(".")).unwrap();
+    let e = simulate(&sys).unwrap_err().to_string();
+    for needle in ["21000 states", "GB", "tsit45", "limit"] {
+        assert!(e.contains(needle), "missing {needle:?} in: {e}");
+    }
+}

@@ -361,7 +361,7 @@ impl FrictionModel for Gms {
         }
     }
     /// Elements are independent: ∂g/∂z is diagonal, with (∂g_i/∂z_i, ∂g_i/∂v)
-    /// from [`Gms::element_partials`]; F = Σ (k_i z_i + σ1_i g_i) + σ2 v:
+    /// from `Gms::element_partials`; F = Σ (k_i z_i + σ1_i g_i) + σ2 v:
     /// ∂F/∂z_i = k_i + σ1_i ∂g_i/∂z_i, ∂F/∂v = σ2 + Σ σ1_i ∂g_i/∂v,
     /// σ1_i = σ1 k_i/Σ k_j. Nothing depends on x.
     fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {

@@ -320,7 +320,7 @@ impl FrictionModel for Stochastic {
         }
     }
     /// F = F_inner + P(τ), g = [g_inner, |v|/v_ref]: the inner model's
-    /// partials, plus with `speed_ref` the noise phase τ = z[ni]: ∂F/∂τ = P'(τ),
+    /// partials, plus with `speed_ref` the noise phase τ = z\[ni\]: ∂F/∂τ = P'(τ),
     /// ∂g_τ/∂v = sign(v)/v_ref (at v = 0 the right-hand side), and no coupling
     /// between τ and the inner states. Without `speed_ref` P depends on t only
     /// and the partials are the inner model's.

@@ -24,6 +24,10 @@ use crate::scenario::{LinearAlgebra, Method};
 /// (2.2 against 2.6 ms) and by 5x at 130 (7 against 39 ms).
 pub(crate) const SPARSE_FROM: usize = 24;
 
+/// The most memory diffsol's sparsity probe may take \[bytes\] (see
+/// `run_full`): 8 GB, a third of this 24 GiB machine, about 18,000 states.
+const MAX_PROBE_BYTES: f64 = 8e9;
+
 /// Host access to diffsol's vectors (one batch) as slices.
 pub(crate) trait Host {
     fn host(&self) -> &[f64];
@@ -275,6 +279,27 @@ impl Engine<'_> {
                 LinearAlgebra::Dense => false,
                 LinearAlgebra::Sparse => true,
             };
+        // diffsol finds the Jacobian's pattern by probing every column at
+        // once: measured 7.6 GB peak at 18,000 states (about 24 n² bytes) and
+        // 16 s; refuse what would exhaust memory
+        let probe_bytes = 24.0 * (self.n as f64).powi(2);
+        if method.is_implicit() && probe_bytes > MAX_PROBE_BYTES {
+            return Err(SimError::Solver {
+                t: 0.0,
+                cause: format!(
+                    "the implicit method `{}` needs about {:.1} GB at the start to find the Jacobian's \
+                     sparsity ({} states; diffsol probes all columns at once), more than the limit of {:.0} GB; \
+                     use `[solver] method = \"tsit45\"` if the contacts are not stiff, or fewer bodies and \
+                     contact states (at most about {} states)",
+                    method.name(),
+                    probe_bytes / 1e9,
+                    self.n,
+                    MAX_PROBE_BYTES / 1e9,
+                    (MAX_PROBE_BYTES / 24.0).sqrt() as usize
+                ),
+                state: String::new(),
+            });
+        }
         let mut out = if sparse {
             solve_with!(self, FaerSparseMat<f64>, FaerSparseLU<f64>, method, &y0, atol, ev0, hooks, start)
         } else {
