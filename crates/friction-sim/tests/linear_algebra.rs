@@ -74,7 +74,7 @@ fn implicit_run_too_large_for_the_sparsity_probe_is_refused_with_the_size() {
     let text = chain(7000, lugre).replace("t_end = 3.0\noutput_dt = 0.1", "t_end = 1e-4\noutput_dt = 1e-5");
     let sys = scenario::parse(&text, "chain.toml", Path::new(".")).unwrap();
     let e = simulate(&sys).unwrap_err().to_string();
-    for needle in ["21000 states", "GB", "tsit45", "limit"] {
+    for needle in ["28002 states", "GB", "tsit45", "limit"] {
         assert!(e.contains(needle), "missing {needle:?} in: {e}");
     }
 }

@@ -1,10 +1,10 @@
 //! Energy bookkeeping: stored energy of the network, and the balance of the
 //! work done on it against what it stored and dissipated.
 //!
-//! The powers of the contacts, dampers, forces and drivers are integrated by
-//! diffsol as outputs alongside the motion (under their own error control,
-//! outside the Newton iteration); impulses (sticking projections, impacts)
-//! are booked as they happen.
+//! The powers of the contacts, dampers, forces and drivers are integrated as
+//! quadrature states alongside the motion (their Jacobian rows are zero, so
+//! Newton's iteration updates them by substitution); impulses (sticking
+//! projections, impacts) are booked as they happen.
 
 use super::network::Engine;
 use super::outcome::Energy;
@@ -32,7 +32,7 @@ impl Engine<'_> {
     }
 
     /// The energy balance of a run from its initial energies, its final
-    /// state and the integrals of the powers (see [`Engine::powers`]).
+    /// state and the integrals of the powers (the quadrature states).
     pub(crate) fn energy_balance(&self, e0: (f64, f64), t_last: f64, y_end: &[f64], q: &[f64]) -> Energy {
         let sys = self.sys;
         let (ke0, pe0) = e0;

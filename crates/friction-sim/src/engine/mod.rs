@@ -3,8 +3,7 @@
 //!
 //! # Formulation
 //! ```text
-//! state y = [x_b (bodies), v_b (bodies), z (contact states)]
-//! outputs q: integrals of the contacts', dampers', forces' and drivers' powers
+//! state y = [x_b (bodies), v_b (bodies), z (contact states), quadratures]
 //! M dv/dt = f(t, x, v, z) - E λ          f: springs, dampers, forces, sliding contacts
 //! E^T dv/dt + k(t) = 0                   for the active constraints (stuck contacts, resting stops)
 //! ```

@@ -77,12 +77,6 @@ pub(crate) struct Scratch {
     pub a: Vec<f64>,
     /// A contact's states before `accept`, to see whether it projected them.
     pub zbuf: Vec<f64>,
-    /// The powers of the last right-hand side, at `pw_t`, `pw_y` (while
-    /// `pw_valid`: the modes and memory have not changed since).
-    pub pw: Vec<f64>,
-    pub pw_t: f64,
-    pub pw_y: Vec<f64>,
-    pub pw_valid: bool,
 }
 
 /// Counters kept while running.
@@ -103,8 +97,8 @@ pub struct Engine<'s> {
     pub(crate) nb: usize,
     pub(crate) z_off: Vec<usize>,
     pub(crate) nz: usize,
-    /// Number of energy quadratures (diffsol's integrated outputs).
-    pub(crate) nq: usize,
+    /// Offset of the energy quadratures in the state.
+    pub(crate) q_off: usize,
     pub(crate) n: usize,
     /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`.
     pub(crate) nroots: usize,
@@ -131,11 +125,9 @@ impl<'s> Engine<'s> {
             nz += c.model.n_states();
         }
         let nc = sys.contacts.len();
-        // a system without bodies or contact states (contacts between
-        // drivers) still gets one state, constant, for the solver
-        let n = (2 * nb + nz).max(1);
+        let q_off = 2 * nb + nz;
         // quadratures: contact works (nc), damper dissipations (nd), force work, driver work
-        let nq = nc + sys.dampers.len() + 2;
+        let n = q_off + nc + sys.dampers.len() + 2;
         let stuckable: Vec<bool> = sys
             .contacts
             .iter()
@@ -157,7 +149,7 @@ impl<'s> Engine<'s> {
             nb,
             z_off,
             nz,
-            nq,
+            q_off,
             n,
             nroots,
             root_normal,
@@ -184,10 +176,6 @@ impl<'s> Engine<'s> {
                 lam: vec![],
                 need: vec![0.0; nb],
                 a: vec![0.0; nb],
-                pw: vec![0.0; nq],
-                pw_t: f64::NAN,
-                pw_y: vec![0.0; n],
-                pw_valid: false,
                 zbuf: Vec::with_capacity(sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0)),
             }),
             count: Counters::default(),
@@ -197,7 +185,8 @@ impl<'s> Engine<'s> {
         e
     }
 
-    /// Number of states of the ODE (positions, velocities, contact states).
+    /// Number of states of the ODE (positions, velocities, contact states
+    /// and the energy quadratures).
     pub fn n_states(&self) -> usize {
         self.n
     }

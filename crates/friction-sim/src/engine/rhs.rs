@@ -82,16 +82,14 @@ impl Engine<'_> {
         if let Some(dy) = dy {
             dy[..nb].copy_from_slice(&y[nb..2 * nb]);
             dy[nb..2 * nb].copy_from_slice(&s.a);
-            if 2 * nb + self.nz < self.n {
-                // the constant state of a system with none of its own
-                dy[self.n - 1] = 0.0;
-            }
+            self.powers_from(t, y, s, &mut dy[self.q_off..]);
         }
     }
 
-    /// The powers whose integrals are the energy bookkeeping, at (t, y)
-    /// after an evaluation there: per contact `F v_rel`, per damper
-    /// `c Δv²`, then the power of the forces and of the drivers.
+    /// The powers whose integrals are the energy bookkeeping (the
+    /// quadrature states' rates), at (t, y) after an evaluation there: per
+    /// contact `F v_rel`, per damper `c Δv²`, then the power of the forces
+    /// and of the drivers.
     fn powers_from(&self, t: f64, y: &[f64], s: &Scratch, g: &mut [f64]) {
         let sys = self.sys;
         let nb = self.nb;
@@ -116,34 +114,10 @@ impl Engine<'_> {
         g[nc + sys.dampers.len() + 1] = pd;
     }
 
-    /// The powers of the energy bookkeeping at (t, y) under the current
-    /// modes (diffsol integrates them alongside the motion, outside the
-    /// Newton iteration: they do not feed back). Explicit methods ask for
-    /// them at every stage right after the right-hand side at the same
-    /// point, so the last right-hand side's powers are kept and reused.
-    pub(crate) fn powers(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        let d = self.disc.borrow();
-        let mut s = self.scr.borrow_mut();
-        let s = &mut *s;
-        if s.pw_valid && s.pw_t == t && s.pw_y[..] == y[..] {
-            g.copy_from_slice(&s.pw);
-            return;
-        }
-        self.eval(t, y, &d, s, None);
-        self.powers_from(t, y, s, g);
-    }
-
     /// The right-hand side dy = f(t, y) under the current modes.
     pub(crate) fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
-        let s = &mut *s;
-        self.eval(t, y, &d, s, Some(dy));
-        let mut pw = std::mem::take(&mut s.pw);
-        self.powers_from(t, y, s, &mut pw);
-        s.pw = pw;
-        s.pw_t = t;
-        s.pw_y.copy_from_slice(y);
-        s.pw_valid = true;
+        self.eval(t, y, &d, &mut s, Some(dy));
     }
 }
