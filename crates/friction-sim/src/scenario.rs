@@ -41,8 +41,8 @@
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
 //! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45 (auto: bdf when a contact is
-//!                       # stiff, else tsit45: on the LuGre stick-slip example bdf takes 1.6 ms,
-//!                       # tr_bdf2 2.1, esdirk34 2.4, tsit45 58; on the Coulomb free decay
+//!                       # stiff, else tsit45: on the LuGre stick-slip example bdf takes 1.5 ms,
+//!                       # tr_bdf2 2.1, esdirk34 2.4, tsit45 25x the steps; on the Coulomb free decay
 //!                       # tsit45 0.49 ms, bdf 0.61)
 //! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 24 states)
 //! rtol = 1e-6
