@@ -57,16 +57,6 @@ impl Partials {
     pub fn n(&self) -> usize {
         self.df_dz.len()
     }
-
-    /// Set every derivative to zero.
-    pub fn clear(&mut self) {
-        self.df_dx = 0.0;
-        self.df_dv = 0.0;
-        self.df_dz.fill(0.0);
-        self.dg_dz.fill(0.0);
-        self.dg_dx.fill(0.0);
-        self.dg_dv.fill(0.0);
-    }
 }
 
 /// Step of a central difference about `q`: relative above `floor`, absolute

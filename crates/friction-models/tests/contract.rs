@@ -1,6 +1,9 @@
 //! Contract checks over every registered model: documentation matches the
 //! parameter tables, defaults build, symmetry, and bad input is refused.
 
+mod common;
+
+use common::{defaults, wrapped};
 use friction_models::{all, build, Family, FrictionModel, Input, ParamKind, ParamMap, ParamValue, Quantity};
 
 fn doc_lines(id: &str) -> Vec<String> {
@@ -30,32 +33,6 @@ fn doc_comments_match_info() {
         }
         assert!(!info.summary.is_empty() && !info.sources.is_empty());
     }
-}
-
-fn defaults(id: &str) -> ParamMap {
-    let info = friction_models::info(id).unwrap();
-    let mut p = ParamMap::new();
-    for s in info.params {
-        if id == "table" && s.name == "points" {
-            // speeds from 0, strictly increasing
-            p.insert(
-                s.name.into(),
-                ParamValue::List(vec![
-                    ParamValue::List(vec![ParamValue::Num(0.0), ParamValue::Num(1.5)]),
-                    ParamValue::List(vec![ParamValue::Num(0.01), ParamValue::Num(1.0)]),
-                ]),
-            );
-        } else if let ParamKind::Rows { .. } = s.kind {
-            p.insert(
-                s.name.into(),
-                ParamValue::List(vec![
-                    ParamValue::List(vec![ParamValue::Num(1e4), ParamValue::Num(0.5)]),
-                    ParamValue::List(vec![ParamValue::Num(2e4), ParamValue::Num(0.5)]),
-                ]),
-            );
-        }
-    }
-    p
 }
 
 /// Every model builds from its defaults (plus rows where required) and gives
@@ -117,21 +94,10 @@ fn ids_are_unique() {
 /// around stateful inner models; indices past the end are `Unknown`.
 #[test]
 fn every_state_column_has_a_unit() {
-    let wrapped = |id: &str, extra: &str| -> ParamMap {
-        let mut p = ParamMap::new();
-        let mut inner = ParamMap::new();
-        inner.insert("model".into(), ParamValue::Str("lugre".into()));
-        p.insert("inner".into(), ParamValue::Table(inner));
-        if !extra.is_empty() {
-            p.insert(extra.into(), ParamValue::Num(0.1));
-        }
-        let _ = id;
-        p
-    };
     let mut cases: Vec<(String, ParamMap)> =
         all().iter().map(|i| (i.id.to_string(), defaults(i.id))).collect();
-    cases.push(("meta_coulomb".into(), wrapped("meta_coulomb", "")));
-    cases.push(("stochastic".into(), wrapped("stochastic", "speed_ref")));
+    cases.push(("meta_coulomb".into(), wrapped("")));
+    cases.push(("stochastic".into(), wrapped("speed_ref")));
     for (id, p) in cases {
         let m = build(&id, &p).unwrap_or_else(|e| panic!("{id}: {e}"));
         let n = m.n_states() + m.n_memory();

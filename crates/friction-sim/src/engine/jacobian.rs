@@ -77,6 +77,22 @@ impl JacCache {
         }
     }
 
+    /// Probing: any body may stick to the others of its component, which
+    /// then moves as one with all their forces; a NaN force on one body
+    /// makes the accelerations `acc` of its whole component NaN.
+    fn spread_over_components(&self, acc: &mut [f64]) {
+        for i in 0..self.df.len() {
+            if self.df[i].is_nan() {
+                let ci = self.comp[i];
+                for (k, a) in acc.iter_mut().enumerate() {
+                    if self.comp[k] == ci {
+                        *a = f64::NAN;
+                    }
+                }
+            }
+        }
+    }
+
     /// Forget the partials (the modes or the memory changed).
     pub(crate) fn invalidate(&mut self) {
         self.valid = false;
@@ -166,16 +182,7 @@ impl Engine<'_> {
                 jv[off..off + ct.model.n_states()].fill(f64::NAN);
             }
         }
-        for i in 0..nb {
-            if jc.df[i].is_nan() {
-                let ci = jc.comp[i];
-                for k in 0..nb {
-                    if jc.comp[k] == ci {
-                        jv[nb + k] = f64::NAN;
-                    }
-                }
-            }
-        }
+        jc.spread_over_components(&mut jv[nb..2 * nb]);
     }
 
     /// `jv = J(t, y) v`, exact for the current modes; with NaN in `v` (diffsol
@@ -261,18 +268,7 @@ impl Engine<'_> {
             jv[nb + i] = jc.df[i] / sys.bodies[i].mass;
         }
         if probing {
-            // any body may stick to the others of its component: the
-            // component then moves as one, with all their forces
-            for i in 0..nb {
-                if jc.df[i].is_nan() {
-                    let ci = jc.comp[i];
-                    for k in 0..nb {
-                        if jc.comp[k] == ci {
-                            jv[nb + k] = f64::NAN;
-                        }
-                    }
-                }
-            }
+            jc.spread_over_components(&mut jv[nb..2 * nb]);
         } else {
             for cl in &d.plan.clusters {
                 let a = match cl.anchor {
