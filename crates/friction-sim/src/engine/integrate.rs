@@ -11,6 +11,7 @@ use diffsol::{
 use friction_models::{FrictionModel, Input};
 
 use super::cosim::{Coupling, Link};
+use super::equations::EngineEquations;
 use super::network::{Engine, RowKind};
 use super::outcome::{Event, Mode, Outcome, Stats};
 use super::rows::{Progress, RowOut, RowSink};
@@ -23,10 +24,6 @@ use crate::scenario::{LinearAlgebra, Method};
 /// at 18 states (1.24 against 1.39 ms), they tie at 26, sparse wins at 34
 /// (2.2 against 2.6 ms) and by 5x at 130 (7 against 39 ms).
 pub(crate) const SPARSE_FROM: usize = 24;
-
-/// The most memory diffsol's sparsity probe may take \[bytes\] (see
-/// `run_full`): 8 GB, a third of this 24 GiB machine, about 18,000 states.
-const MAX_PROBE_BYTES: f64 = 8e9;
 
 /// Host access to diffsol's vectors (one batch) as slices.
 pub(crate) trait Host {
@@ -72,30 +69,21 @@ macro_rules! solve_with {
         let (this, method, y0, atol, ev0, hooks, start): (&Engine<'_>, Method, &[f64], Vec<f64>, Vec<Event>, Hooks<'_, '_, '_>, Instant) =
             ($e, $method, $y0, $atol, $ev0, $hooks, $start);
         let st = &this.sys.solver;
-        let y_init = y0.to_vec();
         let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
+        let setup = |e: String| SimError::Solver {
+            t: 0.0,
+            cause: format!("cannot set up the problem: {e}"),
+            state: String::new(),
+        };
+        // explicit methods need no Jacobian
+        let eqn = EngineEquations::<$m>::new(this, y0, method.is_implicit()).map_err(setup)?;
         let mut problem = OdeBuilder::<$m>::new()
             .t0(0.0)
             .h0(h0)
             .rtol(st.rtol)
             .atol(atol)
-            // the Jacobian from few products: the pattern (the union over
-            // every mode) is found once, and columns that share no row are
-            // taken together; explicit methods need no Jacobian (finding the
-            // pattern costs n products and n² memory)
-            .use_coloring(method.is_implicit())
-            .rhs_implicit(
-                |y: &[f64], _p: &[f64], t: f64, dy: &mut [f64]| this.rhs(t, y, dy),
-                |y: &[f64], _p: &[f64], t: f64, v: &[f64], jv: &mut [f64]| this.jvp(t, y, v, jv),
-            )
-            .init(move |_p: &[f64], _t: f64, y: &mut [f64]| y.copy_from_slice(&y_init), this.n)
-            .root(|y: &[f64], _p: &[f64], t: f64, g: &mut [f64]| this.roots(t, y, g), this.nroots)
-            .build()
-            .map_err(|e| SimError::Solver {
-                t: 0.0,
-                cause: format!("cannot set up the problem: {e}"),
-                state: String::new(),
-            })?;
+            .build_from_eqn(eqn)
+            .map_err(|e| setup(e.to_string()))?;
         // diffsol counts Newton failures over the whole run; every mode change
         // costs a few, so only the step-size floor (min_timestep) ends a run
         problem.ode_options.max_nonlinear_solver_failures = usize::MAX / 4;
@@ -275,27 +263,6 @@ impl Engine<'_> {
                 LinearAlgebra::Dense => false,
                 LinearAlgebra::Sparse => true,
             };
-        // diffsol finds the Jacobian's pattern by probing every column at
-        // once: measured 7.6 GB peak at 18,000 states (about 24 n² bytes) and
-        // 16 s; refuse what would exhaust memory
-        let probe_bytes = 24.0 * (self.n as f64).powi(2);
-        if method.is_implicit() && probe_bytes > MAX_PROBE_BYTES {
-            return Err(SimError::Solver {
-                t: 0.0,
-                cause: format!(
-                    "the implicit method `{}` needs about {:.1} GB at the start to find the Jacobian's \
-                     sparsity ({} states; diffsol probes all columns at once), more than the limit of {:.0} GB; \
-                     use `[solver] method = \"tsit45\"` if the contacts are not stiff, or fewer bodies and \
-                     contact states (at most about {} states)",
-                    method.name(),
-                    probe_bytes / 1e9,
-                    self.n,
-                    MAX_PROBE_BYTES / 1e9,
-                    (MAX_PROBE_BYTES / 24.0).sqrt() as usize
-                ),
-                state: String::new(),
-            });
-        }
         let mut out = if sparse {
             solve_with!(self, FaerSparseMat<f64>, FaerSparseLU<f64>, method, &y0, atol, ev0, hooks, start)
         } else {

@@ -28,6 +28,7 @@
 //! - [`network`]: the prepared system (offsets, members, constraint rows);
 //! - [`rhs`]: one evaluation of the equations;
 //! - [`jacobian`]: the exact Jacobian-vector product and its sparsity;
+//! - [`equations`]: the equations as diffsol operators;
 //! - [`constraints`]: clusters of stuck bodies and their constraint forces;
 //! - [`events`]: root functions and what each root means;
 //! - [`modes`]: the joint stick/slip decision at an event (the LCP);
@@ -45,6 +46,7 @@
 pub mod constraints;
 pub mod cosim;
 pub mod energy;
+pub mod equations;
 pub mod events;
 pub mod integrate;
 pub mod jacobian;

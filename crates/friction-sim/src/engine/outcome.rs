@@ -54,7 +54,7 @@ pub struct Stats {
     /// including those for Jacobians, root functions, events and output.
     pub rhs_evals: usize,
     /// Jacobian-vector products (the exact products that assemble the
-    /// Jacobian, a few per assembly, plus the sparsity probe at the start).
+    /// Jacobian, a few per assembly).
     pub jacobian_products: usize,
     /// Linear algebra of the implicit solve: `dense`, `sparse` (above a few
     /// dozen states) or `none` (explicit method).
