@@ -44,7 +44,7 @@
 //!                       # stiff, else tsit45: on the LuGre stick-slip example bdf takes 1.5 ms,
 //!                       # tr_bdf2 2.1, esdirk34 2.4, tsit45 25x the steps; on the Coulomb free decay
 //!                       # tsit45 0.49 ms, bdf 0.61)
-//! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 24 states)
+//! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 12 states)
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
 //! max_step = 0.01
@@ -303,12 +303,13 @@ impl Method {
 /// The linear algebra of implicit methods (`[solver] linear_algebra`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinearAlgebra {
-    /// Dense below 24 states, sparse from there (measured on chains of
-    /// contacts: sparse LU wins once the network has a few dozen states).
+    /// Dense below 12 states, sparse from there (measured on chains of
+    /// contacts: the band LU wins from 3 masses, 14 states).
     Auto,
     /// Dense LU (nalgebra).
     Dense,
-    /// Sparse LU with a fill-reducing ordering (faer).
+    /// Band LU after a reverse Cuthill-McKee ordering when the band is
+    /// narrow, else sparse LU with a fill-reducing ordering (faer).
     Sparse,
 }
 

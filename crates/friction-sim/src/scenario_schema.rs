@@ -345,7 +345,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"auto\"",
                 false,
-                "linear algebra of the implicit methods; auto: dense below 24 states, sparse (faer, fill-reducing ordering) from there",
+                "linear algebra of the implicit methods; auto: dense below 12 states, sparse from there (band LU after a bandwidth-reducing ordering, or faer sparse LU when the band is wide)",
             ),
             key(
                 "rtol",

@@ -5,11 +5,12 @@
 use std::time::Instant;
 
 use diffsol::{
-    FaerSparseLU, FaerSparseMat, FaerVec, NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder, OdeEquations,
-    OdeSolverMethod, OdeSolverStopReason, Vector, VectorCommon,
+    FaerSparseMat, FaerVec, NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder, OdeEquations, OdeSolverMethod,
+    OdeSolverStopReason, Vector, VectorCommon,
 };
 use friction_models::{FrictionModel, Input};
 
+use super::band_lu::BandOrSparseLu;
 use super::cosim::{Coupling, Link};
 use super::equations::EngineEquations;
 use super::network::{Engine, RowKind};
@@ -18,12 +19,13 @@ use super::rows::{Progress, RowOut, RowSink};
 use crate::error::SimError;
 use crate::scenario::{LinearAlgebra, Method};
 
-/// Systems with at least this many states use sparse linear algebra
-/// (faer's sparse LU with a fill-reducing ordering); smaller ones dense
-/// (nalgebra). Measured on chains of 4 to 32 masses (BDF, 1 s): dense wins
-/// at 18 states (1.24 against 1.39 ms), they tie at 26, sparse wins at 34
-/// (2.2 against 2.6 ms) and by 5x at 130 (7 against 39 ms).
-pub(crate) const SPARSE_FROM: usize = 24;
+/// Systems with at least this many states use sparse linear algebra (a
+/// band LU after a bandwidth-reducing ordering, or faer's sparse LU when
+/// the band would be wide, see `band_lu`); smaller ones dense (nalgebra).
+/// Measured on chains of LuGre contacts (BDF, 2 s): 2 masses (10 states)
+/// dense 0.57 against 0.61 ms, 3 masses (14 states) 1.10 against 1.04 ms,
+/// 4 masses 1.53 against 1.31 ms, 8 masses 4.6 against 3.1 ms.
+pub(crate) const SPARSE_FROM: usize = 12;
 
 /// Host access to diffsol's vectors (one batch) as slices.
 pub(crate) trait Host {
@@ -264,7 +266,7 @@ impl Engine<'_> {
                 LinearAlgebra::Sparse => true,
             };
         let mut out = if sparse {
-            solve_with!(self, FaerSparseMat<f64>, FaerSparseLU<f64>, method, &y0, atol, ev0, hooks, start)
+            solve_with!(self, FaerSparseMat<f64>, BandOrSparseLu, method, &y0, atol, ev0, hooks, start)
         } else {
             solve_with!(self, NalgebraMat<f64>, NalgebraLU<f64>, method, &y0, atol, ev0, hooks, start)
         };

@@ -43,6 +43,7 @@
 // Index loops over parallel arrays (bodies, rows, contacts) read best as such.
 #![allow(clippy::needless_range_loop)]
 
+pub mod band_lu;
 pub mod constraints;
 pub mod cosim;
 pub mod energy;
