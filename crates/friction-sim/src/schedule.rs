@@ -351,8 +351,14 @@ impl Schedule {
     }
 
     /// Value at `t`.
+    #[inline]
     pub fn value(&self, t: f64) -> f64 {
-        self.eval(t).0
+        // constants (most normal loads) without the call: the engine asks
+        // once per contact per evaluation (3 % of a chain's run)
+        match self {
+            Schedule::Constant { value } => *value,
+            _ => self.eval(t).0,
+        }
     }
 
     /// Times in `(0, t_end)` where the signal or its derivative jumps; a
