@@ -236,14 +236,14 @@ impl Band {
                 }
             }
         }
-        if !self.swapped {
-            for i in 0..n {
+        for i in 0..n {
+            if !self.swapped {
                 for t in 1..=kl.min(i) {
                     self.lrows[i * kl + t - 1] = ab[(i - t) * ldab + kv + t];
                 }
-                for k in 1..=kv.min(n - 1 - i) {
-                    self.urows[i * kv + k - 1] = ab[(i + k) * ldab + kv - k];
-                }
+            }
+            for k in 1..=kv.min(n - 1 - i) {
+                self.urows[i * kv + k - 1] = ab[(i + k) * ldab + kv - k];
             }
         }
     }
@@ -259,8 +259,9 @@ impl Band {
         let (ipiv, rpiv) = (&self.ipiv[..], &self.rpiv[..]);
         let mut guard = self.work.borrow_mut();
         let w = &mut guard[..];
-        // unknowns from `w[off]` (padded with zeros on the row-by-row path)
-        let off = if !transpose && !self.swapped { kl } else { 0 };
+        // unknowns from `w[off]`, zeros before and after (for the row-by-row
+        // substitutions)
+        let off = if transpose { 0 } else { kl };
         w.fill(0.0);
         for (wi, &old) in w[off..].iter_mut().zip(&self.perm) {
             *wi = b[old];
@@ -271,7 +272,10 @@ impl Band {
         // apart from the newest one's term, they run faster than by columns
         // (measured 5.4 against 7.1 µs per solve at 768 unknowns, kl = ku = 3).
         if !transpose {
+            let (lr, ur) = (&self.lrows[..], &self.urows[..]);
             if self.swapped {
+                // the row swaps interleave with the elimination: by columns
+                let w = &mut w[kl..kl + n];
                 for j in 0..n.saturating_sub(1) {
                     let l = ipiv[j];
                     if l != j {
@@ -285,21 +289,7 @@ impl Band {
                         *x -= a * wj;
                     }
                 }
-                // U(c, c + k) at (c + k) * ldab + kv - k
-                for c in (0..n).rev() {
-                    let col = c * ldab + kv;
-                    let lo = c.saturating_sub(kv);
-                    let (head, tail) = w.split_at_mut(c);
-                    let wc = tail[0] * rpiv[c];
-                    tail[0] = wc;
-                    for (x, a) in head[lo..].iter_mut().zip(&ab[col - (c - lo)..col]) {
-                        *x -= a * wc;
-                    }
-                }
             } else {
-                // row by row on padded unknowns: `w[kl + i]` is unknown `i`,
-                // zero before and after
-                let (lr, ur) = (&self.lrows[..], &self.urows[..]);
                 let mut prev = 0.0;
                 for i in 0..n {
                     let l = &lr[i * kl..(i + 1) * kl];
@@ -311,16 +301,16 @@ impl Band {
                     w[kl + i] = s;
                     prev = s;
                 }
-                let mut prev = 0.0;
-                for c in (0..n).rev() {
-                    let u = &ur[c * kv..(c + 1) * kv];
-                    let mut acc = 0.0;
-                    for (k, a) in u.iter().enumerate().skip(1) {
-                        acc += a * w[kl + c + k + 1];
-                    }
-                    prev = (w[kl + c] - acc - u.first().map_or(0.0, |a| a * prev)) * rpiv[c];
-                    w[kl + c] = prev;
+            }
+            let mut prev = 0.0;
+            for c in (0..n).rev() {
+                let u = &ur[c * kv..(c + 1) * kv];
+                let mut acc = 0.0;
+                for (k, a) in u.iter().enumerate().skip(1) {
+                    acc += a * w[kl + c + k + 1];
                 }
+                prev = (w[kl + c] - acc - u.first().map_or(0.0, |a| a * prev)) * rpiv[c];
+                w[kl + c] = prev;
             }
         } else {
             for c in 0..n {

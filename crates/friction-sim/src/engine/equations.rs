@@ -44,9 +44,10 @@ impl<'x, 'e, M: Matrix<T = f64>> EngineEquations<'x, 'e, M> {
     }
 }
 
-/// The `Op` of every part: `n` states in, `nout` values out, no parameters.
+/// The `Op` of every part: `n` states in, `nout` values out, no parameters;
+/// with `$call`, the `NonLinearOp` that is the engine's function `$call`.
 macro_rules! op_for {
-    ($ty:ident, $nout:expr) => {
+    ($ty:ident, $nout:expr $(, $call:ident)?) => {
         impl<M: Matrix<T = f64>> Op for $ty<'_, '_, '_, M> {
             type T = f64;
             type V = M::V;
@@ -66,6 +67,16 @@ macro_rules! op_for {
                 0
             }
         }
+        $(
+            impl<M: Matrix<T = f64>> NonLinearOp for $ty<'_, '_, '_, M>
+            where
+                M::V: Host,
+            {
+                fn call_inplace(&self, x: &M::V, t: f64, y: &mut M::V) {
+                    self.0.engine.$call(t, x.host(), y.host_mut());
+                }
+            }
+        )?
     };
 }
 
@@ -77,18 +88,9 @@ pub(crate) struct Roots<'a, 'x, 'e, M: Matrix>(&'a EngineEquations<'x, 'e, M>);
 /// The initial state.
 pub(crate) struct Init<'a, 'x, 'e, M: Matrix>(&'a EngineEquations<'x, 'e, M>);
 
-op_for!(Rhs, |e: &Engine<'_>| e.n);
-op_for!(Roots, |e: &Engine<'_>| e.nroots);
+op_for!(Rhs, |e: &Engine<'_>| e.n, rhs);
+op_for!(Roots, |e: &Engine<'_>| e.nroots, roots);
 op_for!(Init, |e: &Engine<'_>| e.n);
-
-impl<M: Matrix<T = f64>> NonLinearOp for Rhs<'_, '_, '_, M>
-where
-    M::V: Host,
-{
-    fn call_inplace(&self, x: &M::V, t: f64, y: &mut M::V) {
-        self.0.engine.rhs(t, x.host(), y.host_mut());
-    }
-}
 
 impl<M: Matrix<T = f64>> NonLinearOpJacobian for Rhs<'_, '_, '_, M>
 where
@@ -105,15 +107,6 @@ where
     }
     fn jacobian_sparsity(&self) -> Option<M::Sparsity> {
         self.0.sparsity.clone()
-    }
-}
-
-impl<M: Matrix<T = f64>> NonLinearOp for Roots<'_, '_, '_, M>
-where
-    M::V: Host,
-{
-    fn call_inplace(&self, x: &M::V, t: f64, y: &mut M::V) {
-        self.0.engine.roots(t, x.host(), y.host_mut());
     }
 }
 
