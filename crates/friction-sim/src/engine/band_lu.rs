@@ -7,10 +7,10 @@
 //! Newton matrices `I - h γ J` the ordering turns into a few diagonals;
 //! unknowns coupled to nothing else (the energy quadratures) are solved on
 //! their own. Measured on chains (BDF, 2 s, whole run), faer's sparse LU
-//! against this: LuGre, 256 masses 109 against 90 ms, 1,024 masses 328
-//! against 251 ms; tanh-regularised Coulomb, 256 masses 33 against 26 ms,
-//! 1,024 masses 92 against 70 ms. The solves are bound by the latency of
-//! the substitutions (about 10 ns per unknown), not by arithmetic. Written
+//! against this: LuGre, 256 masses 101 against 80 ms, 1,024 masses 301
+//! against 228 ms; tanh-regularised Coulomb, 256 masses 32 against 24 ms,
+//! 1,024 masses 89 against 62 ms. The solves are bound by the latency of
+//! the substitutions (about 7 ns per unknown), not by arithmetic. Written
 //! here because no maintained crate offers a band LU for diffsol's sparse
 //! matrices.
 
@@ -75,9 +75,9 @@ struct Band {
 }
 
 /// Reverse Cuthill-McKee ordering of the symmetric pattern `adj`
-/// (neighbours of each vertex): `perm[new] = old`. Each connected part
-/// starts from a vertex of least degree, neighbours are visited by
-/// increasing degree.
+/// (neighbours of each vertex, each once): `perm[new] = old`. Each
+/// connected part starts from a vertex of least degree, neighbours are
+/// visited by increasing degree.
 pub(crate) fn reverse_cuthill_mckee(adj: &[Vec<usize>]) -> Vec<usize> {
     let n = adj.len();
     let mut order = Vec::with_capacity(n);
@@ -97,8 +97,7 @@ pub(crate) fn reverse_cuthill_mckee(adj: &[Vec<usize>]) -> Vec<usize> {
             head += 1;
             nbrs.clear();
             nbrs.extend(adj[v].iter().copied().filter(|&w| !seen[w]));
-            nbrs.sort_by_key(|&w| adj[w].len());
-            nbrs.dedup();
+            nbrs.sort_unstable_by_key(|&w| (adj[w].len(), w));
             for &w in &nbrs {
                 seen[w] = true;
                 order.push(w);
@@ -123,6 +122,11 @@ impl Band {
                     adj[j].push(i);
                 }
             }
+        }
+        // (i, j) and (j, i) both stored: each neighbour once
+        for l in &mut adj {
+            l.sort_unstable();
+            l.dedup();
         }
         let alone: Vec<usize> = (0..n).filter(|&i| adj[i].is_empty()).collect();
         let perm: Vec<usize> =
@@ -463,6 +467,12 @@ mod tests {
             let (t, total) = system(n, alone, diag, seed);
             let a = mat(&t, total);
             let mut band = Band::new(a).expect("a chain is narrow");
+            // every unknown once, in the band or alone (the pattern stores
+            // (i, j) and (j, i): a neighbour listed twice must not be
+            // ordered twice)
+            let mut all: Vec<usize> = band.perm.iter().chain(&band.alone).copied().collect();
+            all.sort_unstable();
+            assert_eq!(all, (0..total).collect::<Vec<_>>());
             assert!(band.kl + band.ku <= 6, "bandwidth {} + {}", band.kl, band.ku);
             assert_eq!(band.alone.len(), alone);
             band.factor();
@@ -481,6 +491,26 @@ mod tests {
                 assert!(r.amax() < 1e-10 * scale, "n {n}, transpose {transpose}: residual {}", r.amax());
             }
         }
+    }
+
+    /// A hub coupled both ways to three others: each neighbour is stored
+    /// twice in the pattern ((i, j) and (j, i)) and must be ordered once.
+    #[test]
+    fn a_hub_coupled_both_ways_is_ordered_once_and_solved() {
+        let mut t = vec![(0, 0, 4.0)];
+        for k in 1..4 {
+            t.extend([(k, k, 3.0 + k as f64), (0, k, 1.0), (k, 0, -1.0)]);
+        }
+        let mut band = Band::new(mat(&t, 4)).unwrap();
+        let mut perm = band.perm.clone();
+        perm.sort_unstable();
+        assert_eq!(perm, vec![0, 1, 2, 3]);
+        band.factor();
+        let b = [1.0, 2.0, 3.0, 4.0];
+        let mut x = b;
+        band.solve(&mut x, false).unwrap();
+        let r = dense(&t, 4) * DVector::from_row_slice(&x) - DVector::from_row_slice(&b);
+        assert!(r.amax() < 1e-12, "residual {}", r.amax());
     }
 
     #[test]
