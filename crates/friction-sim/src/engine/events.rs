@@ -258,6 +258,11 @@ impl Engine<'_> {
                 return true;
             }
         }
+        // only contacts sliding in a set-valued mode can have reversed: without
+        // them (smooth, state and hysteresis models) no evaluation is needed
+        if !d.modes.iter().any(|m| matches!(m, Mode::Forward | Mode::Backward)) {
+            return false;
+        }
         let mut s = self.scr.borrow_mut();
         self.eval(t, y, &d, &mut s, None);
         (0..self.sys.contacts.len()).any(|c| match d.modes[c] {

@@ -596,6 +596,9 @@ impl Engine<'_> {
                 steps: stats_d.number_of_steps,
                 rejected: stats_d.number_of_error_test_failures,
                 rows: n_rows,
+                newton_iterations: stats_d.number_of_nonlinear_solver_iterations,
+                newton_failures: stats_d.number_of_nonlinear_solver_fails,
+                factorisations: stats_d.number_of_linear_solver_setups,
                 ..Default::default()
             },
             energy,

@@ -56,6 +56,15 @@ pub struct Stats {
     /// Jacobian-vector products (the exact products that assemble the
     /// Jacobian, a few per assembly).
     pub jacobian_products: usize,
+    /// Newton iterations of the implicit method (each one evaluation of the
+    /// equations and one linear solve; 0 for explicit methods).
+    pub newton_iterations: usize,
+    /// Newton iterations that failed to converge (the step was retried
+    /// shorter or with a fresh Jacobian).
+    pub newton_failures: usize,
+    /// Factorisations of the Newton matrix (after a step-size change, a
+    /// failed iteration or a rejected step).
+    pub factorisations: usize,
     /// Linear algebra of the implicit solve: `dense`, `sparse` (above a few
     /// dozen states) or `none` (explicit method).
     pub linear_algebra: String,
