@@ -64,6 +64,7 @@ pub mod partials;
 pub mod references;
 pub mod registry;
 pub mod shape;
+mod sliders;
 pub mod suggest;
 pub mod testing;
 pub mod update;

@@ -56,6 +56,7 @@
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
+use crate::sliders::Sliders;
 
 /// Valid range of the exponent χ: `(-1, 0]`.
 pub const CHI_RANGE: Range = Range { lo: -1.0, hi: 0.0, lo_closed: false, hi_closed: true };
@@ -252,13 +253,17 @@ impl Iwan4Params {
 pub struct Iwan4 {
     p: Iwan4Params,
     elements: Vec<IwanElement>,
+    /// The same elements as two arrays (force and memory update).
+    sliders: Sliders,
 }
 
 impl Iwan4 {
     /// A validated model.
     pub fn new(p: Iwan4Params) -> Result<Self, ModelError> {
         p.validate()?;
-        Ok(Iwan4 { p, elements: p.elements() })
+        let elements = p.elements();
+        let sliders = Sliders::new(elements.iter().map(|e| (e.k, e.phi)));
+        Ok(Iwan4 { p, elements, sliders })
     }
 
     /// Build from user parameters.
@@ -284,6 +289,11 @@ impl Iwan4 {
     pub fn elements(&self) -> &[IwanElement] {
         &self.elements
     }
+
+    /// The elements as the shared slider arithmetic (batch update).
+    pub(crate) fn sliders(&self) -> &Sliders {
+        &self.sliders
+    }
 }
 
 impl FrictionModel for Iwan4 {
@@ -308,7 +318,7 @@ impl FrictionModel for Iwan4 {
         mem.fill(inp.x);
     }
     fn force(&self, inp: &Input, _z: &[f64], mem: &[f64]) -> f64 {
-        self.elements.iter().zip(mem).map(|(e, s)| e.k * (inp.x - s).clamp(-e.phi, e.phi)).sum()
+        self.sliders.force(inp.x, mem)
     }
     /// Memory held fixed: ∂F/∂x = Σ k_j over the elements with |x - s_j| <= φ_j
     /// (elastic; a slipping one carries ±k_j φ_j); ∂F/∂v = 0.
@@ -317,14 +327,7 @@ impl FrictionModel for Iwan4 {
         p.df_dv = 0.0;
     }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {
-        for (e, s) in self.elements.iter().zip(mem.iter_mut()) {
-            let d = inp.x - *s;
-            if d > e.phi {
-                *s = inp.x - e.phi;
-            } else if d < -e.phi {
-                *s = inp.x + e.phi;
-            }
-        }
+        self.sliders.accept(inp.x, mem);
     }
     fn is_stiff(&self) -> bool {
         false

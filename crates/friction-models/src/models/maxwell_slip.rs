@@ -32,6 +32,7 @@ use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
 use crate::models::iwan4::elastic_slope;
 use crate::params::{ParamKind, ParamMap, ParamReader, ParamSpec, Range};
+use crate::sliders::Sliders;
 
 /// Static description of `maxwell_slip`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -115,13 +116,21 @@ impl MaxwellSlipParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaxwellSlip {
     p: MaxwellSlipParams,
+    /// The elements as stiffnesses and slip deflections `fmax / k`.
+    sliders: Sliders,
 }
 
 impl MaxwellSlip {
     /// A validated model.
     pub fn new(p: MaxwellSlipParams) -> Result<Self, ModelError> {
         p.validate()?;
-        Ok(MaxwellSlip { p })
+        let sliders = Sliders::new(p.elements.iter().map(|e| (e.k, e.fmax / e.k)));
+        Ok(MaxwellSlip { p, sliders })
+    }
+
+    /// The elements as the shared slider arithmetic (batch update).
+    pub(crate) fn sliders(&self) -> &Sliders {
+        &self.sliders
     }
 
     /// Build from user parameters.
@@ -162,15 +171,7 @@ impl FrictionModel for MaxwellSlip {
         mem.fill(inp.x);
     }
     fn force(&self, inp: &Input, _z: &[f64], mem: &[f64]) -> f64 {
-        self.p
-            .elements
-            .iter()
-            .zip(mem)
-            .map(|(e, s)| {
-                let dmax = e.fmax / e.k;
-                e.k * (inp.x - s).clamp(-dmax, dmax)
-            })
-            .sum()
+        self.sliders.force(inp.x, mem)
     }
     /// Memory held fixed: ∂F/∂x = Σ k_i over the elements with |x - s_i| <= fmax_i / k_i
     /// (elastic; a slipping one carries ±fmax_i); ∂F/∂v = 0.
@@ -180,15 +181,7 @@ impl FrictionModel for MaxwellSlip {
         p.df_dv = 0.0;
     }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {
-        for (e, s) in self.p.elements.iter().zip(mem.iter_mut()) {
-            let dmax = e.fmax / e.k;
-            let d = inp.x - *s;
-            if d > dmax {
-                *s = inp.x - dmax;
-            } else if d < -dmax {
-                *s = inp.x + dmax;
-            }
-        }
+        self.sliders.accept(inp.x, mem);
     }
     fn is_stiff(&self) -> bool {
         false

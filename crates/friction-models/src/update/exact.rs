@@ -17,9 +17,7 @@
 use super::layout::{T, X, Z};
 use super::{StepFailure, Stepper};
 use crate::model::{FrictionModel, Input};
-use crate::models::{
-    dahl::Dahl, dankowicz::Dankowicz, iwan4::Iwan4, lugre::LuGre, maxwell_slip::MaxwellSlip,
-};
+use crate::models::{dahl::Dahl, dankowicz::Dankowicz, lugre::LuGre};
 use crate::sign;
 
 /// `zss + (z - zss) exp(-|du| / length)`: exponential relaxation in slip.
@@ -124,50 +122,5 @@ impl<M: FrictionModel + Sync> Stepper for Direct<'_, M> {
         let mem = &mut st[Z..Z + self.n_memory];
         self.m.accept(&inp, &mut [], mem);
         Ok(self.m.force(&inp, &[], mem))
-    }
-}
-
-/// Spring-slider elements `(k, φ)` in parallel (Maxwell-slip, Iwan-4):
-/// [`FrictionModel::accept`] and [`FrictionModel::force`] fused into one
-/// pass over the elements, with the models' own expressions, so the result
-/// is the same to the bit.
-#[inline(always)]
-fn sliders(elements: impl Iterator<Item = (f64, f64)>, dt: f64, du: f64, st: &mut [f64]) -> f64 {
-    let inp = advance(st, dt, du);
-    let x = inp.x;
-    let mut f = 0.0;
-    for ((k, phi), s) in elements.zip(st[Z..].iter_mut()) {
-        let d = x - *s;
-        if d > phi {
-            *s = x - phi;
-        } else if d < -phi {
-            *s = x + phi;
-        }
-        f += k * (x - *s).max(-phi).min(phi);
-    }
-    f
-}
-
-/// Fused exact update of Iwan-4's sliders.
-pub(crate) struct Iwan4Sliders<'a>(pub &'a Iwan4);
-
-impl Stepper for Iwan4Sliders<'_> {
-    type Scratch = ();
-    fn scratch(&self) {}
-    #[inline(always)]
-    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
-        Ok(sliders(self.0.elements().iter().map(|e| (e.k, e.phi)), dt, du, st))
-    }
-}
-
-/// Fused exact update of Maxwell-slip's sliders.
-pub(crate) struct MaxwellSliders<'a>(pub &'a MaxwellSlip);
-
-impl Stepper for MaxwellSliders<'_> {
-    type Scratch = ();
-    fn scratch(&self) {}
-    #[inline(always)]
-    fn step(&self, _: &mut (), dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
-        Ok(sliders(self.0.params().elements.iter().map(|e| (e.k, e.fmax / e.k)), dt, du, st))
     }
 }
