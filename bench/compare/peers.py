@@ -263,13 +263,13 @@ def iwan4_elements(fs=1.0, kt=1e5, chi=-0.5, beta=0.1, n=100):
     return k, phi
 
 
-def iwan_numpy_update(k, phi, du, normal, u, s):
+def iwan_numpy_update(k, phi, du, normal, u, s, out):
     """One step of n Iwan contacts: u (n,) total slip, s (n, m) slider
-    positions; F = sum_j k_j clamp(u - s_j, -phi_j, phi_j)."""
+    positions; F = sum_j k_j clamp(u - s_j, -phi_j, phi_j), written into out."""
     u += du
     e = np.clip(u[:, None] - s, -phi, phi)
     s[:] = u[:, None] - e
-    return normal * (e @ k)
+    return np.multiply(normal, e @ k, out=out)
 
 
 def batch_iwan(n, steps, rounds):
@@ -282,16 +282,18 @@ def batch_iwan(n, steps, rounds):
     slips = [rng.normal(0.0, 5e-6, n) for _ in range(steps)]
     normal = rng.uniform(0.5, 2.0, n)
     t_rust, t_np = [], []
+    # both sides write the forces into an array kept across steps (out=)
+    f_rust, f_np = np.zeros(n), np.zeros(n)
     for _ in range(rounds):
         state = model.init(n)
         for du in slips:
             t0 = time.perf_counter()
-            f_rust = model.update(dt, du, normal, state)
+            model.update(dt, du, normal, state, out=f_rust)
             t_rust.append(time.perf_counter() - t0)
         u, s = np.zeros(n), np.zeros((n, len(k)))
         for du in slips:
             t0 = time.perf_counter()
-            f_np = iwan_numpy_update(k, phi, du, normal, u, s)
+            iwan_numpy_update(k, phi, du, normal, u, s, f_np)
             t_np.append(time.perf_counter() - t0)
     diff = float(np.max(np.abs(f_rust - f_np)) / np.max(np.abs(f_np)))
     assert diff < 1e-9, diff

@@ -1,6 +1,6 @@
 """The per-step update of many contacts: :class:`Model`."""
 
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -63,7 +63,7 @@ class Model:
         return self._m.init(int(n))
 
     def update(self, dt: float, slip_increment: Any, normal: Union[float, Any],
-               state: np.ndarray) -> np.ndarray:
+               state: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Advance every contact by one step of length ``dt`` [s].
 
         Parameters
@@ -78,11 +78,14 @@ class Model:
             friction coefficients.
         state : numpy.ndarray, shape (n, state_len), float64, C-contiguous
             The contacts' states, updated in place (from :meth:`init`).
+        out : numpy.ndarray, shape (n,), float64, C-contiguous, optional
+            Where to write the forces (as NumPy's ``out=``): a time loop that
+            passes the same array every step allocates nothing.
 
         Returns
         -------
         numpy.ndarray, shape (n,)
-            The forces at the end of the step.
+            The forces at the end of the step (``out`` itself when given).
 
         The contacts are spread over all cores with the GIL released.
         """
@@ -109,7 +112,20 @@ class Model:
                 f"({n} contacts × state_len {self.state_len})")
         if not (state.flags.c_contiguous and state.flags.writeable):
             raise ValueError("`state` must be C-contiguous and writeable (it is updated in place)")
-        return self._m.update(dt, du, nn, state)
+        if out is None:
+            return self._m.update(dt, du, nn, state)
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"`out` must be a numpy.ndarray, found {type(out).__name__}")
+        if out.dtype != np.float64:
+            raise TypeError(f"`out` must have dtype float64, found {out.dtype}")
+        if out.shape != (n,):
+            raise ValueError(f"`out` has shape {out.shape}, expected ({n},) (one force per contact)")
+        if not (out.flags.c_contiguous and out.flags.writeable):
+            raise ValueError("`out` must be C-contiguous and writeable")
+        if np.may_share_memory(out, state) or np.may_share_memory(out, du) or np.may_share_memory(out, nn):
+            raise ValueError("`out` must not share memory with `slip_increment`, `normal` or `state`")
+        self._m.update_into(dt, du, nn, state, out)
+        return out
 
     def __repr__(self) -> str:
         return f"Model({self.id!r}, state_len={self.state_len}, method={self.method!r})"

@@ -3,7 +3,7 @@
 
 use friction_models::update::{self, UpdateError};
 use friction_models::{build, AnyModel};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -77,6 +77,31 @@ impl Model {
             })
         })?;
         Ok(PyArray1::from_vec(py, force))
+    }
+
+    /// [`Model::update`] writing the forces into `out` (n,) float64,
+    /// C-contiguous (no allocation per step).
+    fn update_into<'py>(
+        &self,
+        py: Python<'py>,
+        dt: f64,
+        slip_increment: PyReadonlyArray1<'py, f64>,
+        normal: PyReadonlyArray1<'py, f64>,
+        mut state: PyReadwriteArray2<'py, f64>,
+        mut out: PyReadwriteArray1<'py, f64>,
+    ) -> PyResult<()> {
+        let du = slip_increment.as_slice()?;
+        let nn = normal.as_slice()?;
+        let st = state.as_slice_mut()?;
+        let force = out.as_slice_mut()?;
+        let model = &self.model;
+        crate::guard("Model.update", || {
+            py.detach(|| {
+                crate::guard("Model.update", || {
+                    update::update_par(model, dt, du, nn, st, force).map_err(update_err)
+                })
+            })
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -71,6 +71,45 @@ def test_many_contacts_equal_one_by_one():
         assert np.array_equal(si[0], s[i])
 
 
+def test_update_into_out_equals_the_returned_forces():
+    # `out=` gives the same forces and states as a fresh array, bit for bit,
+    # and is itself the result; its memory is reused across steps
+    for model, kw in (("lugre", {}), ("iwan4", {"n": 50})):
+        m = friction.Model(model, **kw)
+        rng = np.random.default_rng(3)
+        n = 5000
+        s1, s2 = m.init(n), m.init(n)
+        out = np.full(n, np.nan)
+        for _ in range(5):
+            du = rng.normal(0, 2e-6, n)
+            normal = rng.uniform(0.5, 2.0, n)
+            f1 = m.update(1e-4, du, normal, s1)
+            f2 = m.update(1e-4, du, normal, s2, out=out)
+            assert f2 is out
+            assert np.array_equal(f1, out)
+            assert np.array_equal(s1, s2)
+
+
+def test_update_out_is_checked():
+    m = friction.Model("coulomb")
+    s = m.init(3)
+    with pytest.raises(ValueError, match=r"`out` has shape \(4,\), expected \(3,\)"):
+        m.update(1e-3, np.zeros(3), 1.0, s, out=np.zeros(4))
+    with pytest.raises(TypeError, match="`out` must have dtype float64"):
+        m.update(1e-3, np.zeros(3), 1.0, s, out=np.zeros(3, dtype=np.float32))
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        m.update(1e-3, np.zeros(3), 1.0, s, out=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        m.update(1e-3, np.zeros(3), 1.0, s, out=np.zeros(6)[::2])
+    du = np.zeros(3)
+    with pytest.raises(ValueError, match="share memory"):
+        m.update(1e-3, du, 1.0, s, out=du)
+    before = s.copy()
+    with pytest.raises(ValueError, match="not finite"):
+        m.update(1e-3, np.array([0.0, np.nan, 0.0]), 1.0, s, out=np.zeros(3))
+    assert np.array_equal(s, before)
+
+
 def test_describe_and_models():
     ids = friction.models()
     assert {"coulomb", "lugre", "jenkins", "maxwell_slip"} <= set(ids)
