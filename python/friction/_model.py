@@ -124,8 +124,7 @@ class Model:
             raise ValueError("`out` must be C-contiguous and writeable")
         if np.may_share_memory(out, state) or np.may_share_memory(out, du) or np.may_share_memory(out, nn):
             raise ValueError("`out` must not share memory with `slip_increment`, `normal` or `state`")
-        self._m.update_into(dt, du, nn, state, out)
-        return out
+        return self._m.update(dt, du, nn, state, out)
 
     def __repr__(self) -> str:
         return f"Model({self.id!r}, state_len={self.state_len}, method={self.method!r})"

@@ -3,13 +3,33 @@
 
 use friction_models::update::{self, UpdateError};
 use friction_models::{build, AnyModel};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 fn update_err(e: UpdateError) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// One update of every contact over rayon's pool, the GIL released, panics
+/// caught on both sides of the release.
+fn step(
+    py: Python<'_>,
+    model: &AnyModel,
+    dt: f64,
+    du: &[f64],
+    normal: &[f64],
+    state: &mut [f64],
+    force: &mut [f64],
+) -> PyResult<()> {
+    crate::guard("Model.update", || {
+        py.detach(|| {
+            crate::guard("Model.update", || {
+                update::update_par(model, dt, du, normal, state, force).map_err(update_err)
+            })
+        })
+    })
 }
 
 /// A friction model with its parameters, updated step by step for many
@@ -55,7 +75,9 @@ impl Model {
     }
 
     /// Advance every contact by one step; `state` (n, state_len) float64,
-    /// C-contiguous, is updated in place; returns the forces (n,).
+    /// C-contiguous, is updated in place; returns the forces (n,), written
+    /// into `out` when given (then no allocation).
+    #[pyo3(signature = (dt, slip_increment, normal, state, out=None))]
     fn update<'py>(
         &self,
         py: Python<'py>,
@@ -63,45 +85,20 @@ impl Model {
         slip_increment: PyReadonlyArray1<'py, f64>,
         normal: PyReadonlyArray1<'py, f64>,
         mut state: PyReadwriteArray2<'py, f64>,
+        out: Option<Bound<'py, PyArray1<f64>>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let du = slip_increment.as_slice()?;
         let nn = normal.as_slice()?;
         let st = state.as_slice_mut()?;
-        let mut force = vec![0.0; du.len()];
-        let model = &self.model;
-        crate::guard("Model.update", || {
-            py.detach(|| {
-                crate::guard("Model.update", || {
-                    update::update_par(model, dt, du, nn, st, &mut force).map_err(update_err)
-                })
-            })
-        })?;
-        Ok(PyArray1::from_vec(py, force))
-    }
-
-    /// [`Model::update`] writing the forces into `out` (n,) float64,
-    /// C-contiguous (no allocation per step).
-    fn update_into<'py>(
-        &self,
-        py: Python<'py>,
-        dt: f64,
-        slip_increment: PyReadonlyArray1<'py, f64>,
-        normal: PyReadonlyArray1<'py, f64>,
-        mut state: PyReadwriteArray2<'py, f64>,
-        mut out: PyReadwriteArray1<'py, f64>,
-    ) -> PyResult<()> {
-        let du = slip_increment.as_slice()?;
-        let nn = normal.as_slice()?;
-        let st = state.as_slice_mut()?;
-        let force = out.as_slice_mut()?;
-        let model = &self.model;
-        crate::guard("Model.update", || {
-            py.detach(|| {
-                crate::guard("Model.update", || {
-                    update::update_par(model, dt, du, nn, st, force).map_err(update_err)
-                })
-            })
-        })
+        let out = match out {
+            Some(a) => a,
+            None => PyArray1::zeros(py, du.len(), false),
+        };
+        {
+            let mut force = out.try_readwrite()?;
+            step(py, &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
+        }
+        Ok(out)
     }
 
     fn __repr__(&self) -> String {
