@@ -19,6 +19,7 @@ use diffsol_la::error::{LaError, LinearSolverError};
 use diffsol_la::{LinearOp, LinearSolver, Matrix};
 
 use super::integrate::Host;
+use super::ordering::reverse_cuthill_mckee;
 
 /// The widest band (lower plus upper bandwidth after the ordering) solved
 /// as a band; wider matrices go to faer's sparse LU.
@@ -72,40 +73,6 @@ struct Band {
     lrows: Vec<f64>,
     urows: Vec<f64>,
     work: std::cell::RefCell<Vec<f64>>,
-}
-
-/// Reverse Cuthill-McKee ordering of the symmetric pattern `adj`
-/// (neighbours of each vertex, each once): `perm[new] = old`. Each
-/// connected part starts from a vertex of least degree, neighbours are
-/// visited by increasing degree.
-pub(crate) fn reverse_cuthill_mckee(adj: &[Vec<usize>]) -> Vec<usize> {
-    let n = adj.len();
-    let mut order = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    let mut by_degree: Vec<usize> = (0..n).collect();
-    by_degree.sort_by_key(|&i| adj[i].len());
-    let mut nbrs = Vec::new();
-    for &s in &by_degree {
-        if seen[s] {
-            continue;
-        }
-        seen[s] = true;
-        let mut head = order.len();
-        order.push(s);
-        while head < order.len() {
-            let v = order[head];
-            head += 1;
-            nbrs.clear();
-            nbrs.extend(adj[v].iter().copied().filter(|&w| !seen[w]));
-            nbrs.sort_unstable_by_key(|&w| (adj[w].len(), w));
-            for &w in &nbrs {
-                seen[w] = true;
-                order.push(w);
-            }
-        }
-    }
-    order.reverse();
-    order
 }
 
 impl Band {
@@ -397,7 +364,7 @@ mod tests {
     use diffsol_la::Matrix;
     use nalgebra::{DMatrix, DVector};
 
-    use super::{reverse_cuthill_mckee, Band, BAND_MAX};
+    use super::{Band, BAND_MAX};
 
     /// xorshift64*: a seeded generator without a dependency.
     fn next(s: &mut u64) -> f64 {
@@ -525,25 +492,6 @@ mod tests {
             let mut band = Band::new(a).unwrap();
             band.factor();
             assert!(band.solve(&mut [1.0, 1.0], false).is_err());
-        }
-    }
-
-    #[test]
-    fn reverse_cuthill_mckee_gives_a_path_bandwidth_one() {
-        // a path 0-5-2-4-1-3 numbered out of order
-        let path = [0, 5, 2, 4, 1, 3];
-        let mut adj = vec![Vec::new(); 6];
-        for w in path.windows(2) {
-            adj[w[0]].push(w[1]);
-            adj[w[1]].push(w[0]);
-        }
-        let perm = reverse_cuthill_mckee(&adj);
-        let mut inv = [0usize; 6];
-        for (new, &old) in perm.iter().enumerate() {
-            inv[old] = new;
-        }
-        for w in path.windows(2) {
-            assert_eq!(inv[w[0]].abs_diff(inv[w[1]]), 1, "{perm:?}");
         }
     }
 }

@@ -29,6 +29,8 @@
 //! - [`rhs`]: one evaluation of the equations;
 //! - [`jacobian`]: the exact Jacobian-vector product and its sparsity;
 //! - [`equations`]: the equations as diffsol operators;
+//! - [`band_lu`]: the linear solver of large implicit runs (band LU or
+//!   faer's sparse LU), after the ordering of [`ordering`];
 //! - [`constraints`]: clusters of stuck bodies and their constraint forces;
 //! - [`events`]: root functions and what each root means;
 //! - [`modes`]: the joint stick/slip decision at an event (the LCP);
@@ -54,6 +56,7 @@ pub mod jacobian;
 pub mod lcp;
 pub mod modes;
 pub mod network;
+pub mod ordering;
 pub mod outcome;
 pub mod rhs;
 pub mod rows;
