@@ -22,10 +22,10 @@ fn bench(c: &mut Criterion) {
     ];
     let mut g = c.benchmark_group("update");
     g.sample_size(20);
-    for &(id, ref p, n) in &models {
+    for &(model, ref p, n) in &models {
         g.throughput(Throughput::Elements(n as u64));
-        let id = if n == N { id.to_string() } else { format!("{id}/n={n}") };
-        let m = build(&id[..id.find('/').unwrap_or(id.len())], p).unwrap();
+        let id = if n == N { model.to_string() } else { format!("{model}/n={n}") };
+        let m = build(model, p).unwrap();
         let mut state = vec![0.0; n * state_len(&m)];
         init(&m, &mut state).unwrap();
         // a spread of slip increments (micro-slip and sliding), reversed on

@@ -9,9 +9,11 @@
 //! memory update   s_j ← x - φ_j  if x - s_j >  φ_j
 //!                 s_j ← x + φ_j  if x - s_j < -φ_j      (else s_j kept)
 //! force           F = Σ_j k_j clamp(x - s_j, -φ_j, φ_j)
+//! stiffness       ∂F/∂x = Σ_j k_j over the elements with |x - s_j| <= φ_j
 //! ```
 //!
-//! One definition of both, shared by the models' `accept` and `force` and
+//! One definition of each, shared by the models' `accept`, `force` and
+//! `partials` and
 //! by the batch update (which fuses them into one pass), so all three give
 //! the same bits. The elements are kept as two arrays and the sum is taken
 //! in [`LANES`] interleaved partial sums, branch-free, so that the compiler
@@ -21,7 +23,7 @@
 
 /// Partial sums of the force: element `j` goes to sum `j % LANES`, and the
 /// sums are added as `(s0 + s1) + (s2 + s3)`.
-pub(crate) const LANES: usize = 4;
+const LANES: usize = 4;
 
 /// Spring-slider elements as two arrays.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +107,18 @@ impl Sliders {
         total(acc)
     }
 
+    /// `∂F/∂x` with the sliders `s` held: the stiffness of the elements on
+    /// their elastic range `|x - s_j| <= φ_j` (the branch `clamp` takes at
+    /// its ends); a slipping element carries a constant `±k_j φ_j`.
+    pub(crate) fn stiffness(&self, x: f64, s: &[f64]) -> f64 {
+        self.k
+            .iter()
+            .zip(&self.phi)
+            .zip(s)
+            .map(|((&k, &phi), &s)| if (x - s).abs() <= phi { k } else { 0.0 })
+            .sum()
+    }
+
     /// Move the sliders `s` to slip `x`.
     #[inline(always)]
     pub(crate) fn accept(&self, x: f64, s: &mut [f64]) {
@@ -137,8 +151,9 @@ mod tests {
     use super::*;
 
     /// The sliders against the element rules written out one by one (the
-    /// sum in plain order, so equal to rounding), for element counts around
-    /// multiples of the lanes; the fused pass equals accept then force.
+    /// force summed in plain order, so equal to rounding; the stiffness
+    /// exactly), for element counts around multiples of the lanes; the fused
+    /// pass equals accept then force.
     #[test]
     fn sliders_follow_the_element_rules_and_the_fused_pass_equals_its_parts() {
         for n in [1, 3, 4, 5, 8, 13] {
@@ -149,10 +164,16 @@ mod tests {
             let mut s = vec![0.0; n];
             let mut s_ref = s.clone();
             let mut s_fused = s.clone();
+            let k_all: f64 = el.iter().map(|e| e.0).sum();
+            // steps with some elements elastic and others slipping
+            let mut mixed = 0;
             for step in 0..60 {
                 let x = 8e-4 * (step as f64 * 0.37).sin();
-                let mut f_ref = 0.0;
+                let (mut f_ref, mut k_ref) = (0.0, 0.0);
                 for (j, &(k, phi)) in el.iter().enumerate() {
+                    if (x - s_ref[j]).abs() <= phi {
+                        k_ref += k;
+                    }
                     if x - s_ref[j] > phi {
                         s_ref[j] = x - phi;
                     } else if x - s_ref[j] < -phi {
@@ -161,6 +182,9 @@ mod tests {
                     assert!((x - s_ref[j]).abs() <= phi * (1.0 + 1e-12));
                     f_ref += k * (x - s_ref[j]).clamp(-phi, phi);
                 }
+                // the stiffness with the sliders held at the step's start
+                assert_eq!(sl.stiffness(x, &s), k_ref, "n = {n}");
+                mixed += usize::from(k_ref > 0.0 && k_ref < k_all);
                 sl.accept(x, &mut s);
                 assert_eq!(s, s_ref, "n = {n}");
                 let f = sl.force(x, &s);
@@ -168,6 +192,7 @@ mod tests {
                 assert_eq!(sl.accept_and_force(x, &mut s_fused), f, "n = {n}");
                 assert_eq!(s_fused, s);
             }
+            assert!(n == 1 || mixed > 5, "n = {n}: {mixed} steps with elastic and slipping elements");
         }
     }
 }

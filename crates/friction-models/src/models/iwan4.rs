@@ -136,17 +136,6 @@ impl IwanElement {
     }
 }
 
-/// d/dx of `k clamp(d, -dmax, dmax)` at `d = x - s`: `k` on the elastic
-/// range |d| <= dmax (the branch `clamp` takes at its ends), 0 beyond it.
-#[inline]
-pub(crate) fn elastic_slope(k: f64, dmax: f64, d: f64) -> f64 {
-    if d.abs() <= dmax {
-        k
-    } else {
-        0.0
-    }
-}
-
 /// Parameters of [`Iwan4`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Iwan4Params {
@@ -323,7 +312,7 @@ impl FrictionModel for Iwan4 {
     /// Memory held fixed: ∂F/∂x = Σ k_j over the elements with |x - s_j| <= φ_j
     /// (elastic; a slipping one carries ±k_j φ_j); ∂F/∂v = 0.
     fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
-        p.df_dx = self.elements.iter().zip(mem).map(|(e, s)| elastic_slope(e.k, e.phi, inp.x - s)).sum();
+        p.df_dx = self.sliders.stiffness(inp.x, mem);
         p.df_dv = 0.0;
     }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {

@@ -30,7 +30,6 @@
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
-use crate::models::iwan4::elastic_slope;
 use crate::params::{ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::sliders::Sliders;
 
@@ -176,8 +175,7 @@ impl FrictionModel for MaxwellSlip {
     /// Memory held fixed: ∂F/∂x = Σ k_i over the elements with |x - s_i| <= fmax_i / k_i
     /// (elastic; a slipping one carries ±fmax_i); ∂F/∂v = 0.
     fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
-        p.df_dx =
-            self.p.elements.iter().zip(mem).map(|(e, s)| elastic_slope(e.k, e.fmax / e.k, inp.x - s)).sum();
+        p.df_dx = self.sliders.stiffness(inp.x, mem);
         p.df_dv = 0.0;
     }
     fn accept(&self, inp: &Input, _z: &mut [f64], mem: &mut [f64]) {
