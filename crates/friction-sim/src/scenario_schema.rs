@@ -333,11 +333,11 @@ pub const TABLES: &[Table] = &[
             key("output", Kind::Choice(&["steps"]), "", "", false, "\"steps\": a row at every accepted step instead of `output_dt`"),
             key(
                 "method",
-                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45"]),
+                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5"]),
                 "",
                 "\"auto\"",
                 false,
-                "integrator; auto: bdf if any contact is stiff, else tsit45 (measured fastest on the examples: bench/compare)",
+                "integrator; auto: tsit45 if no contact is stiff; radau5 for a stiff network below 12 states without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare)",
             ),
             key(
                 "linear_algebra",
@@ -345,7 +345,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"auto\"",
                 false,
-                "linear algebra of the implicit methods; auto: dense below 12 states, sparse from there (band LU after a bandwidth-reducing ordering, or faer sparse LU when the band is wide)",
+                "linear algebra of the implicit methods; auto: dense below 12 states, sparse from there (band LU after a bandwidth-reducing ordering, or faer sparse LU when the band is wide); radau5: dense only",
             ),
             key(
                 "rtol",

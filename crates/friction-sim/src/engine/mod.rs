@@ -1,5 +1,6 @@
 //! The simulation engine: 1-D mechanical networks with any number of
-//! frictional contacts, true stick and slip, events, and diffsol's solvers.
+//! frictional contacts, true stick and slip, events, diffsol's solvers and a
+//! Radau IIA method of its own.
 //!
 //! # Formulation
 //! ```text
@@ -15,7 +16,8 @@
 //! the cluster's statics (a tree walk; redundant constraints share the load
 //! by the minimum-norm solution).
 //!
-//! Transitions are events located by diffsol's root finder: a sliding
+//! Transitions are events located by the method's root finder (diffsol's, or
+//! the same algorithm on Radau's collocation polynomial): a sliding
 //! contact's relative velocity reaching zero (Karnopp: entering its band), a
 //! stuck contact's |λ| reaching the maximum static force N Fs, a normal load
 //! crossing zero, a resting stop's reaction changing sign, a free body
@@ -38,6 +40,10 @@
 //! - [`energy`]: energy bookkeeping;
 //! - [`rows`]: output columns and rows;
 //! - [`integrate`]: the integration loop;
+//! - [`stepper`]: what the loop asks of a method, and diffsol's solvers
+//!   behind it;
+//! - [`radau`]: the engine's own Radau IIA (order 5) for small stiff
+//!   networks, on the small dense LU of [`small_lu`];
 //! - [`cosim`]: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs);
 //! - [`outcome`]: the result types.
@@ -58,8 +64,11 @@ pub mod modes;
 pub mod network;
 pub mod ordering;
 pub mod outcome;
+pub mod radau;
 pub mod rhs;
 pub mod rows;
+pub mod small_lu;
+pub mod stepper;
 
 pub use cosim::{Coupling, Link};
 pub use network::Engine;

@@ -1,0 +1,125 @@
+//! What the integration loop asks of a method (`Stepper`): one step at a
+//! time up to a stop time, the step's dense output, a move back to an event,
+//! a restart from a new state; implemented for diffsol's solvers
+//! (`Diffsol`) and for the engine's own Radau IIA ([`super::radau`]).
+
+use std::marker::PhantomData;
+
+use diffsol::{OdeEquations, OdeSolverMethod, OdeSolverStopReason};
+
+use super::integrate::Host;
+use super::network::Engine;
+
+/// Why a step ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Stop {
+    /// An accepted step short of the stop time.
+    Step,
+    /// The stop time reached exactly.
+    AtStopTime,
+    /// Root `idx` of [`Engine::roots`] crossed zero at time `t` (the
+    /// solver's state is still at the end of the step).
+    Root(f64, usize),
+}
+
+/// The counters of a method.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MethodStats {
+    pub steps: usize,
+    pub rejected: usize,
+    pub newton_iterations: usize,
+    pub newton_failures: usize,
+    pub factorisations: usize,
+}
+
+/// One integration method as the loop of [`super::integrate`] drives it.
+pub(crate) trait Stepper {
+    /// Time of the last accepted step.
+    fn t(&self) -> f64;
+    /// State at [`Stepper::t`].
+    fn y(&self) -> &[f64];
+    /// No step goes past `t`; the step that reaches it ends on it.
+    fn set_stop_time(&mut self, t: f64) -> Result<(), String>;
+    /// One step.
+    fn step(&mut self) -> Result<Stop, String>;
+    /// The state at `t` within the last step, into `y`.
+    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String>;
+    /// Move the state back to `t` within the last step (an event).
+    fn move_back(&mut self, t: f64) -> Result<(), String>;
+    /// Continue from `y` at `t` (new modes or memory): no history, a fresh
+    /// Jacobian, the root functions re-armed.
+    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]);
+    /// The counters so far.
+    fn stats(&self) -> MethodStats;
+}
+
+/// A diffsol solver as a [`Stepper`].
+pub(crate) struct Diffsol<'a, Eqn: OdeEquations, S> {
+    solver: S,
+    /// interpolated states, allocated once
+    yi: std::cell::RefCell<Eqn::V>,
+    _eqn: PhantomData<&'a Eqn>,
+}
+
+impl<'a, Eqn, S> Diffsol<'a, Eqn, S>
+where
+    Eqn: OdeEquations<T = f64> + 'a,
+    Eqn::V: Host,
+    S: OdeSolverMethod<'a, Eqn>,
+{
+    pub(crate) fn new(solver: S) -> Self {
+        let yi = std::cell::RefCell::new(solver.state().y.clone());
+        Diffsol { solver, yi, _eqn: PhantomData }
+    }
+}
+
+impl<'a, Eqn, S> Stepper for Diffsol<'a, Eqn, S>
+where
+    Eqn: OdeEquations<T = f64> + 'a,
+    Eqn::V: Host,
+    S: OdeSolverMethod<'a, Eqn>,
+{
+    fn t(&self) -> f64 {
+        self.solver.state().t
+    }
+    fn y(&self) -> &[f64] {
+        self.solver.state().y.host()
+    }
+    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
+        self.solver.set_stop_time(t).map_err(|e| e.to_string())
+    }
+    fn step(&mut self) -> Result<Stop, String> {
+        match self.solver.step() {
+            Ok(OdeSolverStopReason::RootFound(t, idx)) => Ok(Stop::Root(t, idx)),
+            Ok(OdeSolverStopReason::TstopReached) => Ok(Stop::AtStopTime),
+            Ok(OdeSolverStopReason::InternalTimestep) => Ok(Stop::Step),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
+        let mut yi = self.yi.borrow_mut();
+        self.solver.interpolate_inplace(t, &mut yi).map_err(|e| e.to_string())?;
+        y.copy_from_slice(yi.host());
+        Ok(())
+    }
+    fn move_back(&mut self, t: f64) -> Result<(), String> {
+        self.solver.state_mut_back(t).map_err(|e| e.to_string())
+    }
+    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
+        engine.jac.borrow_mut().invalidate();
+        let st = self.solver.state_mut();
+        *st.t = t;
+        engine.rhs(t, y, st.dy.host_mut());
+        st.y.host_mut().copy_from_slice(y);
+    }
+    fn stats(&self) -> MethodStats {
+        let s = self.solver.get_statistics();
+        MethodStats {
+            steps: s.number_of_steps,
+            rejected: s.number_of_error_test_failures,
+            newton_iterations: s.number_of_nonlinear_solver_iterations,
+            newton_failures: s.number_of_nonlinear_solver_fails,
+            factorisations: s.number_of_linear_solver_setups,
+        }
+    }
+}
