@@ -218,3 +218,24 @@ fn radau5_with_sparse_linear_algebra_is_refused() {
         assert!(err.contains(part), "`{part}` missing from: {err}");
     }
 }
+
+/// `auto` keeps BDF where Radau5 was measured slower, two masses on LuGre
+/// contacts (6 states; 0.56 against 0.45 ms), and picks Radau5 for one.
+#[test]
+fn auto_keeps_bdf_for_two_lugre_masses() {
+    let mut text = String::from(
+        "name = \"two\"\n[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.1 }\n",
+    );
+    for (i, prev) in [(0, "pull"), (1, "m0")] {
+        text += &format!(
+            "[[body]]\nname = \"m{i}\"\nmass = 1.0\n[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0\n\
+             [[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"lugre\"\n"
+        );
+    }
+    text += "[solver]\nt_end = 0.5\n";
+    let sys = scenario::parse(&text, "two.toml", Path::new(".")).unwrap();
+    assert_eq!(run(&sys).stats.method, "bdf");
+    let one = text.split("[[body]]\nname = \"m1\"").next().unwrap().to_string() + "[solver]\nt_end = 0.5\n";
+    let sys = scenario::parse(&one, "one.toml", Path::new(".")).unwrap();
+    assert_eq!(run(&sys).stats.method, "radau5");
+}

@@ -28,6 +28,20 @@ use crate::scenario::{LinearAlgebra, Method};
 /// 4 masses 1.53 against 1.31 ms, 8 masses 4.6 against 3.1 ms.
 pub(crate) const SPARSE_FROM: usize = 12;
 
+/// `auto` picks Radau5 for stiff networks of at most this many states
+/// before the energy quadratures (positions, velocities, contact states),
+/// without events of stick, stops or reversals. Measured (radau5 against
+/// bdf): the LuGre stick-slip example (3 states) 0.75 / 1.19 ms at a
+/// hundredth of the error, the LuGre FMU contact 0.11 / 0.17 ms, frictional
+/// lag 1.18 / 1.64 ms, the LuGre sweep 1.25 / 1.38 ms, one mass on tanh
+/// Coulomb (2 states) 0.18 / 0.17 ms; but two masses on LuGre (6 states)
+/// 0.56 / 0.45 ms and on tanh Coulomb (4 states) 0.37 / 0.24 ms: Radau5 halves
+/// the steps, and each costs three evaluations per Newton iteration and a
+/// Jacobian of as many products as states. With events or slider kinks bdf
+/// stays ahead (Iwan-4 loops 2.4 / 2.6 ms, coupled clutches 2.5 / 4.3 ms,
+/// stick-slip with stops 7.3 / 8.7 ms).
+pub(crate) const RADAU_UP_TO: usize = 3;
+
 /// Host access to diffsol's vectors (one batch) as slices.
 pub(crate) trait Host {
     fn host(&self) -> &[f64];
@@ -240,19 +254,13 @@ impl Engine<'_> {
             Method::Auto => {
                 if !sys.is_stiff() {
                     Method::Tsit45
-                } else if self.n < SPARSE_FROM
+                } else if self.q_off <= RADAU_UP_TO
                     && self.root_rev.is_empty()
                     && !self.stuckable.iter().any(|&s| s)
                     && sys.stops.is_empty()
                 {
-                    // small, smooth and without events of stick, stops or
-                    // reversals: measured on the examples (radau5 against
-                    // bdf) LuGre stick-slip 0.85 / 1.19 ms at a thirtieth
-                    // of the error, frictional lag 1.40 / 1.67 ms, the FMU
-                    // contact 0.11 / 0.17 ms, the LuGre sweep 1.50 / 1.50;
-                    // with events or slider kinks bdf stays ahead (Iwan-4
-                    // loops 2.4 / 2.6 ms, coupled clutches 2.5 / 4.3 ms,
-                    // stick-slip with stops 7.3 / 8.7 ms)
+                    // one body or a driven contact, smooth, without events
+                    // of stick, stops or reversals (see `RADAU_UP_TO`)
                     Method::Radau5
                 } else {
                     Method::Bdf
