@@ -21,8 +21,16 @@ pub struct DriveSettings {
 }
 
 impl Default for DriveSettings {
+    /// BDF, not `auto` (which picks Radau5 for a driven contact): the
+    /// identification's finite-difference sensitivities and its checks of
+    /// what the data determine were set and tested on BDF. On Radau5 a LuGre
+    /// fit to steady sliding drove σ0 to 1.8e11 N/m, where the bristle force
+    /// σ0 z is dominated by the integration error of z (about 1e-11 m against
+    /// an absolute tolerance of 1e-12), and reported it determined to 5e-6
+    /// (the test `bristle_stiffness_is_not_identifiable_from_steady_sliding`
+    /// of friction-analysis).
     fn default() -> Self {
-        DriveSettings { method: Method::Auto, rtol: 1e-7, atol_state: 1e-12 }
+        DriveSettings { method: Method::Bdf, rtol: 1e-7, atol_state: 1e-12 }
     }
 }
 

@@ -31,6 +31,8 @@ fn drive_force_is_minus_the_simulated_contact_column() {
                 atol_state: 1e-12,
                 max_step: 2.0,
                 max_steps: 10_000_000,
+                // the method drive() uses, so that both give the same bits
+                method: friction_sim::drive::DriveSettings::default().method,
                 ..SolverSettings::with_t_end(2.0)
             })
             .build()

@@ -65,6 +65,9 @@ const QUOT1: f64 = 1.0; // step kept (no new factorisation) when h_new / h is in
 const QUOT2: f64 = 1.2;
 /// The smallest step (s), as diffsol's default `min_timestep`.
 const H_MIN: f64 = 1e-13;
+/// "Just after" a restart time, relative (see `Radau5::reset`): below the
+/// smallest step, above the rounding of the breakpoints (1e-14).
+const T_AFTER: f64 = 1e-13;
 
 /// The eigenvalues of the inverse of RADAU IIA's matrix A: one real
 /// (`u1`) and a complex pair (`alph ± i beta`).
@@ -206,7 +209,14 @@ impl<'x, 'e> Radau5<'x, 'e> {
         self.t = t;
         self.t_prev = t;
         self.h_prev = 0.0;
-        self.eng.rhs(t, &self.y, &mut self.fx);
+        // The derivative the step starts from, just after `t`: restarts
+        // happen at breakpoints of the schedules, where a prescribed
+        // velocity may jump (a measured motion's samples), and the error
+        // estimate takes this derivative as the step's initial slope. With
+        // the value before the jump the estimate stayed proportional to h
+        // and the step size fell below its minimum at the very first step
+        // (a LuGre contact driven by sampled constant speeds).
+        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.fx);
         self.cont[0].copy_from_slice(&self.y);
         for c in &mut self.cont[1..] {
             c.fill(0.0);
