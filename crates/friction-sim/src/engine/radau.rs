@@ -124,13 +124,12 @@ pub(crate) struct Radau5<'x, 'e> {
     jac_stale: bool,
     /// the step size of the factorisations (NaN: none)
     h_lu: f64,
-    /// no accepted step since the (re)start: Newton starts from zero
-    first: bool,
     reject: bool,
     theta: f64,
     faccon: f64,
     h_acc: f64,
     err_acc: f64,
+    /// accepted steps since the (re)start (none: Newton starts from zero)
     accepted_since_start: usize,
     // root finding
     g0: Vec<f64>,
@@ -186,7 +185,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
             piv2: vec![0; n],
             jac_stale: true,
             h_lu: f64::NAN,
-            first: true,
             reject: false,
             theta: 0.0,
             faccon: 1.0,
@@ -223,7 +221,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
         }
         self.set_scal();
         self.eng.roots(t, &self.y, &mut self.g0);
-        self.first = true;
         self.jac_stale = true;
         self.h_lu = f64::NAN;
         self.accepted_since_start = 0;
@@ -311,7 +308,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
     /// `Ok(iterations)`, or `Err(factor)` to shrink the step by.
     fn newton(&mut self, h: f64) -> Result<usize, f64> {
         let n = self.n;
-        if self.first {
+        if self.accepted_since_start == 0 {
             for k in 0..3 {
                 self.z[k].fill(0.0);
                 self.f[k].fill(0.0);
@@ -430,7 +427,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
         self.solve1(&mut e);
         self.tmp = e;
         let mut err = self.rms(&self.tmp);
-        if err >= 1.0 && (self.first || self.reject) {
+        if err >= 1.0 && (self.accepted_since_start == 0 || self.reject) {
             // Hairer and Wanner's second estimate, filtered once more
             for i in 0..n {
                 self.ymid[i] = self.y[i] + self.tmp[i];
@@ -634,7 +631,6 @@ impl Stepper for Radau5<'_, '_> {
             }
             self.h_acc = h;
             self.err_acc = err.max(1e-2);
-            self.first = false;
             self.t_prev = self.t;
             self.h_prev = h;
             self.t = if cut { self.tstop } else { self.t + h };
