@@ -371,6 +371,12 @@ impl Engine<'_> {
         };
         let every_step = st.output_times.is_none() && out_dt.is_none();
         let mut next_out_k: usize = 0;
+        // the output times the run will pass (the scenario's check bounds them)
+        if st.output_times.is_some() {
+            rows.reserve(times.len() + 1);
+        } else if let Some(dt) = out_dt {
+            rows.reserve((t_end / dt).ceil().min(1e7) as usize + 2);
+        }
         rows.push(self.row(0.0, y0));
         let e0 = self.mechanical_energy(0.0, y0);
         let mut failure: Option<String> = None;

@@ -34,6 +34,13 @@ impl<'a> RowOut<'a> {
         RowOut { sink, rows: Vec::new(), stride: 1, seen: 0, last: None, error: None }
     }
 
+    /// Room for the `n` rows a run expects (its output times), up to a
+    /// million: the list of rows is not regrown and copied as they arrive.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        let n = if self.sink.is_some() { n.min(2 * KEPT_ROWS) } else { n.min(1 << 20) };
+        self.rows.reserve(n);
+    }
+
     /// Emit one row. Without a sink every row is kept; with one, every row
     /// goes to the sink and every `stride`-th is kept, the stride doubling
     /// whenever the kept rows reach twice [`KEPT_ROWS`] (memory stays bounded).
