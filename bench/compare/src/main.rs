@@ -226,8 +226,7 @@ fn case_lugre(rounds: usize, res: &mut Vec<Value>) {
         let xs: Vec<(usize, f64)> = on_grid(out, dt).into_iter().map(|(k, r)| (k, r[xi])).collect();
         err(&xs)
     };
-    if let Some((rtol, _)) = pick(&mut |r| engine_err(&simulate(&engine_at(r)).expect("engine")))
-    {
+    if let Some((rtol, _)) = pick(&mut |r| engine_err(&simulate(&engine_at(r)).expect("engine"))) {
         let sys = engine_at(rtol);
         let (cpu, out) = timed(rounds, || simulate(&sys).expect("engine"));
         res.push(engine_json(

@@ -32,6 +32,19 @@ pub enum StribeckShape {
     },
 }
 
+/// exp(-x) for x >= 0, without the call where the result is 0: beyond
+/// x = 746, exp(-x) is below the smallest subnormal and libm takes its slow
+/// underflow path (3 % of the LuGre stick-slip example, sliding at a
+/// hundred Stribeck velocities).
+#[inline]
+fn exp_neg(x: f64) -> f64 {
+    if x > 746.0 {
+        0.0
+    } else {
+        (-x).exp()
+    }
+}
+
 impl StribeckShape {
     /// φ(v) for Stribeck velocity `vs`.
     #[inline]
@@ -40,7 +53,7 @@ impl StribeckShape {
         match *self {
             StribeckShape::Exponential { exponent } => {
                 if exponent == 2.0 {
-                    (-r * r).exp()
+                    exp_neg(r * r)
                 } else if exponent == 1.0 {
                     (-r).exp()
                 } else {
@@ -72,7 +85,7 @@ impl StribeckShape {
         match *self {
             StribeckShape::Exponential { exponent } => {
                 if exponent == 2.0 {
-                    -2.0 * r * (-r * r).exp() * dr
+                    -2.0 * r * exp_neg(r * r) * dr
                 } else if exponent == 1.0 {
                     -(-r).exp() * dr
                 } else if r == 0.0 {

@@ -16,9 +16,7 @@ impl Engine<'_> {
         let nb = self.nb;
         let ke = (0..nb).map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
         let mut s = self.scr.borrow_mut();
-        for (k, dr) in sys.drivers.iter().enumerate() {
-            s.drv[k] = dr.motion.eval(t);
-        }
+        s.drivers_at(&sys.drivers, t);
         let pe = sys
             .springs
             .iter()

@@ -27,9 +27,7 @@ impl Engine<'_> {
         } else if !self.root_rev.is_empty()
             || d.modes.iter().any(|m| matches!(m, Mode::Forward | Mode::Backward))
         {
-            for (k, dr) in self.sys.drivers.iter().enumerate() {
-                s.drv[k] = dr.motion.eval(t);
-            }
+            s.drivers_at(&self.sys.drivers, t);
             for (c, ct) in self.sys.contacts.iter().enumerate() {
                 s.vrel[c] = self.pos(y, &s, ct.between[0]).1 - self.pos(y, &s, ct.between[1]).1;
             }

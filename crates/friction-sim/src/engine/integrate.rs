@@ -186,9 +186,7 @@ impl Engine<'_> {
         let mut jumped = false;
         let mut d = self.disc.borrow_mut();
         let mut s = self.scr.borrow_mut();
-        for (k, dr) in sys.drivers.iter().enumerate() {
-            s.drv[k] = dr.motion.eval(t);
-        }
+        s.drivers_at(&sys.drivers, t);
         for (c, ct) in sys.contacts.iter().enumerate() {
             let nzc = ct.model.n_states();
             if ct.model.n_memory() == 0 && nzc == 0 {

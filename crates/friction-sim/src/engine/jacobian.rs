@@ -110,9 +110,7 @@ impl Engine<'_> {
 
     fn fill_partials(&self, t: f64, y: &[f64], d: &Discrete, s: &mut Scratch, jc: &mut JacCache) {
         let sys = self.sys;
-        for (k, dr) in sys.drivers.iter().enumerate() {
-            s.drv[k] = dr.motion.eval(t);
-        }
+        s.drivers_at(&sys.drivers, t);
         for (c, ct) in sys.contacts.iter().enumerate() {
             let (xa, va) = self.pos(y, s, ct.between[0]);
             let (xb, vb) = self.pos(y, s, ct.between[1]);

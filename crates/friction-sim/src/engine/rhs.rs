@@ -13,9 +13,7 @@ impl Engine<'_> {
         self.count.rhs.set(self.count.rhs.get() + 1);
         let sys = self.sys;
         let nb = self.nb;
-        for (k, dr) in sys.drivers.iter().enumerate() {
-            s.drv[k] = dr.motion.eval(t);
-        }
+        s.drivers_at(&sys.drivers, t);
         s.f.fill(0.0);
         s.fd.fill(0.0);
         for f in &sys.forces {
