@@ -581,7 +581,9 @@ impl Stepper for Radau5<'_, '_> {
             if self.jac_stale {
                 self.jacobian();
             }
-            if self.h_lu != h {
+            // a step cut to a stop time a maximum step ahead differs from
+            // the factored one by rounding only: the factorisations stand
+            if (self.h_lu - h).abs() > 1e-10 * h || self.h_lu.is_nan() {
                 if let Err(col) = self.decompose(h) {
                     singular += 1;
                     if singular > 5 {
