@@ -648,3 +648,50 @@ fn fmu_contact_lugre_slides_at_the_start_velocity() {
     assert!((out.last("x.slider") - 0.05).abs() < 1e-12);
     assert!((out.last("F.c") + 1.004).abs() < 1e-9, "{}", out.last("F.c"));
 }
+
+/// The output rows carry the force the contact model gives for the row's
+/// own slip velocity and bristle state: on the LuGre stick-slip example
+/// (Canudas de Wit et al. 1995 parameters, Gaussian Stribeck curve), every
+/// row's `F.c` is `-(σ0 z + σ1 ż + σ2 v)` with `ż = v - σ0 |v| z / g(v)`,
+/// computed here from `sv.c` and `z.c.0`. Rows are written from the contact
+/// forces alone when nothing is held; this catches a row whose force came
+/// from another state, time or mode than its own.
+#[test]
+fn lugre_rows_carry_the_model_force_of_their_own_state() {
+    let out = run("lugre_stick_slip.toml");
+    let (s0, s1, s2, fc, fs, vs) = (1e5, 316.227_766_016_837_96, 0.4, 1.0, 1.5, 0.001);
+    let (fi, vi, zi) = (out.col("F.c").unwrap(), out.col("sv.c").unwrap(), out.col("z.c.0").unwrap());
+    let mut sliding = 0;
+    for r in &out.rows {
+        let (v, z) = (r[vi], r[zi]);
+        let g = fc + (fs - fc) * (-(v / vs) * (v / vs)).exp();
+        let f = s0 * z + s1 * (v - s0 * v.abs() * z / g) + s2 * v;
+        assert!((r[fi] + f).abs() <= 1e-9 * (1.0 + f.abs()), "t = {}: F.c = {}, model {}", r[0], r[fi], -f);
+        sliding += usize::from(v.abs() > vs);
+    }
+    // both regimes are in the rows: slips well above vs and rests below it
+    assert!(sliding > 100 && sliding + 100 < out.rows.len(), "{sliding} of {} rows sliding", out.rows.len());
+}
+
+/// Rows written while a contact is held come from the full evaluation of the
+/// network: once the Coulomb free decay has stopped for good (t > π/2), the
+/// stuck contact's force `F.c` balances the spring, `F.c = k x` (k = 100
+/// N/m), and the mass does not move.
+#[test]
+fn stuck_rows_carry_the_holding_force() {
+    let out = run("coulomb_free_decay.toml");
+    let (fi, xi, vi) = (out.col("F.c").unwrap(), out.col("x.m").unwrap(), out.col("v.m").unwrap());
+    let stuck: Vec<&Vec<f64>> = out.rows.iter().filter(|r| r[0] > PI / 2.0 + 0.01).collect();
+    assert!(stuck.len() > 500, "{} rows after the stop", stuck.len());
+    for r in stuck {
+        assert_eq!(r[vi], 0.0, "t = {}: v = {}", r[0], r[vi]);
+        assert!(
+            (r[fi] - 100.0 * r[xi]).abs() <= 1e-12,
+            "t = {}: F.c = {}, k x = {}",
+            r[0],
+            r[fi],
+            100.0 * r[xi]
+        );
+        assert!(r[fi].abs() > 0.1, "t = {}: F.c = {} (the spring holds 0.19 N)", r[0], r[fi]);
+    }
+}
