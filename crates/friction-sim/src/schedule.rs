@@ -254,8 +254,9 @@ impl Schedule {
     #[inline]
     pub fn eval(&self, t: f64) -> (f64, f64, f64) {
         // constants and ramps (most drivers) inline: returned through memory
-        // from a call, the triple stalled the loads that read it (a fifth
-        // of an evaluation of the LuGre stick-slip example, by perf)
+        // from a call, the triple stalled the loads that read it (a fifth of
+        // the samples perf took in the evaluation of the LuGre stick-slip
+        // example)
         match self {
             Schedule::Constant { value } => (*value, 0.0, 0.0),
             Schedule::Ramp { rate, offset, start } => {

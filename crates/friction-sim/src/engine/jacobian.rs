@@ -16,7 +16,7 @@
 //! substitution and the linear algebra never sees them (the sparse LU's
 //! pattern has only their diagonal).
 
-use friction_models::{FrictionModel, Input, Partials};
+use friction_models::{FrictionModel, Partials};
 
 use super::network::{Discrete, Engine, Scratch};
 use super::outcome::Mode;
@@ -112,18 +112,10 @@ impl Engine<'_> {
         let sys = self.sys;
         s.drivers_at(&sys.drivers, t);
         for (c, ct) in sys.contacts.iter().enumerate() {
-            let (xa, va) = self.pos(y, s, ct.between[0]);
-            let (xb, vb) = self.pos(y, s, ct.between[1]);
-            let v = va - vb;
-            // the same effective velocity as the right-hand side
-            let veff = match d.modes[c] {
-                Mode::Forward => v.max(f64::MIN_POSITIVE),
-                Mode::Backward => v.min(-f64::MIN_POSITIVE),
-                _ => v,
-            };
+            // the same input as the right-hand side's
+            let (inp, _) = self.contact_input(t, y, s, c, d.modes[c]);
             let nzc = ct.model.n_states();
             let off = self.z_off[c];
-            let inp = Input::new(t, xa - xb, veff);
             ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
             jc.normal[c] = ct.normal.value(t).max(0.0);
         }

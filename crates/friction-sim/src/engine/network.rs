@@ -3,7 +3,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use friction_models::FrictionModel;
+use friction_models::{FrictionModel, Input};
 
 use super::constraints::Plan;
 use super::outcome::Mode;
@@ -83,7 +83,7 @@ impl Scratch {
     /// The drivers' positions, velocities and accelerations at `t`, written
     /// field by field: stored as one triple, the value came back through
     /// the stack with a store the next load could not forward from (a fifth
-    /// of an output row's time, by perf).
+    /// of the samples perf took in the output row's function).
     #[inline]
     pub(crate) fn drivers_at(&mut self, drivers: &[Driver], t: f64) {
         for (d, dr) in self.drv.iter_mut().zip(drivers) {
@@ -214,6 +214,23 @@ impl<'s> Engine<'s> {
             Member::Body(i) => (y[i], y[self.nb + i]),
             Member::Driver(d) => (s.drv[d].0, s.drv[d].1),
         }
+    }
+
+    /// What contact `c`'s model sees at (t, y) under `mode`: the slip and
+    /// the effective slip velocity (a sliding contact's sign held by its
+    /// mode), and the relative velocity itself. The drivers' motions must
+    /// be in the scratch.
+    pub(crate) fn contact_input(&self, t: f64, y: &[f64], s: &Scratch, c: usize, mode: Mode) -> (Input, f64) {
+        let ct = &self.sys.contacts[c];
+        let (xa, va) = self.pos(y, s, ct.between[0]);
+        let (xb, vb) = self.pos(y, s, ct.between[1]);
+        let v = va - vb;
+        let veff = match mode {
+            Mode::Forward => v.max(f64::MIN_POSITIVE),
+            Mode::Backward => v.min(-f64::MIN_POSITIVE),
+            _ => v,
+        };
+        (Input::new(t, xa - xb, veff), v)
     }
 
     /// Add a force to a member (bodies and drivers; the ground takes anything).

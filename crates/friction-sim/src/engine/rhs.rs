@@ -1,7 +1,7 @@
 //! One evaluation of the equations of motion under the current modes, the
 //! right-hand side handed to diffsol.
 
-use friction_models::{FrictionModel, Input};
+use friction_models::FrictionModel;
 
 use super::network::{Discrete, Engine, Scratch};
 use super::outcome::Mode;
@@ -35,45 +35,12 @@ impl Engine<'_> {
         }
         let mut dy = dy;
         for (c, ct) in sys.contacts.iter().enumerate() {
-            let (xa, va) = self.pos(y, s, ct.between[0]);
-            let (xb, vb) = self.pos(y, s, ct.between[1]);
-            let v = va - vb;
-            s.vrel[c] = v;
-            // a normal load <= 0 disengages the contact
-            let n = ct.normal.value(t).max(0.0);
-            s.normal[c] = n;
-            let mode = d.modes[c];
-            let veff = match mode {
-                Mode::Forward => v.max(f64::MIN_POSITIVE),
-                Mode::Backward => v.min(-f64::MIN_POSITIVE),
-                _ => v,
-            };
-            let inp = Input::new(t, xa - xb, veff);
-            let nzc = ct.model.n_states();
-            let z = &y[self.z_off[c]..self.z_off[c] + nzc];
-            let sliding = !matches!(mode, Mode::Stuck | Mode::Free) && n != 0.0;
             let off = self.z_off[c];
-            let f = match dy.as_deref_mut() {
-                Some(dy) if nzc > 0 => {
-                    let dz = &mut dy[off..off + nzc];
-                    if sliding {
-                        // one call: LuGre's force contains its own rate
-                        ct.model.force_and_rates(&inp, z, &d.mem[c], dz)
-                    } else {
-                        ct.model.rates(&inp, z, &d.mem[c], dz);
-                        0.0
-                    }
-                }
-                _ if sliding => ct.model.force(&inp, z, &d.mem[c]),
-                _ => 0.0,
-            };
-            if sliding {
-                let fc = n * f;
-                s.fc[c] = fc;
+            let dz = dy.as_deref_mut().map(|dy| &mut dy[off..off + ct.model.n_states()]);
+            let fc = self.contact(t, y, d, s, c, dz);
+            if fc != 0.0 {
                 Self::add_force(s, ct.between[0], -fc);
                 Self::add_force(s, ct.between[1], fc);
-            } else {
-                s.fc[c] = 0.0;
             }
         }
         self.constraint_forces(&d.rows, &d.plan, s);
@@ -82,6 +49,48 @@ impl Engine<'_> {
             dy[nb..2 * nb].copy_from_slice(&s.a);
             self.powers_from(t, y, s, &mut dy[self.q_off..]);
         }
+    }
+
+    /// Contact `c` at (t, y) under discrete state `d`: its relative velocity,
+    /// normal load and force (the load times the model's force while it
+    /// slides, else 0; a held contact's force comes from the constraints)
+    /// into the scratch, and with `dz` the rates of its states. Returns the
+    /// force. The drivers' motions must be in the scratch.
+    pub(crate) fn contact(
+        &self,
+        t: f64,
+        y: &[f64],
+        d: &Discrete,
+        s: &mut Scratch,
+        c: usize,
+        dz: Option<&mut [f64]>,
+    ) -> f64 {
+        let ct = &self.sys.contacts[c];
+        let mode = d.modes[c];
+        let (inp, v) = self.contact_input(t, y, s, c, mode);
+        s.vrel[c] = v;
+        // a normal load <= 0 disengages the contact
+        let n = ct.normal.value(t).max(0.0);
+        s.normal[c] = n;
+        let off = self.z_off[c];
+        let z = &y[off..off + ct.model.n_states()];
+        let sliding = !matches!(mode, Mode::Stuck | Mode::Free) && n != 0.0;
+        let f = match dz {
+            Some(dz) if !dz.is_empty() => {
+                if sliding {
+                    // one call: LuGre's force contains its own rate
+                    ct.model.force_and_rates(&inp, z, &d.mem[c], dz)
+                } else {
+                    ct.model.rates(&inp, z, &d.mem[c], dz);
+                    0.0
+                }
+            }
+            _ if sliding => ct.model.force(&inp, z, &d.mem[c]),
+            _ => 0.0,
+        };
+        let fc = if sliding { n * f } else { 0.0 };
+        s.fc[c] = fc;
+        fc
     }
 
     /// The powers whose integrals are the energy bookkeeping (the
