@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use friction_sim::{output, scenario, simulate, Outcome, SimError, System};
+use friction_sim::{output, scenario, simulate_flat, SimError, System};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -23,15 +23,6 @@ pub fn parse(text: &str, file: &str, dir: &str) -> Result<System, SimError> {
     scenario::parse(text, file, Path::new(dir))
 }
 
-/// Rows flattened row-major into one vector.
-fn flat(out: &Outcome) -> Vec<f64> {
-    let mut v = Vec::with_capacity(out.rows.len() * out.columns.len());
-    for r in &out.rows {
-        v.extend_from_slice(r);
-    }
-    v
-}
-
 /// Run the scenario `text` with the GIL released. Returns `(columns, data,
 /// summary_json, events, failure)`: `data` a (rows, columns) float64 array
 /// (moved into NumPy without a copy), `summary_json` exactly
@@ -48,16 +39,17 @@ pub fn simulate_text<'py>(
         py.detach(|| {
             crate::guard("simulate", || {
                 let sys = parse(text, file, dir).map_err(|e| py_err(&e))?;
-                let out = simulate(&sys).map_err(|e| py_err(&e))?;
-                let summary = output::summary(&sys, &out).to_string();
+                // the rows in one block: moved into NumPy as they are
+                let out = simulate_flat(&sys).map_err(|e| py_err(&e))?;
+                let summary = output::summary_flat(&sys, &out).to_string();
                 Ok((sys, out, summary))
             })
         })
     })?;
     let (_, out, summary) = res;
-    let (nr, nc) = (out.rows.len(), out.columns.len());
-    let data = PyArray1::from_vec(py, flat(&out)).reshape([nr, nc])?;
+    let (nr, nc) = (out.n_rows(), out.columns.len());
     let events: Vec<(f64, String, String, String)> =
         out.events.iter().map(|e| (e.t, e.contact.clone(), e.from.clone(), e.to.clone())).collect();
-    (out.columns.clone(), data, summary, events, out.failure.clone()).into_pyobject(py)
+    let data = PyArray1::from_vec(py, out.data).reshape([nr, nc])?;
+    (out.columns, data, summary, events, out.failure).into_pyobject(py)
 }

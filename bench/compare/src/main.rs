@@ -1,7 +1,8 @@
 //! The Rust side of the comparison suite (bench/compare/README.md).
 //!
 //! Runs each case on the engine's public API only (`scenario::parse`,
-//! `simulate`, the `Outcome`'s rows, columns and stats), so that it measures
+//! `simulate_flat`, the `FlatOutcome`'s rows, columns and stats: the
+//! engine's output without one allocation per row), so that it measures
 //! whatever engine the workspace holds, and the Radau5 method of the
 //! `differential-equations` crate on the same LuGre equations. Prints one
 //! JSON document on stdout:
@@ -27,7 +28,7 @@ use std::path::Path;
 
 use differential_equations::prelude::*;
 use friction_bench::{chain_text, examples};
-use friction_sim::{scenario, simulate, Outcome, System};
+use friction_sim::{scenario, simulate_flat, FlatOutcome, System};
 use nalgebra::SVector;
 use serde_json::{json, Value};
 
@@ -71,9 +72,8 @@ fn load_example(name: &str) -> System {
 }
 
 /// Rows of `out` whose time lies on the output grid `k dt`, as (k, row).
-fn on_grid(out: &Outcome, dt: f64) -> Vec<(usize, &Vec<f64>)> {
-    out.rows
-        .iter()
+fn on_grid(out: &FlatOutcome, dt: f64) -> Vec<(usize, &[f64])> {
+    out.rows()
         .filter_map(|r| {
             let k = (r[0] / dt).round();
             ((r[0] - k * dt).abs() < 1e-9).then_some((k as usize, r))
@@ -81,7 +81,7 @@ fn on_grid(out: &Outcome, dt: f64) -> Vec<(usize, &Vec<f64>)> {
         .collect()
 }
 
-fn engine_json(case: &str, cpu: f64, out: &Outcome, error: Option<f64>, extra: Value) -> Value {
+fn engine_json(case: &str, cpu: f64, out: &FlatOutcome, error: Option<f64>, extra: Value) -> Value {
     let mut v = json!({
         "case": case,
         "solver": format!("friction ({})", out.stats.method),
@@ -192,7 +192,7 @@ fn case_lugre(rounds: usize, res: &mut Vec<Value>) {
     let (x_ref, ref_steps) = radau_lugre(&grid, 1e-12, atol.map(|a| a * 1e-6), s.max_step);
     let err = |xs: &[(usize, f64)]| xs.iter().map(|(k, x)| (x - x_ref[*k]).abs()).fold(0.0, f64::max);
 
-    let (cpu, out) = timed(rounds, || simulate(&sys).expect("engine"));
+    let (cpu, out) = timed(rounds, || simulate_flat(&sys).expect("engine"));
     let xi = out.col("x.m").unwrap();
     let xs: Vec<(usize, f64)> = on_grid(&out, dt).into_iter().map(|(k, r)| (k, r[xi])).collect();
     res.push(engine_json("lugre_stick_slip", cpu, &out, Some(err(&xs)), json!({"rtol": s.rtol})));
@@ -222,13 +222,13 @@ fn case_lugre(rounds: usize, res: &mut Vec<Value>) {
         (sys.solver.atol_position, sys.solver.atol_velocity, sys.solver.atol_state) = (a[0], a[1], a[2]);
         sys
     };
-    let engine_err = |out: &Outcome| {
+    let engine_err = |out: &FlatOutcome| {
         let xs: Vec<(usize, f64)> = on_grid(out, dt).into_iter().map(|(k, r)| (k, r[xi])).collect();
         err(&xs)
     };
-    if let Some((rtol, _)) = pick(&mut |r| engine_err(&simulate(&engine_at(r)).expect("engine"))) {
+    if let Some((rtol, _)) = pick(&mut |r| engine_err(&simulate_flat(&engine_at(r)).expect("engine"))) {
         let sys = engine_at(rtol);
-        let (cpu, out) = timed(rounds, || simulate(&sys).expect("engine"));
+        let (cpu, out) = timed(rounds, || simulate_flat(&sys).expect("engine"));
         res.push(engine_json(
             "lugre_at_error",
             cpu,
@@ -281,10 +281,10 @@ fn decay_exact(t: f64, m: f64, k: f64, fc: f64, fs: f64, x0: f64) -> f64 {
 fn case_decay(rounds: usize, res: &mut Vec<Value>) {
     let sys = load_example("coulomb_free_decay.toml");
     let (m, k, fc, fs, x0) = (1.0, 100.0, 0.981, 0.981, 0.1); // as in the example file
-    let (cpu, out) = timed(rounds.max(5), || simulate(&sys).expect("engine"));
+    let (cpu, out) = timed(rounds.max(5), || simulate_flat(&sys).expect("engine"));
     let xi = out.col("x.m").unwrap();
     let err =
-        out.rows.iter().map(|r| (r[xi] - decay_exact(r[0], m, k, fc, fs, x0)).abs()).fold(0.0, f64::max);
+        out.rows().map(|r| (r[xi] - decay_exact(r[0], m, k, fc, fs, x0)).abs()).fold(0.0, f64::max);
     let t_end = sys.solver.t_end;
     res.push(engine_json(
         "coulomb_free_decay",
@@ -365,7 +365,7 @@ fn case_chains(rounds: usize, sizes: &[usize], budget: f64, res: &mut Vec<Value>
             let sys =
                 scenario::parse(&chain_text(n, model, t_end, Some(budget)), "chain.toml", Path::new("."))
                     .unwrap_or_else(|e| panic!("{case}: {e}"));
-            let (cpu, out) = timed(rounds, || simulate(&sys).expect("engine"));
+            let (cpu, out) = timed(rounds, || simulate_flat(&sys).expect("engine"));
             // error of every mass's x against Radau5 at rtol 1e-12, smallest chain only
             let error = match (model, n) {
                 ("lugre", 16) => Some(chain_reference::<48>(true, &grid)),
@@ -382,7 +382,7 @@ fn case_chains(rounds: usize, sizes: &[usize], budget: f64, res: &mut Vec<Value>
                 }
                 e
             });
-            let t_reached = out.rows.last().map(|r| r[0]).unwrap_or(0.0);
+            let t_reached = out.rows().last().map(|r| r[0]).unwrap_or(0.0);
             res.push(engine_json(
                 &case,
                 cpu,

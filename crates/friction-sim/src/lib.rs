@@ -55,7 +55,7 @@ pub mod sweep;
 pub mod units;
 
 pub use builder::{Between, End, Ground, SystemBuilder};
-pub use engine::{simulate, Event, Mode, Outcome};
+pub use engine::{simulate, simulate_flat, Event, FlatOutcome, Mode, Outcome};
 pub use error::SimError;
 pub use scenario::{Member, Method, SolverSettings, StateColumns, System};
 pub use schedule::Schedule;

@@ -294,21 +294,28 @@ fn ten_thousand_element_joint_keeps_its_states_out_of_the_output_by_default() {
 fn streamed_run_hands_every_row_to_the_sink_and_keeps_a_bounded_copy() {
     let text = "[[body]]\nname = \"m\"\nmass = 1.0\nv0 = 1.0\n[solver]\nt_end = 10.0\noutput_dt = 1e-4\n";
     let sys = parse(text, "t.toml", Path::new(".")).unwrap();
-    let mut n = 0usize;
-    let mut last_t = 0.0;
+    let mut streamed: Vec<Vec<f64>> = Vec::new();
     let out = friction_sim::engine::simulate_streaming(
         &sys,
         &mut |r| {
-            n += 1;
-            last_t = r[0];
+            streamed.push(r.to_vec());
             Ok(())
         },
         None,
     )
     .unwrap();
-    assert_eq!(n, 100_001);
+    assert_eq!(streamed.len(), 100_001);
     assert_eq!(out.stats.rows, 100_001);
     assert!(out.rows.len() <= 2 * friction_sim::engine::KEPT_ROWS, "{} rows kept", out.rows.len());
-    assert_eq!(out.rows.last().unwrap()[0], last_t);
+    assert!(out.rows.len() >= friction_sim::engine::KEPT_ROWS / 2, "{} rows kept", out.rows.len());
+    assert_eq!(out.rows.last(), streamed.last());
     assert!((out.last("x.m") - 10.0).abs() < 1e-9);
+    // the kept rows are every stride-th streamed row (the stride a power of
+    // two), then the last one, values unchanged: a free mass at 1 m/s, x = t
+    let stride = 100_000 / (out.rows.len() - 2);
+    assert!(stride.is_power_of_two(), "stride {stride}");
+    for (k, r) in out.rows[..out.rows.len() - 1].iter().enumerate() {
+        assert_eq!(r, &streamed[k * stride], "kept row {k}");
+        assert!((r[1] - r[0]).abs() < 1e-9, "kept row {k}: x {} at t {}", r[1], r[0]);
+    }
 }

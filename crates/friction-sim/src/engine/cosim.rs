@@ -138,8 +138,11 @@ impl Engine<'_> {
     /// point (rows as `[solver]` asks: set `output_times` to `Some(vec![])`
     /// for the initial row only).
     pub fn run_coupled(&self, coupling: &mut dyn Coupling) -> Outcome {
-        match self.run_full(None, None, Some(coupling)) {
-            Ok(o) => o,
+        match self.run_full(None, None, Some(coupling), false) {
+            Ok((mut o, kept)) => {
+                o.rows = kept.into_rows(o.columns.len());
+                o
+            }
             Err(e) => Outcome {
                 columns: self.columns(),
                 units: crate::units::column_units(self.sys),

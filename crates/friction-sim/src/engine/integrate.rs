@@ -13,9 +13,9 @@ use super::band_lu::BandOrSparseLu;
 use super::cosim::{Coupling, Link};
 use super::equations::EngineEquations;
 use super::network::{Engine, RowKind};
-use super::outcome::{Event, Mode, Outcome, Stats};
+use super::outcome::{Event, FlatOutcome, Mode, Outcome, Stats};
 use super::radau::Radau5;
-use super::rows::{Progress, RowOut, RowSink};
+use super::rows::{Kept, Progress, RowOut, RowSink};
 use super::stepper::{Diffsol, Stepper, Stop};
 use crate::error::SimError;
 use crate::scenario::{LinearAlgebra, Method};
@@ -227,6 +227,20 @@ impl Engine<'_> {
         self.run_with(None, None)
     }
 
+    /// [`Engine::run`] with the rows in one block (see [`FlatOutcome`]).
+    pub fn run_flat(&self) -> Result<FlatOutcome, SimError> {
+        let (o, kept) = self.run_full(None, None, None, true)?;
+        Ok(FlatOutcome {
+            columns: o.columns,
+            units: o.units,
+            data: kept.into_flat(),
+            events: o.events,
+            stats: o.stats,
+            energy: o.energy,
+            failure: o.failure,
+        })
+    }
+
     /// Run, streaming rows to `sink` (see [`super::simulate_streaming`]) and
     /// reporting progress (simulated time, events) at most every 0.1 s.
     pub fn run_with(
@@ -234,17 +248,21 @@ impl Engine<'_> {
         sink: Option<RowSink<'_>>,
         progress: Option<Progress<'_>>,
     ) -> Result<Outcome, SimError> {
-        self.run_full(sink, progress, None)
+        let (mut o, kept) = self.run_full(sink, progress, None, false)?;
+        o.rows = kept.into_rows(o.columns.len());
+        Ok(o)
     }
 
     /// [`Engine::run_with`], optionally as the slave of a co-simulation
-    /// (see [`super::cosim`]).
+    /// (see [`super::cosim`]); the outcome's rows are in [`Kept`] (in one
+    /// block if `flat` or streamed).
     pub(crate) fn run_full(
         &self,
         sink: Option<RowSink<'_>>,
         progress: Option<Progress<'_>>,
         mut coupling: Option<&mut dyn Coupling>,
-    ) -> Result<Outcome, SimError> {
+        flat: bool,
+    ) -> Result<(Outcome, Kept), SimError> {
         let start = Instant::now();
         let sys = self.sys;
         let st = &sys.solver;
@@ -282,7 +300,11 @@ impl Engine<'_> {
         for a in atol.iter_mut().skip(self.q_off) {
             *a = 1e-12;
         }
-        let hooks = Hooks { rows: RowOut::new(sink), progress, coupling: coupling.take() };
+        let hooks = Hooks {
+            rows: RowOut::new(sink, sys.output_columns(), flat),
+            progress,
+            coupling: coupling.take(),
+        };
         let sparse = method.is_implicit()
             && method != Method::Radau5
             && match st.linear_algebra {
@@ -290,7 +312,7 @@ impl Engine<'_> {
                 LinearAlgebra::Dense => false,
                 LinearAlgebra::Sparse => true,
             };
-        let mut out = if method == Method::Radau5 {
+        let (mut out, kept) = if method == Method::Radau5 {
             let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
             self.integrate(Radau5::new(self, 0.0, &y0, h0, st.rtol, atol), &y0, ev0, hooks, start)
         } else if sparse {
@@ -321,7 +343,7 @@ impl Engine<'_> {
             .iter()
             .filter(|e| !e.contact.starts_with("stop:") && e.from != "free" && e.to != "free")
             .count();
-        Ok(out)
+        Ok((out, kept))
     }
 
     fn fail(&self, t: f64, cause: String, y: &[f64]) -> String {
@@ -335,7 +357,7 @@ impl Engine<'_> {
         ev0: Vec<Event>,
         hooks: Hooks<'_, '_, '_>,
         start: Instant,
-    ) -> Outcome {
+    ) -> (Outcome, Kept) {
         let Hooks { mut rows, mut progress, mut coupling } = hooks;
         let sys = self.sys;
         let st = &sys.solver;
@@ -375,7 +397,7 @@ impl Engine<'_> {
         } else if let Some(dt) = out_dt {
             rows.reserve((t_end / dt).ceil() as usize + 2);
         }
-        rows.push(self.row(0.0, y0));
+        rows.push_with(|r| self.row_into(0.0, y0, r));
         let e0 = self.mechanical_energy(0.0, y0);
         let mut failure: Option<String> = None;
         let mut last_event_t = f64::NEG_INFINITY;
@@ -510,7 +532,7 @@ impl Engine<'_> {
                     }
                     _ => y.copy_from_slice(solver.y()),
                 }
-                rows.push(self.row(t_acc, &y));
+                rows.push_with(|r| self.row_into(t_acc, &y, r));
             } else {
                 while let Some(to) = out_at(next_out_k) {
                     if to > t_acc * (1.0 + 1e-13) || to > t_end * (1.0 + 1e-12) {
@@ -524,7 +546,7 @@ impl Engine<'_> {
                             y.copy_from_slice(solver.y());
                         }
                     }
-                    rows.push(self.row(to, &y));
+                    rows.push_with(|r| self.row_into(to, &y, r));
                     next_out_k += 1;
                 }
             }
@@ -603,14 +625,14 @@ impl Engine<'_> {
         if let Some(p) = progress.as_mut() {
             p(t_last, events.len());
         }
-        let (rows, n_rows, row_err) = rows.finish();
+        let (kept, n_rows, row_err) = rows.finish();
         if let (Some(e), None) = (row_err, &failure) {
             failure = Some(format!("cannot write the output: {e}"));
         }
-        Outcome {
+        let out = Outcome {
             columns: self.columns(),
             units: crate::units::column_units(self.sys),
-            rows,
+            rows: Vec::new(),
             events,
             stats: Stats {
                 steps: ms.steps,
@@ -623,7 +645,8 @@ impl Engine<'_> {
             },
             energy,
             failure,
-        }
+        };
+        (out, kept)
     }
 }
 

@@ -72,7 +72,7 @@ pub mod stepper;
 
 pub use cosim::{Coupling, Link};
 pub use network::Engine;
-pub use outcome::{Energy, Event, Mode, Outcome, Stats};
+pub use outcome::{Energy, Event, FlatOutcome, Mode, Outcome, Stats};
 pub use rows::{Progress, RowSink, KEPT_ROWS};
 
 use crate::error::SimError;
@@ -104,6 +104,13 @@ use crate::scenario::System;
 /// ```
 pub fn simulate(sys: &System) -> Result<Outcome, SimError> {
     Engine::new(sys).run()
+}
+
+/// Simulate `sys`, keeping the rows in one row-major block ([`FlatOutcome`]):
+/// what [`simulate`] returns, without one allocation per output row (for
+/// long outputs, array libraries and foreign interfaces).
+pub fn simulate_flat(sys: &System) -> Result<FlatOutcome, SimError> {
+    Engine::new(sys).run_flat()
 }
 
 /// The output column names of `sys` (as [`Outcome::columns`]).

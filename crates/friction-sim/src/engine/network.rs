@@ -112,7 +112,6 @@ pub struct Engine<'s> {
     pub(crate) sys: &'s System,
     pub(crate) nb: usize,
     pub(crate) z_off: Vec<usize>,
-    pub(crate) nz: usize,
     /// Offset of the energy quadratures in the state.
     pub(crate) q_off: usize,
     pub(crate) n: usize,
@@ -164,7 +163,6 @@ impl<'s> Engine<'s> {
             sys,
             nb,
             z_off,
-            nz,
             q_off,
             n,
             nroots,

@@ -19,74 +19,143 @@ pub type Progress<'a> = &'a mut dyn FnMut(f64, usize);
 /// Rows kept in memory when streaming (for plots and the final values).
 pub const KEPT_ROWS: usize = 20_000;
 
-/// Where the rows of a run go.
+/// The rows a run kept: one vector per row (for [`crate::engine::Outcome`]),
+/// or one row-major block (for [`crate::engine::FlatOutcome`], and the
+/// thinned copy of a streamed run).
+pub(crate) enum Kept {
+    Rows(Vec<Vec<f64>>),
+    Flat(Vec<f64>),
+}
+
+impl Kept {
+    /// The rows as vectors (rows of `width` values).
+    pub(crate) fn into_rows(self, width: usize) -> Vec<Vec<f64>> {
+        match self {
+            Kept::Rows(r) => r,
+            Kept::Flat(d) => d.chunks_exact(width.max(1)).map(<[f64]>::to_vec).collect(),
+        }
+    }
+
+    /// The rows as one block.
+    pub(crate) fn into_flat(self) -> Vec<f64> {
+        match self {
+            Kept::Rows(r) => r.concat(),
+            Kept::Flat(d) => d,
+        }
+    }
+}
+
+/// Where the rows of a run go: kept as vectors or in one block (no
+/// allocation per row), and to the sink if there is one.
 pub(crate) struct RowOut<'a> {
     sink: Option<RowSink<'a>>,
-    pub rows: Vec<Vec<f64>>,
+    width: usize,
+    /// Rows kept as vectors (no sink, vectors asked for).
+    rows: Option<Vec<Vec<f64>>>,
+    /// The kept rows, row after row (otherwise).
+    data: Vec<f64>,
+    /// The row being built when streaming.
+    buf: Vec<f64>,
     stride: usize,
     seen: usize,
-    last: Option<Vec<f64>>,
+    /// The last row streamed but not kept (`last` holds it).
+    has_last: bool,
+    last: Vec<f64>,
     pub error: Option<SimError>,
 }
 
 impl<'a> RowOut<'a> {
-    pub(crate) fn new(sink: Option<RowSink<'a>>) -> Self {
-        RowOut { sink, rows: Vec::new(), stride: 1, seen: 0, last: None, error: None }
+    /// Rows of `width` values, kept in one block if `flat` or streamed.
+    pub(crate) fn new(sink: Option<RowSink<'a>>, width: usize, flat: bool) -> Self {
+        let rows = (sink.is_none() && !flat).then(Vec::new);
+        RowOut {
+            sink,
+            width,
+            rows,
+            data: Vec::new(),
+            buf: Vec::with_capacity(width),
+            stride: 1,
+            seen: 0,
+            has_last: false,
+            last: Vec::new(),
+            error: None,
+        }
     }
 
     /// Room for the `n` rows a run expects (its output times), up to a
-    /// million: the list of rows is not regrown and copied as they arrive.
+    /// million: the block is not regrown and copied as rows arrive.
     pub(crate) fn reserve(&mut self, n: usize) {
         let n = if self.sink.is_some() { n.min(2 * KEPT_ROWS) } else { n.min(1 << 20) };
-        self.rows.reserve(n);
+        match self.rows.as_mut() {
+            Some(r) => r.reserve(n),
+            None => self.data.reserve(n.saturating_mul(self.width)),
+        }
     }
 
-    /// Emit one row. Without a sink every row is kept; with one, every row
-    /// goes to the sink and every `stride`-th is kept, the stride doubling
-    /// whenever the kept rows reach twice [`KEPT_ROWS`] (memory stays bounded).
-    pub(crate) fn push(&mut self, r: Vec<f64>) {
+    /// Emit one row, written by `fill` (which appends exactly one row's
+    /// values). Without a sink every row is kept; with one, every row goes
+    /// to the sink and every `stride`-th is kept, the stride doubling
+    /// whenever the kept rows reach twice [`KEPT_ROWS`] (memory stays
+    /// bounded).
+    pub(crate) fn push_with(&mut self, fill: impl FnOnce(&mut Vec<f64>)) {
+        if let Some(rows) = self.rows.as_mut() {
+            let mut r = Vec::with_capacity(self.width);
+            fill(&mut r);
+            rows.push(r);
+            return;
+        }
         let Some(sink) = self.sink.as_mut() else {
-            self.rows.push(r);
+            fill(&mut self.data);
             return;
         };
+        self.buf.clear();
+        fill(&mut self.buf);
         if self.error.is_none() {
-            if let Err(e) = sink(&r) {
+            if let Err(e) = sink(&self.buf) {
                 self.error = Some(e);
             }
         }
         if self.seen.is_multiple_of(self.stride) {
-            self.rows.push(r);
-            self.last = None;
-            if self.rows.len() >= 2 * KEPT_ROWS {
-                let mut i: usize = 0;
-                self.rows.retain(|_| {
-                    i += 1;
-                    (i - 1).is_multiple_of(2)
-                });
+            self.data.extend_from_slice(&self.buf);
+            self.has_last = false;
+            let w = self.width.max(1);
+            if self.data.len() >= 2 * KEPT_ROWS * w {
+                // keep rows 0, 2, 4, ... in place
+                let n = self.data.len() / w;
+                for (k, i) in (0..n).step_by(2).enumerate() {
+                    self.data.copy_within(i * w..(i + 1) * w, k * w);
+                }
+                self.data.truncate(n.div_ceil(2) * w);
                 self.stride *= 2;
             }
         } else {
-            self.last = Some(r);
+            self.last.clone_from(&self.buf);
+            self.has_last = true;
         }
         self.seen += 1;
     }
 
     /// Rows emitted so far.
     pub(crate) fn count(&self) -> usize {
-        if self.sink.is_some() {
-            self.seen
-        } else {
-            self.rows.len()
+        match (&self.sink, &self.rows) {
+            (Some(_), _) => self.seen,
+            (None, Some(r)) => r.len(),
+            (None, None) => self.data.len() / self.width.max(1),
         }
     }
 
-    /// The kept rows, with the last row always among them.
-    pub(crate) fn finish(mut self) -> (Vec<Vec<f64>>, usize, Option<SimError>) {
+    /// The kept rows, with the last row always among them; the rows
+    /// emitted; a sink's error.
+    pub(crate) fn finish(mut self) -> (Kept, usize, Option<SimError>) {
         let n = self.count();
-        if let Some(l) = self.last.take() {
-            self.rows.push(l);
+        if self.has_last {
+            self.data.extend_from_slice(&self.last);
         }
-        (self.rows, n, self.error)
+        let kept = match self.rows.take() {
+            Some(r) => Kept::Rows(r),
+            None => Kept::Flat(self.data),
+        };
+        (kept, n, self.error)
     }
 }
 
@@ -136,6 +205,13 @@ impl Engine<'_> {
 
     /// One output row at (t, y) under the current modes and memory.
     pub(crate) fn row(&self, t: f64, y: &[f64]) -> Vec<f64> {
+        let mut r = Vec::with_capacity(self.sys.output_columns());
+        self.row_into(t, y, &mut r);
+        r
+    }
+
+    /// [`Engine::row`] appended to `r`.
+    pub(crate) fn row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
         let sys = self.sys;
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
@@ -145,7 +221,6 @@ impl Engine<'_> {
             self.eval(t, y, &d, &mut s, None);
         }
         let nb = self.nb;
-        let mut r = Vec::with_capacity(1 + 2 * (nb + sys.drivers.len()) + 3 * sys.contacts.len() + self.nz);
         r.push(t);
         for i in 0..nb {
             r.push(y[i]);
@@ -173,6 +248,5 @@ impl Engine<'_> {
             r.extend_from_slice(&y[off..off + ct.model.n_states()]);
             r.extend_from_slice(&d.mem[c]);
         }
-        r
     }
 }

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use plotters::style::FontStyle;
 use serde_json::{json, Value};
 
-use crate::engine::Outcome;
+use crate::engine::{Energy, Event, FlatOutcome, Outcome, Stats};
 use crate::error::SimError;
 use crate::scenario::System;
 
@@ -319,7 +319,65 @@ pub fn write_csv(out: &Outcome, path: &Path) -> Result<(), SimError> {
 
 /// The summary: final values, events, statistics, energy balance.
 pub fn summary(sys: &System, out: &Outcome) -> Value {
-    let finals: serde_json::Map<String, Value> = match out.rows.last() {
+    summary_of(
+        sys,
+        Results {
+            columns: &out.columns,
+            units: &out.units,
+            last: out.rows.last().map(|r| r.as_slice()),
+            n_rows: out.rows.len(),
+            events: &out.events,
+            stats: &out.stats,
+            energy: &out.energy,
+            failure: &out.failure,
+        },
+    )
+}
+
+/// [`summary`] of a run whose rows are in one block.
+///
+/// ```
+/// let sys = friction_sim::scenario::parse(
+///     "[[body]]\nname = \"m\"\nmass = 1.0\nv0 = 1.0\n[solver]\nt_end = 1.0\noutput_dt = 0.5\n",
+///     "doc.toml",
+///     std::path::Path::new("."),
+/// )
+/// .unwrap();
+/// let flat = friction_sim::simulate_flat(&sys).unwrap();
+/// let s = friction_sim::output::summary_flat(&sys, &flat);
+/// assert!((s["final"]["x.m"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+/// assert_eq!(s["stats"]["rows"], 3);
+/// ```
+pub fn summary_flat(sys: &System, out: &FlatOutcome) -> Value {
+    summary_of(
+        sys,
+        Results {
+            columns: &out.columns,
+            units: &out.units,
+            last: out.rows().last(),
+            n_rows: out.n_rows(),
+            events: &out.events,
+            stats: &out.stats,
+            energy: &out.energy,
+            failure: &out.failure,
+        },
+    )
+}
+
+/// What a summary reads of a run's result.
+struct Results<'a> {
+    columns: &'a [String],
+    units: &'a [String],
+    last: Option<&'a [f64]>,
+    n_rows: usize,
+    events: &'a [Event],
+    stats: &'a Stats,
+    energy: &'a Energy,
+    failure: &'a Option<String>,
+}
+
+fn summary_of(sys: &System, out: Results<'_>) -> Value {
+    let finals: serde_json::Map<String, Value> = match out.last {
         Some(r) => out.columns.iter().zip(r).map(|(c, v)| (c.clone(), json!(v))).collect(),
         None => Default::default(),
     };
@@ -332,7 +390,7 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
         "partial": out.failure.is_some(),
         "error": out.failure,
         "final": finals,
-        "units": out.columns.iter().zip(&out.units).map(|(c, u)| (c.clone(), json!(u))).collect::<serde_json::Map<_, _>>(),
+        "units": out.columns.iter().zip(out.units).map(|(c, u)| (c.clone(), json!(u))).collect::<serde_json::Map<_, _>>(),
         "events": out.events.iter().map(|ev| json!({"t": ev.t, "contact": ev.contact, "from": ev.from, "to": ev.to})).collect::<Vec<_>>(),
         "stats": {
             "method": out.stats.method,
@@ -345,7 +403,7 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
             "factorisations": out.stats.factorisations,
             "linear_algebra": out.stats.linear_algebra,
             "wall_time_s": out.stats.wall_time,
-            "rows": out.stats.rows.max(out.rows.len()),
+            "rows": out.stats.rows.max(out.n_rows),
             "events": {
                 "stick_slip": out.stats.events_stick_slip,
                 "stops": out.stats.events_stops,
