@@ -413,6 +413,30 @@ pub(crate) fn check_states(sys: &System) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// `columns = [names]` must name output columns of the system.
+pub(crate) fn check_columns(sys: &System) -> Result<(), Invalid> {
+    if let Some(list) = &sys.solver.columns {
+        let all = sys.all_column_names();
+        for n in list {
+            if !all.contains(n) {
+                let hint = friction_models::suggest::did_you_mean(n, all.iter().map(String::as_str));
+                let shown: Vec<&str> = all.iter().take(40).map(String::as_str).collect();
+                let more =
+                    if all.len() > 40 { format!(", ... ({} in all)", all.len()) } else { String::new() };
+                return Err(Invalid::at(
+                    "columns",
+                    format!(
+                        "[solver] `columns`: no column \"{n}\"{hint}; the columns of this scenario: {}{more} \
+                         (state columns z.NAME.k as `states` chooses them)",
+                        shown.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------- the builder
 
 /// A contact as given to the builder, checked in [`SystemBuilder::build`].
@@ -651,6 +675,7 @@ impl SystemBuilder {
             System { name: self.name, bodies, drivers, springs, dampers, forces, contacts, stops, solver };
         crate::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
         check_states(&sys).map_err(inv)?;
+        check_columns(&sys).map_err(inv)?;
         sys.check_output_size().map_err(err)?;
         Ok(sys)
     }

@@ -84,6 +84,7 @@ pub fn drive_outcome(
             max_steps: 10_000_000,
             max_wall: None,
             states: crate::scenario::StateColumns::Auto,
+            columns: None,
             max_output_bytes: crate::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     };

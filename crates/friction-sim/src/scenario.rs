@@ -55,6 +55,7 @@
 //!                      # saying which parts made the steps small (a hopeless run stops in seconds)
 //! max_wall = 60.0       # optional: wall-clock seconds after which a run stops, partial
 //! states = "all"        # internal-state columns z.NAME.k: "all" | "none" | ["contact", ...]
+//! columns = ["x.m", "F.c"]   # optional: only these output columns (t always first)
 //! max_output_bytes = 4294967296   # refuse a run whose output would be larger (default 4 GiB)
 //! ```
 //!
@@ -364,6 +365,12 @@ pub struct SolverSettings {
     pub max_wall: Option<f64>,
     /// Which internal-state columns are written (`[solver] states`).
     pub states: StateColumns,
+    /// Only these output columns (`[solver] columns`), in the standard
+    /// order, `t` always first; `None`: every column. Names are those of
+    /// [`crate::Outcome::columns`] (state columns as `states` chooses them).
+    /// A row without force or slip-velocity columns skips the contact
+    /// models: the cheapest output.
+    pub columns: Option<Vec<String>>,
     /// Largest estimated output size \[bytes\] a run may have
     /// (`[solver] max_output_bytes`, default [`DEFAULT_MAX_OUTPUT_BYTES`]).
     pub max_output_bytes: u64,
@@ -386,6 +393,7 @@ impl SolverSettings {
             max_steps: DEFAULT_MAX_STEPS,
             max_wall: None,
             states: StateColumns::Auto,
+            columns: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
         }
     }
@@ -532,6 +540,7 @@ struct RawSolver {
     max_steps: Option<i64>,
     max_wall: Option<f64>,
     states: Option<toml::Value>,
+    columns: Option<toml::Value>,
     max_output_bytes: Option<f64>,
 }
 
@@ -929,6 +938,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     if let Some(s) = &raw.solver {
         let span = s.span();
         builder::check_states(&sys).map_err(|e| at(&span, e))?;
+        builder::check_columns(&sys).map_err(|e| at(&span, e))?;
         sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
     }
     Ok(sys)
@@ -1082,6 +1092,27 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
             ))
         }
     };
+    let columns =
+        match &s.columns {
+            None => None,
+            Some(toml::Value::Array(a)) => Some(
+                a.iter()
+                    .map(|v| match v {
+                        toml::Value::String(n) => Ok(n.clone()),
+                        other => Err(bad(
+                            "columns",
+                            format!("`columns` entries must be column names (strings), found {other}"),
+                        )),
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            Some(other) => return Err(bad(
+                "columns",
+                format!(
+                    "`columns` = {other} is not valid; give a list of column names, e.g. [\"x.m\", \"F.c\"]"
+                ),
+            )),
+        };
     let max_output_bytes = match s.max_output_bytes {
         None => DEFAULT_MAX_OUTPUT_BYTES,
         Some(b) if b.is_finite() && b >= 1.0 && b <= u64::MAX as f64 => b as u64,
@@ -1106,6 +1137,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         max_steps: max_steps as usize,
         max_wall: s.max_wall,
         states,
+        columns,
         max_output_bytes,
     };
     builder::check_solver(&settings).map_err(|e| match e.key {
@@ -1169,8 +1201,16 @@ impl System {
 
     /// Number of output columns: `t`, x and v of every body and driver, the
     /// force, slip and slip velocity of every contact, and the state columns chosen by
-    /// [`SolverSettings::states`].
+    /// [`SolverSettings::states`]; of those, the ones [`SolverSettings::columns`] keeps.
     pub fn output_columns(&self) -> usize {
+        match self.column_keep() {
+            Some(k) => k.len(),
+            None => self.all_columns(),
+        }
+    }
+
+    /// Number of columns before [`SolverSettings::columns`] selects.
+    pub(crate) fn all_columns(&self) -> usize {
         let states: usize = self
             .contacts
             .iter()
@@ -1179,6 +1219,46 @@ impl System {
             .map(|(c, _)| c.model.n_states() + c.model.n_memory())
             .sum();
         1 + 2 * (self.bodies.len() + self.drivers.len()) + 3 * self.contacts.len() + states
+    }
+
+    /// The names of the columns before [`SolverSettings::columns`] selects:
+    /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
+    /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses.
+    pub(crate) fn all_column_names(&self) -> Vec<String> {
+        let mut cols = Vec::with_capacity(self.all_columns());
+        cols.push("t".to_string());
+        for b in &self.bodies {
+            cols.push(format!("x.{}", b.name));
+            cols.push(format!("v.{}", b.name));
+        }
+        for dr in &self.drivers {
+            cols.push(format!("x.{}", dr.name));
+            cols.push(format!("v.{}", dr.name));
+        }
+        for c in &self.contacts {
+            cols.push(format!("F.{}", c.name));
+        }
+        for c in &self.contacts {
+            cols.push(format!("s.{}", c.name));
+            cols.push(format!("sv.{}", c.name));
+        }
+        for (c, on) in self.contacts.iter().zip(self.state_columns()) {
+            if on {
+                for k in 0..c.model.n_states() + c.model.n_memory() {
+                    cols.push(format!("z.{}.{k}", c.name));
+                }
+            }
+        }
+        cols
+    }
+
+    /// The positions (in [`System::all_column_names`]) of the columns
+    /// [`SolverSettings::columns`] keeps, `t` first; `None` for all. Names
+    /// that are not columns are skipped here (refused at load time).
+    pub(crate) fn column_keep(&self) -> Option<Vec<usize>> {
+        let want = self.solver.columns.as_ref()?;
+        let all = self.all_column_names();
+        Some(all.iter().enumerate().filter(|(i, c)| *i == 0 || want.contains(c)).map(|(i, _)| i).collect())
     }
 
     /// Refuse a run whose output (rows × columns × 8 bytes) would exceed

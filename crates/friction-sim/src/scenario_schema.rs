@@ -61,6 +61,8 @@ pub enum Kind {
     Atol,
     /// `"auto"`, `"all"`, `"none"` or a list of contact names.
     States,
+    /// A list of output column names.
+    Columns,
 }
 
 impl Kind {
@@ -80,6 +82,7 @@ impl Kind {
             Kind::Params => "table",
             Kind::Atol => "number or table",
             Kind::States => "string or array of names",
+            Kind::Columns => "array of column names",
         }
     }
 
@@ -119,6 +122,10 @@ impl Kind {
             Kind::Signal | Kind::ScheduleTable => "finite over [0, t_end]".to_string(),
             Kind::Atol => "each in (0, inf)".to_string(),
             Kind::States => "\"auto\" | \"all\" | \"none\" | [contact names]".to_string(),
+            Kind::Columns => {
+                "names of output columns (`x.NAME`, `v.NAME`, `F.NAME`, `s.NAME`, `sv.NAME`, `z.NAME.k`)"
+                    .to_string()
+            }
             Kind::Text => String::new(),
         }
     }
@@ -380,6 +387,14 @@ pub const TABLES: &[Table] = &[
                 "\"auto\"",
                 false,
                 "internal-state columns z.NAME.k: auto writes them when there are at most 64",
+            ),
+            key(
+                "columns",
+                Kind::Columns,
+                "",
+                "",
+                false,
+                "only these output columns, in the standard order with t first (default: all); without force (F.NAME) and slip-velocity (sv.NAME) columns the rows skip the contact models",
             ),
             key(
                 "max_output_bytes",
@@ -652,6 +667,7 @@ fn key_schema(k: &Key) -> Value {
             { "enum": ["auto", "all", "none"] },
             { "type": "array", "items": { "type": "string" } },
         ] }),
+        Kind::Columns => json!({ "type": "array", "items": { "type": "string" } }),
     };
     let mut d = k.doc.to_string();
     if !k.unit.is_empty() && k.unit != "-" {

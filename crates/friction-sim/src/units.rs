@@ -85,8 +85,17 @@ impl System {
 }
 
 /// The unit of every output column of `sys`, in the order of
-/// [`crate::engine::columns`].
+/// [`crate::engine::columns`] (the columns `[solver] columns` keeps).
 pub fn column_units(sys: &System) -> Vec<String> {
+    let all = all_column_units(sys);
+    match sys.column_keep() {
+        None => all,
+        Some(k) => k.iter().map(|&i| all[i].clone()).collect(),
+    }
+}
+
+/// [`column_units`] of every column before `[solver] columns` selects.
+fn all_column_units(sys: &System) -> Vec<String> {
     let mut u = vec!["s".to_string()];
     let pv = |k: Kind, u: &mut Vec<String>| {
         u.push(k.unit(Quantity::Displacement).into());

@@ -61,6 +61,7 @@ pub fn cost_system(model: AnyModel) -> System {
             max_steps: COST_MAX_STEPS,
             max_wall: None,
             states: friction_sim::scenario::StateColumns::Auto,
+            columns: None,
             max_output_bytes: friction_sim::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     }

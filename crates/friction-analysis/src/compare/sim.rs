@@ -164,6 +164,7 @@ pub(crate) fn body_run(
             max_steps: BODY_MAX_STEPS,
             max_wall: None,
             states: friction_sim::scenario::StateColumns::Auto,
+            columns: None,
             max_output_bytes: friction_sim::scenario::DEFAULT_MAX_OUTPUT_BYTES,
         },
     };

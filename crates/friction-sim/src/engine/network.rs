@@ -122,6 +122,13 @@ pub struct Engine<'s> {
     pub(crate) stuckable: Vec<bool>,
     /// Per contact, whether its states are output columns (`[solver] states`).
     pub(crate) state_cols: Vec<bool>,
+    /// The output columns kept (`[solver] columns`; positions in the full row).
+    pub(crate) keep: Option<Vec<usize>>,
+    /// Whether the kept columns include forces or slip velocities (else a
+    /// row needs no contact evaluation).
+    pub(crate) row_contacts: bool,
+    /// The full row, before the kept columns are picked from it.
+    pub(crate) row_buf: RefCell<Vec<f64>>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -170,6 +177,15 @@ impl<'s> Engine<'s> {
             root_rev,
             stuckable,
             state_cols: sys.state_columns(),
+            keep: sys.column_keep(),
+            row_contacts: match sys.column_keep() {
+                None => true,
+                Some(k) => {
+                    let names = sys.all_column_names();
+                    k.iter().any(|&i| names[i].starts_with("F.") || names[i].starts_with("sv."))
+                }
+            },
+            row_buf: RefCell::new(Vec::new()),
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
