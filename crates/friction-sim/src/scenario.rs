@@ -1092,27 +1092,28 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
             ))
         }
     };
-    let columns =
-        match &s.columns {
-            None => None,
-            Some(toml::Value::Array(a)) => Some(
-                a.iter()
-                    .map(|v| match v {
-                        toml::Value::String(n) => Ok(n.clone()),
-                        other => Err(bad(
-                            "columns",
-                            format!("`columns` entries must be column names (strings), found {other}"),
-                        )),
-                    })
-                    .collect::<Result<_, _>>()?,
-            ),
-            Some(other) => return Err(bad(
+    let columns = match &s.columns {
+        None => None,
+        Some(toml::Value::Array(a)) => Some(
+            a.iter()
+                .map(|v| match v {
+                    toml::Value::String(n) => Ok(n.clone()),
+                    other => Err(bad(
+                        "columns",
+                        format!("`columns` entries must be column names (strings), found {other}"),
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Some(other) => {
+            return Err(bad(
                 "columns",
                 format!(
                     "`columns` = {other} is not valid; give a list of column names, e.g. [\"x.m\", \"F.c\"]"
                 ),
-            )),
-        };
+            ))
+        }
+    };
     let max_output_bytes = match s.max_output_bytes {
         None => DEFAULT_MAX_OUTPUT_BYTES,
         Some(b) if b.is_finite() && b >= 1.0 && b <= u64::MAX as f64 => b as u64,

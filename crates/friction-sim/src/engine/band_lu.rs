@@ -4,7 +4,9 @@
 //! (fill-reducing ordering) otherwise.
 //!
 //! Networks of contacts are mostly chains and trees of bodies, whose
-//! Newton matrices `I - h γ J` the ordering turns into a few diagonals;
+//! Newton matrices `I - h γ J` the ordering turns into a few diagonals
+//! (after [`super::reduce`] has eliminated positions and single bristle
+//! states where the pattern allows: then one velocity per body is left);
 //! unknowns coupled to nothing else (the energy quadratures) are solved on
 //! their own. Measured on chains (BDF, 2 s, whole run), faer's sparse LU
 //! against this: LuGre, 256 masses 101 against 80 ms, 1,024 masses 301
@@ -20,6 +22,7 @@ use diffsol_la::{LinearOp, LinearSolver, Matrix};
 
 use super::integrate::Host;
 use super::ordering::reverse_cuthill_mckee;
+use super::reduce::Reduced;
 
 /// The widest band (lower plus upper bandwidth after the ordering) solved
 /// as a band; wider matrices go to faer's sparse LU.
@@ -32,7 +35,10 @@ pub struct BandOrSparseLu {
 }
 
 enum Kind {
-    Band(Box<Band>),
+    /// The matrix diffsol fills, and its band form.
+    Band(FaerSparseMat<f64>, Box<Band>),
+    /// The matrix diffsol fills, reduced (see [`super::reduce`]).
+    Reduced(FaerSparseMat<f64>, Box<Reduced>),
     Sparse(Box<FaerSparseLU<f64>>),
 }
 
@@ -40,7 +46,7 @@ enum Kind {
 /// `j - kl - ku ..= j + kl` in `ldab = 2 kl + ku + 1` slots, element
 /// `(i, j)` at `j * ldab + kl + ku + i - j`; the top `kl` slots receive the
 /// fill-in of the row interchanges.
-struct Band {
+pub(crate) struct Band {
     /// Unknowns in the band (the others stand alone on the diagonal).
     n: usize,
     kl: usize,
@@ -53,9 +59,7 @@ struct Band {
     alone: Vec<usize>,
     diag: Vec<f64>,
     rdiag: Vec<f64>,
-    /// The matrix diffsol fills (its pattern, CSC).
-    a: FaerSparseMat<f64>,
-    /// Slot of each stored entry of `a`, in `a`'s order: in `ab` below
+    /// Slot of each stored entry of the matrix (CSC order): in `ab` below
     /// `ab.len()`, in `diag` above.
     slot: Vec<usize>,
     ab: Vec<f64>,
@@ -77,7 +81,7 @@ struct Band {
 
 impl Band {
     /// The band form of `a`'s pattern, or `None` when wider than [`BAND_MAX`].
-    fn new(a: FaerSparseMat<f64>) -> Option<Self> {
+    pub(crate) fn new(a: &FaerSparseMat<f64>) -> Option<Self> {
         let m = &a.inner()[0];
         let n = m.ncols();
         let (cp, ri) = (m.symbolic().col_ptr(), m.symbolic().row_idx());
@@ -135,7 +139,6 @@ impl Band {
             ku,
             ldab,
             perm,
-            a,
             slot,
             ab: vec![0.0; ldab * nband],
             ipiv: vec![0; nband],
@@ -148,14 +151,24 @@ impl Band {
         })
     }
 
-    /// Scatter `a` into the band and factor it (`dgbtf2`).
-    fn factor(&mut self) {
+    /// Rename the unknowns: unknown `k` of the matrix given to [`Band::new`]
+    /// is `names[k]` of the vectors [`Band::solve`] is given (which may be
+    /// longer: the other entries are left alone).
+    pub(crate) fn rename(&mut self, names: &[usize]) {
+        for k in self.perm.iter_mut().chain(self.alone.iter_mut()) {
+            *k = names[*k];
+        }
+    }
+
+    /// Scatter the matrix's values (CSC order of the pattern given to
+    /// [`Band::new`]) into the band and factor it (`dgbtf2`).
+    pub(crate) fn factor(&mut self, vals: &[f64]) {
         let (n, kl, ku, ldab) = (self.n, self.kl, self.ku, self.ldab);
         let kv = kl + ku;
         let ab = &mut self.ab;
         ab.fill(0.0);
         let nab = ab.len();
-        for (&s, &v) in self.slot.iter().zip(self.a.inner()[0].val()) {
+        for (&s, &v) in self.slot.iter().zip(vals) {
             if s < nab {
                 ab[s] = v;
             } else {
@@ -220,7 +233,7 @@ impl Band {
     }
 
     /// Solve `A x = b` (or `A^T x = b`) in place (`dgbtrs`).
-    fn solve(&self, b: &mut [f64], transpose: bool) -> Result<(), LaError> {
+    pub(crate) fn solve(&self, b: &mut [f64], transpose: bool) -> Result<(), LaError> {
         if self.singular {
             return Err(LaError::from(LinearSolverError::LuSolveFailed));
         }
@@ -318,9 +331,13 @@ impl LinearSolver<FaerSparseMat<f64>> for BandOrSparseLu {
         op: &C,
     ) {
         match self.kind.as_mut().expect("set_sparsity comes first") {
-            Kind::Band(b) => {
-                op.matrix_inplace(&mut b.a);
-                b.factor();
+            Kind::Band(a, b) => {
+                op.matrix_inplace(a);
+                b.factor(a.inner()[0].val());
+            }
+            Kind::Reduced(a, r) => {
+                op.matrix_inplace(a);
+                r.factor(a.inner()[0].val());
             }
             Kind::Sparse(s) => s.set_linearisation(op),
         }
@@ -331,8 +348,12 @@ impl LinearSolver<FaerSparseMat<f64>> for BandOrSparseLu {
         op: &C,
     ) {
         let a = FaerSparseMat::new_from_sparsity(op.nrows(), op.ncols(), op.sparsity(), *op.context());
-        self.kind = Some(match Band::new(a) {
-            Some(b) => Kind::Band(Box::new(b)),
+        if let Some(r) = Reduced::new(&a) {
+            self.kind = Some(Kind::Reduced(a, Box::new(r)));
+            return;
+        }
+        self.kind = Some(match Band::new(&a) {
+            Some(b) => Kind::Band(a, Box::new(b)),
             None => {
                 let mut s = FaerSparseLU::default();
                 s.set_sparsity(op);
@@ -343,7 +364,8 @@ impl LinearSolver<FaerSparseMat<f64>> for BandOrSparseLu {
 
     fn solve_in_place(&self, x: &mut FaerVec<f64>) -> Result<(), LaError> {
         match self.kind.as_ref() {
-            Some(Kind::Band(b)) => b.solve(x.host_mut(), false),
+            Some(Kind::Band(_, b)) => b.solve(x.host_mut(), false),
+            Some(Kind::Reduced(_, r)) => r.solve(x.host_mut(), false),
             Some(Kind::Sparse(s)) => s.solve_in_place(x),
             None => Err(LaError::from(LinearSolverError::LuNotInitialized)),
         }
@@ -351,7 +373,8 @@ impl LinearSolver<FaerSparseMat<f64>> for BandOrSparseLu {
 
     fn solve_transpose_in_place(&self, x: &mut FaerVec<f64>) -> Result<(), LaError> {
         match self.kind.as_ref() {
-            Some(Kind::Band(b)) => b.solve(x.host_mut(), true),
+            Some(Kind::Band(_, b)) => b.solve(x.host_mut(), true),
+            Some(Kind::Reduced(_, r)) => r.solve(x.host_mut(), true),
             Some(Kind::Sparse(s)) => s.solve_transpose_in_place(x),
             None => Err(LaError::from(LinearSolverError::LuNotInitialized)),
         }
@@ -360,7 +383,7 @@ impl LinearSolver<FaerSparseMat<f64>> for BandOrSparseLu {
 
 #[cfg(test)]
 mod tests {
-    use diffsol::{FaerContext, FaerSparseMat};
+    use diffsol::{FaerContext, FaerSparseMat, MatrixCommon};
     use diffsol_la::Matrix;
     use nalgebra::{DMatrix, DVector};
 
@@ -433,7 +456,7 @@ mod tests {
         for (n, alone, diag, seed) in cases {
             let (t, total) = system(n, alone, diag, seed);
             let a = mat(&t, total);
-            let mut band = Band::new(a).expect("a chain is narrow");
+            let mut band = Band::new(&a).expect("a chain is narrow");
             // every unknown once, in the band or alone (the pattern stores
             // (i, j) and (j, i): a neighbour listed twice must not be
             // ordered twice)
@@ -442,7 +465,7 @@ mod tests {
             assert_eq!(all, (0..total).collect::<Vec<_>>());
             assert!(band.kl + band.ku <= 6, "bandwidth {} + {}", band.kl, band.ku);
             assert_eq!(band.alone.len(), alone);
-            band.factor();
+            band.factor(a.inner()[0].val());
             // small diagonals need row swaps (a column-by-column forward
             // substitution), large ones none (row by row)
             assert_eq!(band.swapped, diag < 1.0, "n {n}, diagonal {diag}");
@@ -468,11 +491,12 @@ mod tests {
         for k in 1..4 {
             t.extend([(k, k, 3.0 + k as f64), (0, k, 1.0), (k, 0, -1.0)]);
         }
-        let mut band = Band::new(mat(&t, 4)).unwrap();
+        let a = mat(&t, 4);
+        let mut band = Band::new(&a).unwrap();
         let mut perm = band.perm.clone();
         perm.sort_unstable();
         assert_eq!(perm, vec![0, 1, 2, 3]);
-        band.factor();
+        band.factor(a.inner()[0].val());
         let b = [1.0, 2.0, 3.0, 4.0];
         let mut x = b;
         band.solve(&mut x, false).unwrap();
@@ -485,12 +509,12 @@ mod tests {
         let n = BAND_MAX + 2;
         let t: Vec<_> = (0..n).flat_map(|i| (0..n).map(move |j| (i, j, 1.0))).collect();
         let a = mat(&t, n);
-        assert!(Band::new(a).is_none());
+        assert!(Band::new(&a).is_none());
         // a zero pivot in the band, and a zero alone on the diagonal
         for t in [vec![(0, 0, 0.0), (0, 1, 1.0), (1, 0, 0.0), (1, 1, 1.0)], vec![(0, 0, 1.0), (1, 1, 0.0)]] {
             let a = mat(&t, 2);
-            let mut band = Band::new(a).unwrap();
-            band.factor();
+            let mut band = Band::new(&a).unwrap();
+            band.factor(a.inner()[0].val());
             assert!(band.solve(&mut [1.0, 1.0], false).is_err());
         }
     }

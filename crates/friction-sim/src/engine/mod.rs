@@ -32,7 +32,9 @@
 //! - [`jacobian`]: the exact Jacobian-vector product and its sparsity;
 //! - [`equations`]: the equations as diffsol operators;
 //! - [`band_lu`]: the linear solver of large implicit runs (band LU or
-//!   faer's sparse LU), after the ordering of [`ordering`];
+//!   faer's sparse LU), after the ordering of [`ordering`] and, where the
+//!   pattern allows, the elimination of positions and single bristle states
+//!   of [`reduce`];
 //! - [`constraints`]: clusters of stuck bodies and their constraint forces;
 //! - [`events`]: root functions and what each root means;
 //! - [`modes`]: the joint stick/slip decision at an event (the LCP);
@@ -65,6 +67,7 @@ pub mod network;
 pub mod ordering;
 pub mod outcome;
 pub mod radau;
+pub mod reduce;
 pub mod rhs;
 pub mod rows;
 pub mod small_lu;
