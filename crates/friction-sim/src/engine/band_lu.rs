@@ -382,15 +382,16 @@ impl LinearSolver<FaerSparseMat<f64>> for BandOrSparseLu {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use diffsol::{FaerContext, FaerSparseMat, MatrixCommon};
     use diffsol_la::Matrix;
     use nalgebra::{DMatrix, DVector};
 
     use super::{Band, BAND_MAX};
 
-    /// xorshift64*: a seeded generator without a dependency.
-    fn next(s: &mut u64) -> f64 {
+    /// xorshift64*: a seeded generator without a dependency (uniform in
+    /// [-0.5, 0.5)).
+    pub(crate) fn next(s: &mut u64) -> f64 {
         *s ^= *s >> 12;
         *s ^= *s << 25;
         *s ^= *s >> 27;

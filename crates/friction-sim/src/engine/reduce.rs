@@ -235,15 +235,8 @@ mod tests {
     use diffsol_la::Matrix;
     use nalgebra::{DMatrix, DVector};
 
+    use super::super::band_lu::tests::next;
     use super::Reduced;
-
-    /// xorshift64*: a seeded generator without a dependency.
-    fn next(s: &mut u64) -> f64 {
-        *s ^= *s >> 12;
-        *s ^= *s << 25;
-        *s ^= *s >> 27;
-        (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    }
 
     /// The Newton matrix `I - c J` of a chain of `n` masses in the engine's
     /// layout `[x (n), v (n), z (n if lugre), quadratures (n + 2)]`: springs
