@@ -41,6 +41,26 @@ fn selected_columns_carry_the_full_runs_values() {
         assert_eq!(flat.columns, out.columns);
         assert_eq!(flat.data.len(), out.rows.len() * want.len(), "{name} {cols}");
     }
+    // driver columns, slips, and (with every state column) an internal state
+    // and the last memory value of an Iwan joint
+    let full_sys = scenario::parse(&example_text("lugre_stick_slip.toml"), "l.toml", Path::new(".")).unwrap();
+    let full = simulate(&full_sys).unwrap();
+    let out = simulate(&with_columns("lugre_stick_slip.toml", r#"["v.puller", "s.c", "x.puller"]"#)).unwrap();
+    assert_eq!(out.columns, ["t", "x.puller", "v.puller", "s.c"]);
+    for c in &out.columns {
+        assert_eq!(out.series(c), full.series(c), "lugre: column {c}");
+    }
+    let text = example_text("iwan_loops.toml").replace("[solver]\n", "[solver]\nstates = \"all\"\n");
+    let full = simulate(&scenario::parse(&text, "i.toml", Path::new(".")).unwrap()).unwrap();
+    let last = full.columns.last().unwrap().clone();
+    assert!(full.columns.len() > 8 && last.starts_with("z.joint."), "{:?}", full.columns);
+    let pick = format!("[\"{last}\", \"z.joint.0\", \"sv.joint\"]");
+    let text = text.replace("[solver]\n", &format!("[solver]\ncolumns = {pick}\n"));
+    let out = simulate(&scenario::parse(&text, "i.toml", Path::new(".")).unwrap()).unwrap();
+    assert_eq!(out.columns, ["t", "sv.joint", "z.joint.0", last.as_str()]);
+    for c in &out.columns {
+        assert_eq!(out.series(c), full.series(c), "iwan: column {c}");
+    }
     // the Coulomb run holds: its stuck rows carry a non-zero holding force
     let out = simulate(&with_columns("coulomb_free_decay.toml", r#"["F.c"]"#)).unwrap();
     assert!(out.series("F.c").iter().any(|f| *f != 0.0 && f.is_finite()));

@@ -127,8 +127,8 @@ pub struct Engine<'s> {
     /// Whether the kept columns include forces or slip velocities (else a
     /// row needs no contact evaluation).
     pub(crate) row_contacts: bool,
-    /// The full row, before the kept columns are picked from it.
-    pub(crate) row_buf: RefCell<Vec<f64>>,
+    /// Where each kept column is read from (`None`: every column).
+    pub(crate) picks: Option<Vec<super::rows::Pick>>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -166,7 +166,7 @@ impl<'s> Engine<'s> {
         let nroots = (nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len()).max(1);
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
-        let e = Engine {
+        let mut e = Engine {
             sys,
             nb,
             z_off,
@@ -185,7 +185,7 @@ impl<'s> Engine<'s> {
                     k.iter().any(|&i| names[i].starts_with("F.") || names[i].starts_with("sv."))
                 }
             },
-            row_buf: RefCell::new(Vec::new()),
+            picks: None,
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
@@ -212,6 +212,7 @@ impl<'s> Engine<'s> {
             jac: RefCell::new(Default::default()),
         };
         *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
+        e.picks = e.keep.as_deref().map(|k| e.picks(k));
         e
     }
 

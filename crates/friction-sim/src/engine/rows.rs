@@ -159,6 +159,24 @@ impl<'a> RowOut<'a> {
     }
 }
 
+/// Where a kept output column is read from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Pick {
+    /// The time.
+    T,
+    /// A state component (positions, velocities, contact states).
+    Y(usize),
+    /// A driver's position and velocity.
+    DrvX(usize),
+    DrvV(usize),
+    /// A contact's force on its first member, slip, slip velocity.
+    Force(usize),
+    Slip(usize),
+    SlipVel(usize),
+    /// A contact's memory value.
+    Mem(usize, usize),
+}
+
 impl Engine<'_> {
     /// Column names of the time series (those `[solver] columns` keeps).
     pub(crate) fn columns(&self) -> Vec<String> {
@@ -192,21 +210,63 @@ impl Engine<'_> {
 
     /// [`Engine::row`] appended to `r`.
     pub(crate) fn row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
-        match &self.keep {
+        match &self.picks {
             None => self.full_row_into(t, y, r),
-            Some(keep) => {
-                let mut buf = self.row_buf.borrow_mut();
-                buf.clear();
-                self.full_row_into(t, y, &mut buf);
-                r.extend(keep.iter().map(|&i| buf[i]));
-            }
+            Some(picks) => self.picked_row_into(picks, t, y, r),
         }
     }
 
-    /// Every column of the row at (t, y) appended to `r`; without contact
-    /// columns kept ([`Engine::row_contacts`]), the forces and slip
-    /// velocities are NaN and the models are not called.
-    fn full_row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
+    /// What each kept column (`[solver] columns`) is read from, by its
+    /// position `i` in the full row (see [`crate::System::all_column_names`]).
+    pub(crate) fn picks(&self, keep: &[usize]) -> Vec<Pick> {
+        let sys = self.sys;
+        let (nb, nd, nc) = (self.nb, sys.drivers.len(), sys.contacts.len());
+        let mut states = Vec::new();
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            if self.state_cols[c] {
+                states.extend((0..ct.model.n_states()).map(|k| Pick::Y(self.z_off[c] + k)));
+                states.extend((0..ct.model.n_memory()).map(|k| Pick::Mem(c, k)));
+            }
+        }
+        keep.iter()
+            .map(|&i| {
+                let (b0, d0, f0, s0, z0) =
+                    (1, 1 + 2 * nb, 1 + 2 * (nb + nd), 1 + 2 * (nb + nd) + nc, 1 + 2 * (nb + nd) + 3 * nc);
+                match i {
+                    0 => Pick::T,
+                    i if i < d0 => {
+                        let b = (i - b0) / 2;
+                        Pick::Y(if (i - b0) % 2 == 0 { b } else { nb + b })
+                    }
+                    i if i < f0 => {
+                        let k = (i - d0) / 2;
+                        if (i - d0) % 2 == 0 {
+                            Pick::DrvX(k)
+                        } else {
+                            Pick::DrvV(k)
+                        }
+                    }
+                    i if i < s0 => Pick::Force(i - f0),
+                    i if i < z0 => {
+                        let c = (i - s0) / 2;
+                        if (i - s0) % 2 == 0 {
+                            Pick::Slip(c)
+                        } else {
+                            Pick::SlipVel(c)
+                        }
+                    }
+                    i => states[i - z0],
+                }
+            })
+            .collect()
+    }
+
+    /// The kept columns of the row at (t, y) appended to `r`, each read
+    /// where it lives: the models are called only for force or
+    /// slip-velocity columns. LuGre example, rtol 1e-4, columns x, v, z: the
+    /// full row built and the columns picked from it took about 20 ns of a
+    /// row's 40 (perf); read directly, the run went from 0.63 to 0.61 ms.
+    fn picked_row_into(&self, picks: &[Pick], t: f64, y: &[f64], r: &mut Vec<f64>) {
         let sys = self.sys;
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
@@ -217,9 +277,31 @@ impl Engine<'_> {
         } else {
             self.eval(t, y, &d, &mut s, None);
         }
-        // written into the row's place: pushing value by value reloaded the
-        // vector's length at every push (LuGre example, rtol 1e-4, columns
-        // x, v, z: 0.69 -> 0.63 ms)
+        r.extend(picks.iter().map(|p| match *p {
+            Pick::T => t,
+            Pick::Y(i) => y[i],
+            Pick::DrvX(k) => s.drv[k].0,
+            Pick::DrvV(k) => s.drv[k].1,
+            Pick::Force(c) => -s.fc[c],
+            Pick::Slip(c) => {
+                let [a, b] = sys.contacts[c].between;
+                self.pos(y, &s, a).0 - self.pos(y, &s, b).0
+            }
+            Pick::SlipVel(c) => s.vrel[c],
+            Pick::Mem(c, k) => d.mem[c][k],
+        }));
+    }
+
+    /// Every column of the row at (t, y) appended to `r`.
+    fn full_row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
+        let sys = self.sys;
+        let d = self.disc.borrow();
+        let mut s = self.scr.borrow_mut();
+        if d.rows.is_empty() {
+            self.contact_forces(t, y, &d, &mut s);
+        } else {
+            self.eval(t, y, &d, &mut s, None);
+        }
         let nb = self.nb;
         let nd = sys.drivers.len();
         let nc = sys.contacts.len();
@@ -240,13 +322,12 @@ impl Engine<'_> {
         // F.NAME: the force the contact exerts on its first member (-F of the
         // model); s.NAME, sv.NAME: the slip and slip velocity the model sees
         // (first member minus second)
-        let rc = self.row_contacts;
         for (c, ct) in sys.contacts.iter().enumerate() {
-            o[c] = if rc { -s.fc[c] } else { f64::NAN };
+            o[c] = -s.fc[c];
             let (xa, _) = self.pos(y, &s, ct.between[0]);
             let (xb, _) = self.pos(y, &s, ct.between[1]);
             o[nc + 2 * c] = xa - xb;
-            o[nc + 2 * c + 1] = if rc { s.vrel[c] } else { f64::NAN };
+            o[nc + 2 * c + 1] = s.vrel[c];
         }
         for (c, ct) in sys.contacts.iter().enumerate() {
             if !self.state_cols[c] {
