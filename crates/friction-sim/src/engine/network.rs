@@ -7,6 +7,7 @@ use friction_models::{FrictionModel, Input};
 
 use super::constraints::Plan;
 use super::outcome::Mode;
+use super::rows::Pick;
 use crate::scenario::{Driver, Member, System};
 use crate::schedule::Schedule;
 
@@ -124,11 +125,11 @@ pub struct Engine<'s> {
     pub(crate) state_cols: Vec<bool>,
     /// The output columns kept (`[solver] columns`; positions in the full row).
     pub(crate) keep: Option<Vec<usize>>,
-    /// Whether the kept columns include forces or slip velocities (else a
-    /// row needs no contact evaluation).
+    /// Where each output column is read from (the kept ones).
+    pub(crate) picks: Vec<Pick>,
+    /// Whether the columns include forces or slip velocities (else a row
+    /// needs no contact evaluation).
     pub(crate) row_contacts: bool,
-    /// Where each kept column is read from (`None`: every column).
-    pub(crate) picks: Option<Vec<super::rows::Pick>>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -178,14 +179,8 @@ impl<'s> Engine<'s> {
             stuckable,
             state_cols: sys.state_columns(),
             keep: sys.column_keep(),
-            row_contacts: match sys.column_keep() {
-                None => true,
-                Some(k) => {
-                    let names = sys.all_column_names();
-                    k.iter().any(|&i| names[i].starts_with("F.") || names[i].starts_with("sv."))
-                }
-            },
-            picks: None,
+            picks: Vec::new(),
+            row_contacts: true,
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
@@ -212,7 +207,12 @@ impl<'s> Engine<'s> {
             jac: RefCell::new(Default::default()),
         };
         *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
-        e.picks = e.keep.as_deref().map(|k| e.picks(k));
+        let all = e.all_picks();
+        e.picks = match &e.keep {
+            None => all,
+            Some(k) => k.iter().map(|&i| all[i]).collect(),
+        };
+        e.row_contacts = e.picks.iter().any(|p| matches!(p, Pick::Force(_) | Pick::SlipVel(_)));
         e
     }
 

@@ -203,70 +203,42 @@ impl Engine<'_> {
 
     /// One output row at (t, y) under the current modes and memory.
     pub(crate) fn row(&self, t: f64, y: &[f64]) -> Vec<f64> {
-        let mut r = Vec::with_capacity(self.keep.as_ref().map_or_else(|| self.sys.all_columns(), Vec::len));
+        let mut r = Vec::with_capacity(self.picks.len());
         self.row_into(t, y, &mut r);
         r
     }
 
-    /// [`Engine::row`] appended to `r`.
-    pub(crate) fn row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
-        match &self.picks {
-            None => self.full_row_into(t, y, r),
-            Some(picks) => self.picked_row_into(picks, t, y, r),
-        }
-    }
-
-    /// What each kept column (`[solver] columns`) is read from, by its
-    /// position `i` in the full row (see [`crate::System::all_column_names`]).
-    pub(crate) fn picks(&self, keep: &[usize]) -> Vec<Pick> {
+    /// Where every column of the full row is read from, in the order of
+    /// [`crate::System::all_column_names`].
+    pub(crate) fn all_picks(&self) -> Vec<Pick> {
         let sys = self.sys;
-        let (nb, nd, nc) = (self.nb, sys.drivers.len(), sys.contacts.len());
-        let mut states = Vec::new();
+        let nb = self.nb;
+        let mut p = vec![Pick::T];
+        for b in 0..nb {
+            p.extend([Pick::Y(b), Pick::Y(nb + b)]);
+        }
+        for k in 0..sys.drivers.len() {
+            p.extend([Pick::DrvX(k), Pick::DrvV(k)]);
+        }
+        p.extend((0..sys.contacts.len()).map(Pick::Force));
+        for c in 0..sys.contacts.len() {
+            p.extend([Pick::Slip(c), Pick::SlipVel(c)]);
+        }
         for (c, ct) in sys.contacts.iter().enumerate() {
             if self.state_cols[c] {
-                states.extend((0..ct.model.n_states()).map(|k| Pick::Y(self.z_off[c] + k)));
-                states.extend((0..ct.model.n_memory()).map(|k| Pick::Mem(c, k)));
+                p.extend((0..ct.model.n_states()).map(|k| Pick::Y(self.z_off[c] + k)));
+                p.extend((0..ct.model.n_memory()).map(|k| Pick::Mem(c, k)));
             }
         }
-        keep.iter()
-            .map(|&i| {
-                let (b0, d0, f0, s0, z0) =
-                    (1, 1 + 2 * nb, 1 + 2 * (nb + nd), 1 + 2 * (nb + nd) + nc, 1 + 2 * (nb + nd) + 3 * nc);
-                match i {
-                    0 => Pick::T,
-                    i if i < d0 => {
-                        let b = (i - b0) / 2;
-                        Pick::Y(if (i - b0) % 2 == 0 { b } else { nb + b })
-                    }
-                    i if i < f0 => {
-                        let k = (i - d0) / 2;
-                        if (i - d0) % 2 == 0 {
-                            Pick::DrvX(k)
-                        } else {
-                            Pick::DrvV(k)
-                        }
-                    }
-                    i if i < s0 => Pick::Force(i - f0),
-                    i if i < z0 => {
-                        let c = (i - s0) / 2;
-                        if (i - s0) % 2 == 0 {
-                            Pick::Slip(c)
-                        } else {
-                            Pick::SlipVel(c)
-                        }
-                    }
-                    i => states[i - z0],
-                }
-            })
-            .collect()
+        p
     }
 
-    /// The kept columns of the row at (t, y) appended to `r`, each read
-    /// where it lives: the models are called only for force or
-    /// slip-velocity columns. LuGre example, rtol 1e-4, columns x, v, z: the
-    /// full row built and the columns picked from it took about 20 ns of a
-    /// row's 40 (perf); read directly, the run went from 0.63 to 0.61 ms.
-    fn picked_row_into(&self, picks: &[Pick], t: f64, y: &[f64], r: &mut Vec<f64>) {
+    /// The row at (t, y) appended to `r`: its columns ([`Engine::picks`]),
+    /// each read where it lives. The models are called only when a force or
+    /// slip-velocity column is kept: LuGre example, rtol 1e-4, columns x, v,
+    /// z: a full row built and the columns picked from it took about 20 ns
+    /// of a row's 40 (perf); read directly, the run went from 0.63 to 0.61 ms.
+    pub(crate) fn row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
         let sys = self.sys;
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
@@ -277,7 +249,10 @@ impl Engine<'_> {
         } else {
             self.eval(t, y, &d, &mut s, None);
         }
-        r.extend(picks.iter().map(|p| match *p {
+        // F.NAME: the force the contact exerts on its first member (-F of the
+        // model); s.NAME, sv.NAME: the slip and slip velocity the model sees
+        // (first member minus second)
+        r.extend(self.picks.iter().map(|p| match *p {
             Pick::T => t,
             Pick::Y(i) => y[i],
             Pick::DrvX(k) => s.drv[k].0,
@@ -290,52 +265,5 @@ impl Engine<'_> {
             Pick::SlipVel(c) => s.vrel[c],
             Pick::Mem(c, k) => d.mem[c][k],
         }));
-    }
-
-    /// Every column of the row at (t, y) appended to `r`.
-    fn full_row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
-        let sys = self.sys;
-        let d = self.disc.borrow();
-        let mut s = self.scr.borrow_mut();
-        if d.rows.is_empty() {
-            self.contact_forces(t, y, &d, &mut s);
-        } else {
-            self.eval(t, y, &d, &mut s, None);
-        }
-        let nb = self.nb;
-        let nd = sys.drivers.len();
-        let nc = sys.contacts.len();
-        let base = r.len();
-        r.resize(base + 1 + 2 * (nb + nd) + 3 * nc, 0.0);
-        let o = &mut r[base..];
-        o[0] = t;
-        for i in 0..nb {
-            o[1 + 2 * i] = y[i];
-            o[2 + 2 * i] = y[nb + i];
-        }
-        let o = &mut o[1 + 2 * nb..];
-        for k in 0..nd {
-            o[2 * k] = s.drv[k].0;
-            o[2 * k + 1] = s.drv[k].1;
-        }
-        let o = &mut o[2 * nd..];
-        // F.NAME: the force the contact exerts on its first member (-F of the
-        // model); s.NAME, sv.NAME: the slip and slip velocity the model sees
-        // (first member minus second)
-        for (c, ct) in sys.contacts.iter().enumerate() {
-            o[c] = -s.fc[c];
-            let (xa, _) = self.pos(y, &s, ct.between[0]);
-            let (xb, _) = self.pos(y, &s, ct.between[1]);
-            o[nc + 2 * c] = xa - xb;
-            o[nc + 2 * c + 1] = s.vrel[c];
-        }
-        for (c, ct) in sys.contacts.iter().enumerate() {
-            if !self.state_cols[c] {
-                continue;
-            }
-            let off = self.z_off[c];
-            r.extend_from_slice(&y[off..off + ct.model.n_states()]);
-            r.extend_from_slice(&d.mem[c]);
-        }
     }
 }
