@@ -130,6 +130,9 @@ pub struct Engine<'s> {
     /// Whether the columns include forces or slip velocities (else a row
     /// needs no contact evaluation).
     pub(crate) row_contacts: bool,
+    /// Whether the columns are the time and states only (a row is read from
+    /// the state vector alone: no drivers, no memory, no borrow).
+    pub(crate) row_states_only: bool,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -181,6 +184,7 @@ impl<'s> Engine<'s> {
             keep: sys.column_keep(),
             picks: Vec::new(),
             row_contacts: true,
+            row_states_only: false,
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
@@ -213,6 +217,7 @@ impl<'s> Engine<'s> {
             Some(k) => k.iter().map(|&i| all[i]).collect(),
         };
         e.row_contacts = e.picks.iter().any(|p| matches!(p, Pick::Force(_) | Pick::SlipVel(_)));
+        e.row_states_only = e.picks.iter().all(|p| matches!(p, Pick::T | Pick::Y(_)));
         e
     }
 
