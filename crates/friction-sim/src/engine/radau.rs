@@ -228,8 +228,8 @@ impl<'x, 'e> Radau5<'x, 'e> {
     }
 
     fn set_scal(&mut self) {
-        for i in 0..self.n {
-            self.scal[i] = self.atol[i] + self.rtol * self.y[i].abs();
+        for ((s, &a), &y) in self.scal.iter_mut().zip(&self.atol).zip(&self.y) {
+            *s = a + self.rtol * y.abs();
         }
     }
 
@@ -320,17 +320,24 @@ impl<'x, 'e> Radau5<'x, 'e> {
             let c3q = h / self.h_prev;
             let c1q = C1 * c3q;
             let c2q = C2 * c3q;
+            // every vector sliced to n: the loops run without bounds checks
+            let [_, ak1, ak2, ak3] = &self.cont;
+            let (ak1, ak2, ak3) = (&ak1[..n], &ak2[..n], &ak3[..n]);
+            let [z0, z1, z2] = &mut self.z;
+            let (z0, z1, z2) = (&mut z0[..n], &mut z1[..n], &mut z2[..n]);
+            let [f0, f1, f2] = &mut self.f;
+            let (f0, f1, f2) = (&mut f0[..n], &mut f1[..n], &mut f2[..n]);
             for i in 0..n {
-                let (ak1, ak2, ak3) = (self.cont[1][i], self.cont[2][i], self.cont[3][i]);
-                let z1 = c1q * (ak1 + (c1q - C2M1) * (ak2 + (c1q - C1M1) * ak3));
-                let z2 = c2q * (ak1 + (c2q - C2M1) * (ak2 + (c2q - C1M1) * ak3));
-                let z3 = c3q * (ak1 + (c3q - C2M1) * (ak2 + (c3q - C1M1) * ak3));
-                self.z[0][i] = z1;
-                self.z[1][i] = z2;
-                self.z[2][i] = z3;
-                self.f[0][i] = TI11 * z1 + TI12 * z2 + TI13 * z3;
-                self.f[1][i] = TI21 * z1 + TI22 * z2 + TI23 * z3;
-                self.f[2][i] = TI31 * z1 + TI32 * z2 + TI33 * z3;
+                let (ak1, ak2, ak3) = (ak1[i], ak2[i], ak3[i]);
+                let a1 = c1q * (ak1 + (c1q - C2M1) * (ak2 + (c1q - C1M1) * ak3));
+                let a2 = c2q * (ak1 + (c2q - C2M1) * (ak2 + (c2q - C1M1) * ak3));
+                let a3 = c3q * (ak1 + (c3q - C2M1) * (ak2 + (c3q - C1M1) * ak3));
+                z0[i] = a1;
+                z1[i] = a2;
+                z2[i] = a3;
+                f0[i] = TI11 * a1 + TI12 * a2 + TI13 * a3;
+                f1[i] = TI21 * a1 + TI22 * a2 + TI23 * a3;
+                f2[i] = TI31 * a1 + TI32 * a2 + TI33 * a3;
             }
         }
         self.faccon = self.faccon.max(f64::EPSILON).powf(0.8);
@@ -347,18 +354,25 @@ impl<'x, 'e> Radau5<'x, 'e> {
             }
             // the stage derivatives, kept in z
             for (k, c) in [C1, C2, 1.0].into_iter().enumerate() {
-                for i in 0..n {
-                    self.tmp[i] = self.y[i] + self.z[k][i];
+                for ((t, &y), &z) in self.tmp.iter_mut().zip(&self.y).zip(&self.z[k]) {
+                    *t = y + z;
                 }
                 self.eng.rhs(self.t + c * h, &self.tmp, &mut self.z[k]);
             }
-            for i in 0..n {
-                let (a1, a2, a3) = (self.z[0][i], self.z[1][i], self.z[2][i]);
-                let (f1, f2, f3) = (self.f[0][i], self.f[1][i], self.f[2][i]);
-                self.z[0][i] = TI11 * a1 + TI12 * a2 + TI13 * a3 - f1 * fac1;
-                let r2 = TI21 * a1 + TI22 * a2 + TI23 * a3 - f2 * alphn + f3 * betan;
-                let r3 = TI31 * a1 + TI32 * a2 + TI33 * a3 - f3 * alphn - f2 * betan;
-                self.w2[i] = Complex::new(r2, r3);
+            {
+                let [z0, z1, z2] = &mut self.z;
+                let (z0, z1, z2) = (&mut z0[..n], &z1[..n], &z2[..n]);
+                let [f0, f1, f2] = &self.f;
+                let (f0, f1, f2) = (&f0[..n], &f1[..n], &f2[..n]);
+                let w2 = &mut self.w2[..n];
+                for i in 0..n {
+                    let (a1, a2, a3) = (z0[i], z1[i], z2[i]);
+                    let (f1, f2, f3) = (f0[i], f1[i], f2[i]);
+                    z0[i] = TI11 * a1 + TI12 * a2 + TI13 * a3 - f1 * fac1;
+                    let r2 = TI21 * a1 + TI22 * a2 + TI23 * a3 - f2 * alphn + f3 * betan;
+                    let r3 = TI31 * a1 + TI32 * a2 + TI33 * a3 - f3 * alphn - f2 * betan;
+                    w2[i] = Complex::new(r2, r3);
+                }
             }
             let mut z0 = std::mem::take(&mut self.z[0]);
             self.solve1(&mut z0);
@@ -369,12 +383,17 @@ impl<'x, 'e> Radau5<'x, 'e> {
             newt += 1;
             self.stats.newton_iterations += 1;
             let mut dyno = 0.0;
-            for i in 0..n {
-                self.z[1][i] = self.w2[i].re;
-                self.z[2][i] = self.w2[i].im;
-                let s = self.scal[i];
-                let (d1, d2, d3) = (self.z[0][i] / s, self.z[1][i] / s, self.z[2][i] / s);
-                dyno += d1 * d1 + d2 * d2 + d3 * d3;
+            {
+                let [z0, z1, z2] = &mut self.z;
+                let (z0, z1, z2) = (&z0[..n], &mut z1[..n], &mut z2[..n]);
+                let (w2, scal) = (&self.w2[..n], &self.scal[..n]);
+                for i in 0..n {
+                    z1[i] = w2[i].re;
+                    z2[i] = w2[i].im;
+                    let s = scal[i];
+                    let (d1, d2, d3) = (z0[i] / s, z1[i] / s, z2[i] / s);
+                    dyno += d1 * d1 + d2 * d2 + d3 * d3;
+                }
             }
             let dyno = (dyno / (3 * n) as f64).sqrt();
             if !dyno.is_finite() {
@@ -399,16 +418,22 @@ impl<'x, 'e> Radau5<'x, 'e> {
                 }
             }
             dynold = dyno.max(f64::EPSILON);
-            for i in 0..n {
-                let f1 = self.f[0][i] + self.z[0][i];
-                let f2 = self.f[1][i] + self.z[1][i];
-                let f3 = self.f[2][i] + self.z[2][i];
-                self.f[0][i] = f1;
-                self.f[1][i] = f2;
-                self.f[2][i] = f3;
-                self.z[0][i] = T11 * f1 + T12 * f2 + T13 * f3;
-                self.z[1][i] = T21 * f1 + T22 * f2 + T23 * f3;
-                self.z[2][i] = T31 * f1 + f2;
+            {
+                let [z0, z1, z2] = &mut self.z;
+                let (z0, z1, z2) = (&mut z0[..n], &mut z1[..n], &mut z2[..n]);
+                let [f0, f1, f2] = &mut self.f;
+                let (f0, f1, f2) = (&mut f0[..n], &mut f1[..n], &mut f2[..n]);
+                for i in 0..n {
+                    let a1 = f0[i] + z0[i];
+                    let a2 = f1[i] + z1[i];
+                    let a3 = f2[i] + z2[i];
+                    f0[i] = a1;
+                    f1[i] = a2;
+                    f2[i] = a3;
+                    z0[i] = T11 * a1 + T12 * a2 + T13 * a3;
+                    z1[i] = T21 * a1 + T22 * a2 + T23 * a3;
+                    z2[i] = T31 * a1 + a2;
+                }
             }
             if self.faccon * dyno <= self.fnewt {
                 return Ok(newt);
@@ -420,10 +445,15 @@ impl<'x, 'e> Radau5<'x, 'e> {
     fn error(&mut self, h: f64) -> f64 {
         let n = self.n;
         let (hee1, hee2, hee3) = (DD1 / h, DD2 / h, DD3 / h);
-        for i in 0..n {
-            let f2 = hee1 * self.z[0][i] + hee2 * self.z[1][i] + hee3 * self.z[2][i];
-            self.tmp2[i] = f2;
-            self.tmp[i] = f2 + self.fx[i];
+        {
+            let [z0, z1, z2] = &self.z;
+            let (z0, z1, z2) = (&z0[..n], &z1[..n], &z2[..n]);
+            let (tmp, tmp2, fx) = (&mut self.tmp[..n], &mut self.tmp2[..n], &self.fx[..n]);
+            for i in 0..n {
+                let f2 = hee1 * z0[i] + hee2 * z1[i] + hee3 * z2[i];
+                tmp2[i] = f2;
+                tmp[i] = f2 + fx[i];
+            }
         }
         let mut e = std::mem::take(&mut self.tmp);
         self.solve1(&mut e);
@@ -638,17 +668,25 @@ impl Stepper for Radau5<'_, '_> {
             self.t_prev = self.t;
             self.h_prev = h;
             self.t = if cut { self.tstop } else { self.t + h };
-            for i in 0..self.n {
-                self.y[i] += self.z[2][i];
-                let (z1, z2, z3) = (self.z[0][i], self.z[1][i], self.z[2][i]);
-                let c1 = (z2 - z3) / C2M1;
-                let ak = (z1 - z2) / C1MC2;
-                let acont3 = (ak - z1 / C1) / C2;
-                let c2 = (ak - c1) / C1M1;
-                self.cont[0][i] = self.y[i];
-                self.cont[1][i] = c1;
-                self.cont[2][i] = c2;
-                self.cont[3][i] = c2 - acont3;
+            {
+                let n = self.n;
+                let [z0, z1, z2] = &self.z;
+                let (z0, z1, z2) = (&z0[..n], &z1[..n], &z2[..n]);
+                let [k0, k1, k2, k3] = &mut self.cont;
+                let (k0, k1, k2, k3) = (&mut k0[..n], &mut k1[..n], &mut k2[..n], &mut k3[..n]);
+                let y = &mut self.y[..n];
+                for i in 0..n {
+                    y[i] += z2[i];
+                    let (z1, z2, z3) = (z0[i], z1[i], z2[i]);
+                    let c1 = (z2 - z3) / C2M1;
+                    let ak = (z1 - z2) / C1MC2;
+                    let acont3 = (ak - z1 / C1) / C2;
+                    let c2 = (ak - c1) / C1M1;
+                    k0[i] = y[i];
+                    k1[i] = c1;
+                    k2[i] = c2;
+                    k3[i] = c2 - acont3;
+                }
             }
             self.set_scal();
             self.eng.rhs(self.t, &self.y, &mut self.fx);
