@@ -289,6 +289,9 @@ pub enum Method {
     /// Radau IIA of order 5 (Hairer and Wanner's RADAU5, the engine's
     /// own), dense linear algebra.
     Radau5,
+    /// Dormand and Prince's explicit Runge-Kutta pair of order 8(5,3) with
+    /// a dense output of order 7 (Hairer's DOP853, the engine's own).
+    Dop853,
 }
 
 impl Method {
@@ -301,6 +304,7 @@ impl Method {
             Method::Esdirk34 => "esdirk34",
             Method::Tsit45 => "tsit45",
             Method::Radau5 => "radau5",
+            Method::Dop853 => "dop853",
         }
     }
 
@@ -996,7 +1000,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         }
         (None, None) => Some(s.t_end / 1000.0),
     };
-    const METHODS: [&str; 6] = ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5"];
+    const METHODS: [&str; 7] = ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853"];
     let method = match s.method.as_deref().unwrap_or("auto") {
         "auto" => Method::Auto,
         "bdf" => Method::Bdf,
@@ -1004,6 +1008,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
         "esdirk34" => Method::Esdirk34,
         "tsit45" => Method::Tsit45,
         "radau5" => Method::Radau5,
+        "dop853" => Method::Dop853,
         other => {
             return Err(bad(
                 "method",

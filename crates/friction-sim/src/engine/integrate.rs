@@ -11,6 +11,7 @@ use friction_models::{FrictionModel, Input};
 
 use super::band_lu::BandOrSparseLu;
 use super::cosim::{Coupling, Link};
+use super::dop853::Dop853;
 use super::equations::EngineEquations;
 use super::network::{Engine, RowKind};
 use super::outcome::{Event, FlatOutcome, Mode, Outcome, Stats};
@@ -315,6 +316,9 @@ impl Engine<'_> {
         let (mut out, kept) = if method == Method::Radau5 {
             let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
             self.integrate(Radau5::new(self, 0.0, &y0, h0, st.rtol, atol), &y0, ev0, hooks, start)
+        } else if method == Method::Dop853 {
+            let h_max = st.max_step.min(st.t_end);
+            self.integrate(Dop853::new(self, 0.0, &y0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
         } else if sparse {
             solve_with!(self, FaerSparseMat<f64>, BandOrSparseLu, method, &y0, atol, ev0, hooks, start)
         } else {
