@@ -485,3 +485,87 @@ impl Stepper for Dop853<'_, '_> {
         self.stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{parse, System};
+
+    /// 1 kg on 100 N/m from x = 0.1 m: x = 0.1 cos(10 t).
+    fn oscillator() -> System {
+        let text =
+            "[[body]]\nname = \"m\"\nmass = 1.0\nx0 = 0.1\n[[spring]]\nbetween = [\"m\", \"ground\"]\n\
+                    stiffness = 100.0\n[solver]\nt_end = 2.0\nrtol = 1e-10\natol = 1e-12\n";
+        parse(text, "oscillator.toml", std::path::Path::new(".")).unwrap()
+    }
+
+    fn stepper<'x, 'e>(eng: &'x Engine<'e>) -> Dop853<'x, 'e> {
+        let y0 = eng.initial_state();
+        Dop853::new(eng, 0.0, &y0, 1.0, 1e-10, vec![1e-12; y0.len()])
+    }
+
+    fn run_to(s: &mut Dop853<'_, '_>, t: f64) {
+        s.set_stop_time(t).unwrap();
+        while s.step().unwrap() != Stop::AtStopTime {}
+    }
+
+    #[test]
+    fn tableau_rows_sum_to_their_nodes_and_weights_to_one() {
+        let sum = |row: &[(usize, f64)]| row.iter().map(|&(_, a)| a).sum::<f64>();
+        for (s, row) in A.iter().enumerate().skip(1) {
+            assert!((sum(row) - C[s]).abs() < 1e-14, "stage {s}: {} vs {}", sum(row), C[s]);
+        }
+        for (e, row) in A_DENSE.iter().enumerate() {
+            assert!((sum(row) - C[13 + e]).abs() < 1e-14, "dense stage {}", 13 + e);
+        }
+        assert!((sum(&B) - 1.0).abs() < 1e-14);
+        assert!((sum(&BHH) - 1.0).abs() < 1e-14);
+        assert!(sum(&ER).abs() < 1e-14);
+    }
+
+    /// A step that reaches the stop time ends on it exactly, and a stop
+    /// time not ahead is refused.
+    #[test]
+    fn stop_time_is_hit_exactly_and_one_in_the_past_is_refused() {
+        let sys = oscillator();
+        let eng = Engine::new(&sys);
+        let mut s = stepper(&eng);
+        for t in [0.37, 0.370_000_1, 1.1] {
+            run_to(&mut s, t);
+            assert_eq!(s.t(), t);
+            let x = s.y()[0];
+            assert!((x - 0.1 * (10.0 * t).cos()).abs() < 1e-10, "x({t}) = {x}");
+        }
+        assert!(s.set_stop_time(1.1).is_err());
+        assert!(s.set_stop_time(0.5).is_err());
+    }
+
+    /// After a restart from a new state the method starts from that state's
+    /// derivative (not the last step's), and the dense output of the steps
+    /// before is gone.
+    #[test]
+    fn restart_from_a_new_state_follows_it_not_the_old_derivative() {
+        let sys = oscillator();
+        let eng = Engine::new(&sys);
+        let mut s = stepper(&eng);
+        run_to(&mut s, 0.5);
+        let mut y = s.y().to_vec();
+        // at rest at 0.2 m: x = 0.2 cos(10 (t - 0.5))
+        y[0] = 0.2;
+        y[1] = 0.0;
+        s.restart(&eng, 0.5, &y);
+        let mut yi = vec![0.0; y.len()];
+        s.interpolate(0.5, &mut yi).unwrap();
+        assert_eq!(yi[0], 0.2);
+        assert!(s.interpolate(0.4, &mut yi).is_err(), "the steps before the restart are gone");
+        run_to(&mut s, 0.9);
+        let x = s.y()[0];
+        assert!((x - 0.2 * (10.0f64 * 0.4).cos()).abs() < 1e-10, "x(0.9) = {x}");
+        // between the last step's ends, and not outside them
+        let (t0, t1) = (s.t_prev, s.t);
+        let tm = 0.5 * (t0 + t1);
+        s.interpolate(tm, &mut yi).unwrap();
+        assert!((yi[0] - 0.2 * (10.0 * (tm - 0.5)).cos()).abs() < 1e-10, "x({tm}) = {}", yi[0]);
+        assert!(s.interpolate(t1 + 1e-3, &mut yi).is_err());
+    }
+}
