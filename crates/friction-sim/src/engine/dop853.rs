@@ -21,7 +21,7 @@
 //! or a root search in it), so a run with few rows does not pay for them.
 //! Nothing in the step loop allocates.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use super::network::Engine;
@@ -41,9 +41,7 @@ const T_AFTER: f64 = 1e-13;
 
 /// The dense output of the last step, computed on demand.
 struct Dense {
-    /// the coefficients (dop853.f's `CONT`) are those of the last step
-    ready: bool,
-    /// `cont[j * n + i]`: coefficient j of state i
+    /// `cont[8 * i + j]`: coefficient j of state i
     cont: Vec<f64>,
     /// the three extra stages, `k[s * n + i]`
     k: Vec<f64>,
@@ -77,7 +75,11 @@ pub(crate) struct Dop853<'x, 'e> {
     facold: f64,
     ynew: Vec<f64>,
     ytmp: Vec<f64>,
+    /// the order-8 increment and the two error estimates, `n` each
+    e: Vec<f64>,
     dense: RefCell<Dense>,
+    /// `dense` holds the coefficients (dop853.f's `CONT`) of the last step
+    dense_ready: Cell<bool>,
     // root finding
     g0: Vec<f64>,
     g1: Vec<f64>,
@@ -86,7 +88,17 @@ pub(crate) struct Dop853<'x, 'e> {
     stats: MethodStats,
 }
 
-/// `out = y + h * sum(a_j k_j)` over the rows' stages.
+/// `out = sum(a_j k_j)` over the row's stages.
+fn weigh(out: &mut [f64], row: &[(usize, f64)], k: &[f64], n: usize) {
+    out.fill(0.0);
+    for &(j, a) in row {
+        for (o, kj) in out.iter_mut().zip(&k[j * n..(j + 1) * n]) {
+            *o += a * kj;
+        }
+    }
+}
+
+/// `out = y + h * sum(a_j k_j)` over the row's stages.
 fn combine(out: &mut [f64], y: &[f64], h: f64, row: &[(usize, f64)], k: &[f64], n: usize) {
     out.copy_from_slice(y);
     for &(j, a) in row {
@@ -130,12 +142,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
             facold: 1e-4,
             ynew: vec![0.0; n],
             ytmp: vec![0.0; n],
-            dense: RefCell::new(Dense {
-                ready: false,
-                cont: vec![0.0; 8 * n],
-                k: vec![0.0; 3 * n],
-                ytmp: vec![0.0; n],
-            }),
+            e: vec![0.0; 3 * n],
+            dense: RefCell::new(Dense { cont: vec![0.0; 8 * n], k: vec![0.0; 3 * n], ytmp: vec![0.0; n] }),
+            dense_ready: Cell::new(false),
             g0: vec![0.0; nr],
             g1: vec![0.0; nr],
             gmid: vec![0.0; nr],
@@ -153,7 +162,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
         self.h_prev = 0.0;
         self.fresh = true;
         self.reject = false;
-        self.dense.get_mut().ready = false;
+        self.dense_ready.set(false);
     }
 
     /// Stage 0 (f just after `t`) and the roots at the step's start.
@@ -206,16 +215,18 @@ impl<'x, 'e> Dop853<'x, 'e> {
             let (_, rest) = self.k.split_at_mut(s * n);
             self.eng.rhs(self.t + C[s] * h, &self.ytmp, &mut rest[..n]);
         }
-        combine(&mut self.ynew, &self.y, h, &B, &self.k, n);
+        // the order-8 increment and the two error estimates, state by state
+        let (b, rest) = self.e.split_at_mut(n);
+        let (e3, e5) = rest.split_at_mut(n);
+        weigh(b, &B, &self.k, n);
+        weigh(e3, &BHH, &self.k, n);
+        weigh(e5, &ER, &self.k, n);
         let (mut err5, mut err3) = (0.0, 0.0);
         for i in 0..n {
+            self.ynew[i] = self.y[i] + h * b[i];
             let sk = self.atol[i] + self.rtol * self.y[i].abs().max(self.ynew[i].abs());
-            let k = |s: usize| self.k[s * n + i];
-            let b: f64 = B.iter().map(|&(s, w)| w * k(s)).sum();
-            let e3 = b - BHH.iter().map(|&(s, w)| w * k(s)).sum::<f64>();
-            let e5: f64 = ER.iter().map(|&(s, w)| w * k(s)).sum();
-            err3 += (e3 / sk).powi(2);
-            err5 += (e5 / sk).powi(2);
+            err3 += ((b[i] - e3[i]) / sk).powi(2);
+            err5 += (e5[i] / sk).powi(2);
         }
         let mut deno = err5 + 0.01 * err3;
         if deno <= 0.0 {
@@ -224,42 +235,53 @@ impl<'x, 'e> Dop853<'x, 'e> {
         h.abs() * err5 * (1.0 / (n as f64 * deno)).sqrt()
     }
 
+    /// Stage `j` of the last step (0 to 12), or of its dense output (13 to
+    /// 15, in `kd`).
+    fn stage<'a>(&'a self, kd: &'a [f64], j: usize) -> &'a [f64] {
+        let n = self.n;
+        if j < 13 {
+            &self.k[j * n..(j + 1) * n]
+        } else {
+            &kd[(j - 13) * n..(j - 12) * n]
+        }
+    }
+
     /// The dense output's coefficients of the last step (the three extra
     /// stages evaluated here), once per step.
     fn dense_coefficients(&self, d: &mut Dense) {
-        if d.ready {
-            return;
-        }
         let n = self.n;
         let h = self.h_prev;
-        let Dense { cont, k, ytmp, .. } = d;
-        // stages 0..=12 of the step, then 13..=15
-        let stage =
-            |s: usize, k: &[f64], i: usize| if s < 13 { self.k[s * n + i] } else { k[(s - 13) * n + i] };
+        let Dense { cont, k: kd, ytmp, .. } = d;
         for (e, row) in A_DENSE.iter().enumerate() {
             ytmp.copy_from_slice(&self.y_prev);
             for &(j, a) in row.iter() {
-                for i in 0..n {
-                    ytmp[i] += h * a * stage(j, k, i);
+                let kj = self.stage(kd, j);
+                let ha = h * a;
+                for (y, kv) in ytmp.iter_mut().zip(kj) {
+                    *y += ha * kv;
                 }
             }
-            let (_, out) = k.split_at_mut(e * n);
-            self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut out[..n]);
+            self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
         }
-        for i in 0..n {
+        for (i, c) in cont.chunks_exact_mut(8).enumerate() {
             let (y0, y1) = (self.y_prev[i], self.y[i]);
             let ydiff = y1 - y0;
             let bspl = h * self.k[i] - ydiff;
-            cont[i] = y0;
-            cont[n + i] = ydiff;
-            cont[2 * n + i] = bspl;
-            cont[3 * n + i] = ydiff - h * self.k[12 * n + i] - bspl;
-            for (r, drow) in D.iter().enumerate() {
-                let s: f64 = D_STAGES.iter().zip(drow).map(|(&st, &w)| w * stage(st, k, i)).sum();
-                cont[(4 + r) * n + i] = h * s;
+            c[0] = y0;
+            c[1] = ydiff;
+            c[2] = bspl;
+            c[3] = ydiff - h * self.k[12 * n + i] - bspl;
+            c[4..].fill(0.0);
+        }
+        for (r, drow) in D.iter().enumerate() {
+            for (&j, &w) in D_STAGES.iter().zip(drow) {
+                let kj = self.stage(kd, j);
+                let hw = h * w;
+                for (c, kv) in cont.chunks_exact_mut(8).zip(kj) {
+                    c[4 + r] += hw * kv;
+                }
             }
         }
-        d.ready = true;
     }
 
     /// The dense output at `tq` (within the last step) into `out`.
@@ -268,15 +290,24 @@ impl<'x, 'e> Dop853<'x, 'e> {
             out.copy_from_slice(&self.y);
             return;
         }
-        let mut d = self.dense.borrow_mut();
-        self.dense_coefficients(&mut d);
-        let n = self.n;
+        if !self.dense_ready.get() {
+            self.dense_coefficients(&mut self.dense.borrow_mut());
+            self.dense_ready.set(true);
+        }
+        let d = self.dense.borrow();
+        // dop853.f's CONTD8, y = c0 + s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5
+        // + s1 (c6 + s c7)))))), expanded into its eight products of powers
+        // of s and s1 = 1 - s: one dot product per state instead of a chain
+        // of eight dependent multiply-adds
         let s = (tq - self.t_prev) / self.h_prev;
         let s1 = 1.0 - s;
-        let c = |j: usize, i: usize| d.cont[j * n + i];
-        for (i, o) in out.iter_mut().enumerate() {
-            let conpar = c(4, i) + s * (c(5, i) + s1 * (c(6, i) + s * c(7, i)));
-            *o = c(0, i) + s * (c(1, i) + s1 * (c(2, i) + s * (c(3, i) + s1 * conpar)));
+        let ss1 = s * s1;
+        let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
+        let b = [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6];
+        for (o, c) in out.iter_mut().zip(d.cont.chunks_exact(8)) {
+            let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
+            let hi = b[4] * c[4] + b[5] * c[5] + b[6] * c[6] + b[7] * c[7];
+            *o = lo + hi;
         }
     }
 
@@ -439,7 +470,7 @@ impl Stepper for Dop853<'_, '_> {
             self.t_prev = self.t;
             self.h_prev = t_new - self.t;
             self.t = t_new;
-            self.dense.get_mut().ready = false;
+            self.dense_ready.set(false);
             hnew = hnew.min(self.h_max);
             if self.reject {
                 hnew = hnew.min(h);
