@@ -40,13 +40,16 @@
 //! [solver]
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
-//! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45 | radau5 (auto: tsit45 when no
-//!                       # contact is stiff; radau5 for a stiff network of at most 3 states (one
-//!                       # body, or driven contacts) without stick, stop or reversal events; bdf
-//!                       # otherwise. On the LuGre stick-slip example radau5 takes 0.75 ms at an
-//!                       # error of 2e-7 m, bdf 1.2 ms at 4e-5 m,
-//!                       # tr_bdf2 1.7, esdirk34 2.0, tsit45 25x the steps; on the Coulomb free
-//!                       # decay tsit45 0.37 ms, bdf 0.45, radau5 0.65)
+//! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45 | radau5 | dop853 (auto: when
+//!                       # no contact is stiff dop853, or tsit45 if a contact's hysteresis turns
+//!                       # at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff
+//!                       # network of at most 3 states (one body, or driven contacts) without
+//!                       # stick, stop or reversal events; bdf otherwise. On the LuGre stick-slip
+//!                       # example radau5 takes 0.75 ms at an error of 2e-7 m, bdf 1.2 ms at
+//!                       # 4e-5 m, tr_bdf2 1.7, esdirk34 2.0, tsit45 25x the steps; on the
+//!                       # Coulomb free decay (rtol 1e-9) dop853 44 steps and 0.18 ms, tsit45
+//!                       # 276 steps and 0.37 ms, bdf 0.45, radau5 0.65; on the Iwan-4 joint's
+//!                       # decay tsit45 3.0 ms, dop853 7.2)
 //! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 12 states)
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
@@ -274,9 +277,11 @@ pub struct Stop {
 /// Integration method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// `tsit45` if no contact is stiff; `radau5` for a stiff network of at
-    /// most 3 states besides the energy quadratures (one body, or driven
-    /// contacts) without stick, stop or reversal events; else `bdf`.
+    /// If no contact is stiff `dop853`, or `tsit45` when a contact's
+    /// hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS);
+    /// `radau5` for a stiff network of at most 3 states besides the energy
+    /// quadratures (one body, or driven contacts) without stick, stop or
+    /// reversal events; else `bdf`.
     Auto,
     /// Variable-order BDF (diffsol).
     Bdf,

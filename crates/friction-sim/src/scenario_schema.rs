@@ -344,7 +344,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"auto\"",
                 false,
-                "integrator; auto: tsit45 if no contact is stiff; radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare)",
+                "integrator; auto: if no contact is stiff dop853 (Hairer's DOP853, order 8), or tsit45 when a contact's hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare)",
             ),
             key(
                 "linear_algebra",

@@ -104,7 +104,7 @@ fn free_decay_closed_form(t: f64) -> f64 {
         return -0.0019;
     }
     // the turning point k and the centre of the swing after it
-    let xk = (0.1 - 2.0 * a * k as f64) * if k % 2 == 0 { 1.0 } else { -1.0 };
+    let xk = (0.1 - 2.0 * a * k as f64) * if k.is_multiple_of(2) { 1.0 } else { -1.0 };
     let c = a * xk.signum();
     c + (xk - c) * (10.0 * (t - k as f64 * half)).cos()
 }
