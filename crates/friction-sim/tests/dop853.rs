@@ -139,3 +139,19 @@ fn dop853_free_decay_follows_the_closed_form_reverses_at_k_pi_over_10_and_sticks
     }
     assert!((out.last("x.m") + 0.0019).abs() < 1e-9);
 }
+
+/// `auto` without stiff contacts: DOP853 for Coulomb contacts (events of
+/// stick and slip), Tsitouras 5(4) when a contact's hysteresis turns at
+/// reversals (Iwan-4: slip elements kink the equations between events).
+#[test]
+fn auto_is_dop853_for_coulomb_networks_and_tsit45_for_iwan_hysteresis() {
+    for (name, method) in [
+        ("coulomb_free_decay.toml", "dop853"),
+        ("three_mass_chain.toml", "dop853"),
+        ("iwan_loops.toml", "tsit45"),
+    ] {
+        let mut sys = scenario::load(&example(name)).unwrap();
+        sys.solver.method = Method::Auto;
+        assert_eq!(run(&sys).stats.method, method, "{name}");
+    }
+}

@@ -1,7 +1,8 @@
 //! What the integration loop asks of a method (`Stepper`): one step at a
 //! time up to a stop time, the step's dense output, a move back to an event,
 //! a restart from a new state; implemented for diffsol's solvers
-//! (`Diffsol`) and for the engine's own Radau IIA ([`super::radau`]).
+//! (`Diffsol`) and for the engine's own Radau IIA ([`super::radau`]) and
+//! DOP853 ([`super::dop853`]).
 
 use std::marker::PhantomData;
 
