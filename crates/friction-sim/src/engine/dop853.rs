@@ -269,22 +269,24 @@ impl<'x, 'e> Dop853<'x, 'e> {
             self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
         }
         for (i, c) in cont.chunks_exact_mut(8).enumerate() {
+            // the state's sixteen stages, then fixed-size sums (unrolled)
+            let mut ks = [0.0; 16];
+            for (st, v) in ks.iter_mut().enumerate() {
+                *v = if st < 13 { self.k[st * n + i] } else { kd[(st - 13) * n + i] };
+            }
             let (y0, y1) = (self.y_prev[i], self.y[i]);
             let ydiff = y1 - y0;
-            let bspl = h * self.k[i] - ydiff;
+            let bspl = h * ks[0] - ydiff;
             c[0] = y0;
             c[1] = ydiff;
             c[2] = bspl;
-            c[3] = ydiff - h * self.k[12 * n + i] - bspl;
-            c[4..].fill(0.0);
-        }
-        for (r, drow) in D.iter().enumerate() {
-            for (&j, &w) in D_STAGES.iter().zip(drow) {
-                let kj = self.stage(kd, j);
-                let hw = h * w;
-                for (c, kv) in cont.chunks_exact_mut(8).zip(kj) {
-                    c[4 + r] += hw * kv;
+            c[3] = ydiff - h * ks[12] - bspl;
+            for (r, drow) in D.iter().enumerate() {
+                let mut acc = 0.0;
+                for (&st, &w) in D_STAGES.iter().zip(drow) {
+                    acc += w * ks[st];
                 }
+                c[4 + r] = h * acc;
             }
         }
     }
