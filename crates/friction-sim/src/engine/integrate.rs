@@ -227,16 +227,17 @@ impl Engine<'_> {
     /// contacts: DOP853, or Tsitouras 5(4) when a contact has hysteresis
     /// that turns at reversals (Iwan, Jenkins, Maxwell slip, GMS: their slip
     /// elements kink the equations between events, and DOP853's steps of
-    /// order 8 are then rejected as often as accepted). Measured (dop853 against tsit45, best of 50,
-    /// two rows; at the examples' rtol): Coulomb free decay (1e-9) 44 / 276
-    /// steps, 0.052 / 0.160 ms (2501 rows 0.18 / 0.37 ms, columns x, v only 0.13 / 0.33 ms), clutch (1e-9)
-    /// 0.055 / 0.130 ms, three-mass chain (1e-9) 0.059 / 0.099 ms, Olsson's
-    /// two interfaces (1e-9) 0.073 / 0.082 ms, coupled clutches (1e-8) 0.46
-    /// / 0.64 ms, stick-slip with stops (1e-9) 3.25 / 3.50 ms (7001 rows 4.78
-    /// / 4.65 ms); at rtol 1e-6 too (free decay 0.040 / 0.087 ms, clutch
-    /// 0.039 / 0.067, coupled clutches 0.28 / 0.37). But the Iwan-4 joint's
-    /// decay (1e-8) 7.2 / 3.0 ms (2,128 rejected steps for 1,754 accepted)
-    /// and the Iwan-4 loops (1e-6) 2.0 / 1.8 ms.
+    /// order 8 are then rejected as often as accepted). Measured (dop853
+    /// against tsit45, best of 50, two rows, at the examples' rtol): Coulomb
+    /// free decay (1e-9) 44 / 276 steps, 0.050 / 0.160 ms (2501 rows 0.18 /
+    /// 0.37 ms, columns x, v only 0.13 / 0.33 ms), clutch (1e-9) 0.055 /
+    /// 0.130 ms, three-mass chain (1e-9) 0.059 / 0.099 ms, Olsson's two
+    /// interfaces (1e-9) 0.073 / 0.082 ms, coupled clutches (1e-8) 0.46 /
+    /// 0.64 ms, stick-slip with stops (1e-9) 3.25 / 3.50 ms (7001 rows 4.78 /
+    /// 4.65 ms); at rtol 1e-6 too (free decay 0.040 / 0.087 ms, clutch 0.039
+    /// / 0.067, coupled clutches 0.28 / 0.37). But the Iwan-4 joint's decay
+    /// (1e-8) 7.2 / 3.0 ms (2,128 rejected steps for 1,754 accepted) and the
+    /// Iwan-4 loops (1e-6) 2.0 / 1.8 ms.
     fn explicit_method(&self) -> Method {
         if self.root_rev.is_empty() {
             Method::Dop853
