@@ -291,10 +291,11 @@ impl<'x, 'e> Dop853<'x, 'e> {
         }
     }
 
-    /// The dense output at `tq` (within the last step) into `out`.
+    /// The dense output at `tq` (within the last step) into `out` (as many
+    /// states as it holds).
     fn dense_at(&self, tq: f64, out: &mut [f64]) {
         if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y);
+            out.copy_from_slice(&self.y[..out.len()]);
             return;
         }
         if !self.dense_ready.get() {
@@ -506,6 +507,10 @@ impl Stepper for Dop853<'_, '_> {
         Ok(())
     }
 
+    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
+        self.interpolate(t, &mut y[..m.min(self.n)])
+    }
+
     fn move_back(&mut self, t: f64) -> Result<(), String> {
         let mut y = std::mem::take(&mut self.ymid);
         self.interpolate(t, &mut y)?;
@@ -605,6 +610,11 @@ mod tests {
         let tm = 0.5 * (t0 + t1);
         s.interpolate(tm, &mut yi).unwrap();
         assert!((yi[0] - 0.2 * (10.0 * (tm - 0.5)).cos()).abs() < 1e-10, "x({tm}) = {}", yi[0]);
+        // the positions and velocities only, as the rows ask: the same values
+        let mut yp = vec![f64::NAN; yi.len()];
+        s.interpolate_states(tm, &mut yp, 2).unwrap();
+        assert_eq!(yp[..2], yi[..2]);
+        assert!(yp[2..].iter().all(|v| v.is_nan()));
         assert!(s.interpolate(t1 + 1e-3, &mut yi).is_err());
     }
 }

@@ -569,7 +569,8 @@ impl Engine<'_> {
                     if (to - t_step).abs() <= 1e-15 * (1.0 + t_step.abs()) {
                         y.copy_from_slice(solver.y());
                     } else {
-                        if solver.interpolate(to, &mut y).is_err() {
+                        // the rows read no energy quadrature
+                        if solver.interpolate_states(to, &mut y, self.q_off).is_err() {
                             y.copy_from_slice(solver.y());
                         }
                     }

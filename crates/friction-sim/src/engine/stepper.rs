@@ -45,6 +45,13 @@ pub(crate) trait Stepper {
     fn step(&mut self) -> Result<Stop, String>;
     /// The state at `t` within the last step, into `y`.
     fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String>;
+    /// The first `m` states at `t` within the last step into `y[..m]`
+    /// (`y` holds the whole state; the rest may be left as it was): the
+    /// output rows read no energy quadrature. By default the whole state.
+    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
+        let _ = m;
+        self.interpolate(t, y)
+    }
     /// Move the state back to `t` within the last step (an event).
     fn move_back(&mut self, t: f64) -> Result<(), String>;
     /// Continue from `y` at `t` (new modes or memory): no history, a fresh
