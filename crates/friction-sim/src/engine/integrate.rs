@@ -229,8 +229,8 @@ impl Engine<'_> {
     /// elements kink the equations between events, and DOP853's steps of
     /// order 8 are then rejected as often as accepted). Measured (dop853
     /// against tsit45, best of 50, two rows, at the examples' rtol): Coulomb
-    /// free decay (1e-9) 44 / 276 steps, 0.050 / 0.160 ms (2501 rows 0.18 /
-    /// 0.37 ms, columns x, v only 0.13 / 0.33 ms), clutch (1e-9) 0.055 /
+    /// free decay (1e-9) 44 / 276 steps, 0.050 / 0.160 ms (2501 rows 0.17 /
+    /// 0.37 ms, columns x, v only 0.12 / 0.33 ms), clutch (1e-9) 0.055 /
     /// 0.130 ms, three-mass chain (1e-9) 0.059 / 0.099 ms, Olsson's two
     /// interfaces (1e-9) 0.073 / 0.082 ms, coupled clutches (1e-8) 0.46 /
     /// 0.64 ms, stick-slip with stops (1e-9) 3.25 / 3.50 ms (7001 rows 4.78 /
