@@ -340,11 +340,11 @@ pub const TABLES: &[Table] = &[
             key("output", Kind::Choice(&["steps"]), "", "", false, "\"steps\": a row at every accepted step instead of `output_dt`"),
             key(
                 "method",
-                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5"]),
+                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853"]),
                 "",
                 "\"auto\"",
                 false,
-                "integrator; auto: tsit45 if no contact is stiff; radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare)",
+                "integrator; auto: if no contact is stiff dop853 (Hairer's DOP853, order 8), or tsit45 when a contact's hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare)",
             ),
             key(
                 "linear_algebra",

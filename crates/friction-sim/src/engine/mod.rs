@@ -1,6 +1,6 @@
 //! The simulation engine: 1-D mechanical networks with any number of
-//! frictional contacts, true stick and slip, events, diffsol's solvers and a
-//! Radau IIA method of its own.
+//! frictional contacts, true stick and slip, events, diffsol's solvers and
+//! two methods of its own (Radau IIA, DOP853).
 //!
 //! # Formulation
 //! ```text
@@ -17,7 +17,7 @@
 //! by the minimum-norm solution).
 //!
 //! Transitions are events located by the method's root finder (diffsol's, or
-//! the same algorithm on Radau's collocation polynomial): a sliding
+//! the same algorithm on the dense output of Radau or DOP853): a sliding
 //! contact's relative velocity reaching zero (Karnopp: entering its band), a
 //! stuck contact's |λ| reaching the maximum static force N Fs, a normal load
 //! crossing zero, a resting stop's reaction changing sign, a free body
@@ -46,6 +46,8 @@
 //!   behind it;
 //! - [`radau`]: the engine's own Radau IIA (order 5) for small stiff
 //!   networks, on the small dense LU of [`small_lu`];
+//! - [`dop853`]: the engine's own DOP853 (order 8, dense output of order
+//!   7) for non-stiff networks, on the coefficients of [`dop853_tableau`];
 //! - [`cosim`]: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs);
 //! - [`outcome`]: the result types.
@@ -56,6 +58,8 @@
 pub mod band_lu;
 pub mod constraints;
 pub mod cosim;
+pub mod dop853;
+pub mod dop853_tableau;
 pub mod energy;
 pub mod equations;
 pub mod events;

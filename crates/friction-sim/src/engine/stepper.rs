@@ -1,7 +1,8 @@
 //! What the integration loop asks of a method (`Stepper`): one step at a
 //! time up to a stop time, the step's dense output, a move back to an event,
 //! a restart from a new state; implemented for diffsol's solvers
-//! (`Diffsol`) and for the engine's own Radau IIA ([`super::radau`]).
+//! (`Diffsol`) and for the engine's own Radau IIA ([`super::radau`]) and
+//! DOP853 ([`super::dop853`]).
 
 use std::marker::PhantomData;
 
@@ -44,6 +45,13 @@ pub(crate) trait Stepper {
     fn step(&mut self) -> Result<Stop, String>;
     /// The state at `t` within the last step, into `y`.
     fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String>;
+    /// The first `m` states at `t` within the last step into `y[..m]`
+    /// (`y` holds the whole state; the rest may be left as it was): the
+    /// output rows read no energy quadrature. By default the whole state.
+    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
+        let _ = m;
+        self.interpolate(t, y)
+    }
     /// Move the state back to `t` within the last step (an event).
     fn move_back(&mut self, t: f64) -> Result<(), String>;
     /// Continue from `y` at `t` (new modes or memory): no history, a fresh
