@@ -43,6 +43,15 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// stick-slip with stops 7.3 / 8.7 ms).
 pub(crate) const RADAU_UP_TO: usize = 3;
 
+/// DOP853 controls its local error at this fraction of the scenario's
+/// tolerances (as Hairer's RADAU5 integrates at an internal tolerance of its
+/// own), so that its global error is no larger than that of the method
+/// `auto` picked before it at the same setting. Coulomb free decay, rtol
+/// 1e-9, largest error of the rows against the piecewise closed form: tsit45
+/// 4.0e-11 m (276 steps); DOP853 at the tolerance itself 4.7e-10 m (44
+/// steps), at a tenth of it 2e-11 m (54 steps, 50 -> 59 µs without rows).
+pub(crate) const DOP853_TOL_SCALE: f64 = 0.1;
+
 /// Host access to diffsol's vectors (one batch) as slices.
 pub(crate) trait Host {
     fn host(&self) -> &[f64];
@@ -341,7 +350,9 @@ impl Engine<'_> {
             self.integrate(Radau5::new(self, 0.0, &y0, h0, st.rtol, atol), &y0, ev0, hooks, start)
         } else if method == Method::Dop853 {
             let h_max = st.max_step.min(st.t_end);
-            self.integrate(Dop853::new(self, 0.0, &y0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
+            let atol = atol.into_iter().map(|a| a * DOP853_TOL_SCALE).collect();
+            let rtol = st.rtol * DOP853_TOL_SCALE;
+            self.integrate(Dop853::new(self, 0.0, &y0, h_max, rtol, atol), &y0, ev0, hooks, start)
         } else if sparse {
             solve_with!(self, FaerSparseMat<f64>, BandOrSparseLu, method, &y0, atol, ev0, hooks, start)
         } else {
