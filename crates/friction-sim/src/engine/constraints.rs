@@ -73,6 +73,13 @@ fn find(p: &mut [usize], i: usize) -> usize {
     r
 }
 
+/// Buffers of [`Engine::tree_steps`], shared by the clusters of one plan.
+pub(crate) struct TreeWalk {
+    pairs: Vec<(usize, usize)>,
+    seen: Vec<bool>,
+    queue: std::collections::VecDeque<usize>,
+}
+
 impl Engine<'_> {
     /// Node of a row's member side: a body, the ground (`nb`) or a driver (`nb + 1 + k`).
     fn node(&self, body: Option<usize>, driver: Option<usize>) -> usize {
@@ -103,7 +110,7 @@ impl Engine<'_> {
         }
         // components that hold a body, in order of their lowest body
         let mut comp_of_root = vec![usize::MAX; nn];
-        let mut comps: Vec<(Vec<usize>, Vec<usize>)> = Vec::new(); // (bodies, rows)
+        let mut comps: Vec<Vec<usize>> = Vec::new(); // bodies
         let mut involved = vec![false; nb];
         for r in rows {
             for i in [r.ia, r.ib].into_iter().flatten() {
@@ -115,23 +122,44 @@ impl Engine<'_> {
                 let root = find(&mut parent, i);
                 if comp_of_root[root] == usize::MAX {
                     comp_of_root[root] = comps.len();
-                    comps.push((vec![], vec![]));
+                    comps.push(vec![]);
                 }
-                comps[comp_of_root[root]].0.push(i);
+                comps[comp_of_root[root]].push(i);
             }
         }
+        // each component's rows, ascending, in one block (`start[c]..start[c
+        // + 1]`): a vector per component was half of the allocations of a
+        // plan of many one-body clusters
+        let ncomp = comps.len();
+        let mut row_comp = vec![usize::MAX; ends.len()];
+        let mut start = vec![0usize; ncomp + 1];
         for (j, &(a, b)) in ends.iter().enumerate() {
-            let root = find(&mut parent, if a < nb { a } else { b });
-            if comp_of_root[root] != usize::MAX {
-                comps[comp_of_root[root]].1.push(j);
+            let c = comp_of_root[find(&mut parent, if a < nb { a } else { b })];
+            if c != usize::MAX {
+                row_comp[j] = c;
+                start[c + 1] += 1;
+            }
+        }
+        for c in 0..ncomp {
+            start[c + 1] += start[c];
+        }
+        let mut comp_rows = vec![0usize; start[ncomp]];
+        let mut next = start.clone();
+        for (j, &c) in row_comp.iter().enumerate() {
+            if c != usize::MAX {
+                comp_rows[next[c]] = j;
+                next[c] += 1;
             }
         }
         let mut plan = Plan::default();
-        for (bodies, crow) in comps {
+        let mut walk = TreeWalk { pairs: Vec::new(), seen: vec![false; nn], queue: Default::default() };
+        let mut anchors: Vec<usize> = Vec::new();
+        for (c, bodies) in comps.into_iter().enumerate() {
+            let crow = &comp_rows[start[c]..start[c + 1]];
             // anchor: the first row (in row order) that holds a body to something else
             let mut anchor = Anchor::Free;
-            let mut anchors: Vec<usize> = Vec::new();
-            for &j in &crow {
+            anchors.clear();
+            for &j in crow {
                 let r = &rows[j];
                 for (b, d, other_b) in [(r.ia, r.da, r.ib), (r.ib, r.db, r.ia)] {
                     if b.is_none() && other_b.is_some() {
@@ -150,9 +178,10 @@ impl Engine<'_> {
             }
             let nodes = bodies.len() + anchors.len();
             if crow.len() + 1 == nodes {
-                self.tree_steps(rows, &ends, &bodies, &crow, anchors.first().copied(), &mut plan.steps);
+                let root = anchors.first().copied();
+                self.tree_steps(rows, &ends, &bodies, crow, root, &mut plan.steps, &mut walk);
             } else {
-                plan.dense.push(DenseBlock { pinv: self.pinv(rows, &crow), rows: crow });
+                plan.dense.push(DenseBlock { pinv: self.pinv(rows, crow), rows: crow.to_vec() });
             }
             plan.clusters.push(Cluster { bodies, anchor });
         }
@@ -160,7 +189,13 @@ impl Engine<'_> {
     }
 
     /// Leaf-to-root steps of a tree cluster rooted at `root` (the anchor
-    /// node) or, for a free cluster, at its first body.
+    /// node) or, for a free cluster, at its first body: a breadth-first walk
+    /// through the cluster's rows, each node's rows in row order. The
+    /// buffers in `walk` serve every cluster of a plan: a chain of 256
+    /// masses stuck to the ground one by one is 256 clusters, and a hash map,
+    /// a hash set and a queue allocated for each of them were 15 % of that
+    /// chain's run (perf; `plan` runs at every change of modes).
+    #[allow(clippy::too_many_arguments)]
     fn tree_steps(
         &self,
         rows: &[Row],
@@ -169,27 +204,38 @@ impl Engine<'_> {
         crow: &[usize],
         root: Option<usize>,
         steps: &mut Vec<TreeStep>,
+        walk: &mut TreeWalk,
     ) {
         let nb = self.nb;
         let root = root.unwrap_or(bodies[0]);
-        // adjacency of the cluster's nodes through its rows
-        let mut adj: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+        // the cluster's (node, row) incidences, sorted: a node's rows are
+        // the run of its pairs, in row order (`crow` is ascending)
+        let pairs = &mut walk.pairs;
+        pairs.clear();
         for &j in crow {
-            adj.entry(ends[j].0).or_default().push(j);
-            adj.entry(ends[j].1).or_default().push(j);
+            pairs.push((ends[j].0, j));
+            pairs.push((ends[j].1, j));
         }
-        let mut seen = std::collections::HashSet::new();
-        seen.insert(root);
-        let mut order: Vec<TreeStep> = Vec::with_capacity(crow.len());
-        let mut queue = std::collections::VecDeque::from([root]);
+        pairs.sort_unstable();
+        let seen = &mut walk.seen;
+        seen[root] = true;
+        let first = steps.len();
+        let queue = &mut walk.queue;
+        queue.clear();
+        queue.push_back(root);
         while let Some(nd) = queue.pop_front() {
-            for &j in adj.get(&nd).map(|v| v.as_slice()).unwrap_or(&[]) {
+            let from = pairs.partition_point(|&(n, _)| n < nd);
+            for &(n, j) in &pairs[from..] {
+                if n != nd {
+                    break;
+                }
                 let (a, b) = ends[j];
                 let other = if a == nd { b } else { a };
-                if seen.insert(other) {
+                if !seen[other] {
+                    seen[other] = true;
                     // in a tree cluster every node but the root is a body
                     debug_assert!(other < nb);
-                    order.push(TreeStep {
+                    steps.push(TreeStep {
                         row: j,
                         child: other,
                         parent: (nd < nb).then_some(nd),
@@ -199,8 +245,10 @@ impl Engine<'_> {
                 }
             }
         }
-        order.reverse();
-        steps.extend(order);
+        // an anchor (the ground, a driver) may root other clusters too; the
+        // bodies belong to this one only
+        seen[root] = false;
+        steps[first..].reverse();
     }
 
     /// Pseudo-inverse of the block of `W = E^T M^-1 E` over rows `crow`.
