@@ -33,6 +33,7 @@ use std::cell::{Cell, RefCell};
 
 use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use super::network::Engine;
+use super::root_search::RootSearch;
 use super::stepper::{MethodStats, Stepper, Stop};
 
 /// Step-control parameters: dop853.f's defaults.
@@ -89,9 +90,7 @@ pub(crate) struct Dop853<'x, 'e> {
     /// `dense` holds the coefficients (dop853.f's `CONT`) of the last step
     dense_ready: Cell<bool>,
     // root finding
-    g0: Vec<f64>,
-    g1: Vec<f64>,
-    gmid: Vec<f64>,
+    roots: RootSearch,
     ymid: Vec<f64>,
     stats: MethodStats,
 }
@@ -153,9 +152,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
             e: vec![0.0; 3 * n],
             dense: RefCell::new(Dense { cont: vec![0.0; 8 * n], k: vec![0.0; 3 * n], ytmp: vec![0.0; n] }),
             dense_ready: Cell::new(false),
-            g0: vec![0.0; nr],
-            g1: vec![0.0; nr],
-            gmid: vec![0.0; nr],
+            roots: RootSearch::new(nr, n),
             ymid: vec![0.0; n],
             stats: MethodStats::default(),
         }
@@ -178,7 +175,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
         let n = self.n;
         let t = self.t;
         self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.k[..n]);
-        self.eng.roots(t, &self.y, &mut self.g0);
+        self.eng.roots(t, &self.y, &mut self.roots.g0);
         self.fresh = false;
         if self.h.is_nan() {
             self.h = self.hinit();
@@ -322,106 +319,13 @@ impl<'x, 'e> Dop853<'x, 'e> {
         }
     }
 
-    /// The first root of the events in the last step, by diffsol's method
-    /// (`RootFinder::check_root`: the modified secant method of CVODE on the
-    /// dense output), as [`super::radau`] finds it; `g0` becomes the roots
-    /// at the step's end.
+    /// The first root of the events in the last step (see [`RootSearch`]).
     fn check_root(&mut self) -> Option<(f64, usize)> {
-        if self.g0.is_empty() {
-            return None;
-        }
-        let t = self.t;
-        self.eng.roots(t, &self.y, &mut self.g1);
-        let (found, imax) = sign_change(&self.g0, &self.g1);
-        let Some(mut imax) = imax else {
-            std::mem::swap(&mut self.g0, &mut self.g1);
-            return if found {
-                let idx = (0..self.g0.len()).min_by(|&a, &b| self.g0[a].abs().total_cmp(&self.g0[b].abs()));
-                idx.map(|i| (t, i))
-            } else {
-                None
-            };
-        };
-        let mut alpha = 1.0;
-        let mut sign_change_hist = [false, true];
-        let mut i = 0;
-        let mut t1 = t;
-        let mut t0 = self.t_prev;
-        let tol = 100.0 * f64::EPSILON * (t1.abs() + (t1 - t0).abs());
-        let mut g1 = std::mem::take(&mut self.g1);
-        let mut g0 = std::mem::take(&mut self.g0);
-        let mut gmid = std::mem::take(&mut self.gmid);
-        let mut ymid = std::mem::take(&mut self.ymid);
-        let mut result = None;
-        while (t1 - t0).abs() > tol {
-            let (g1v, g0v) = (g1[imax], g0[imax]);
-            let mut t_mid = t1 - (t1 - t0) * g1v / (g1v - alpha * g0v);
-            if (t_mid - t0).abs() < 0.5 * tol {
-                let fracint = (t1 - t0).abs() / tol;
-                let fracsub = if fracint > 5.0 { 0.1 } else { 0.5 / fracint };
-                t_mid = t0 + fracsub * (t1 - t0);
-            }
-            if (t1 - t_mid).abs() < 0.5 * tol {
-                let fracint = (t1 - t0).abs() / tol;
-                let fracsub = if fracint > 5.0 { 0.1 } else { 0.5 / fracint };
-                t_mid = t1 - fracsub * (t1 - t0);
-            }
-            self.dense_at(t_mid, &mut ymid);
-            self.eng.roots(t_mid, &ymid, &mut gmid);
-            let (found_mid, imax_mid) = sign_change(&g0, &gmid);
-            let lower = imax_mid.is_some();
-            if let Some(k) = imax_mid {
-                t1 = t_mid;
-                imax = k;
-                std::mem::swap(&mut g1, &mut gmid);
-            } else if found_mid {
-                result = Some((t_mid, imax));
-                break;
-            } else {
-                t0 = t_mid;
-                std::mem::swap(&mut g0, &mut gmid);
-            }
-            sign_change_hist[i % 2] = lower;
-            if i >= 2 {
-                alpha = if sign_change_hist[0] != sign_change_hist[1] {
-                    1.0
-                } else if sign_change_hist[0] {
-                    0.5 * alpha
-                } else {
-                    2.0 * alpha
-                };
-            }
-            i += 1;
-        }
-        // the roots at the step's end, for the next step
-        self.eng.roots(t, &self.y, &mut g0);
-        self.g0 = g0;
-        self.g1 = g1;
-        self.gmid = gmid;
-        self.ymid = ymid;
-        Some(result.unwrap_or((t1, imax)))
+        let mut rs = std::mem::take(&mut self.roots);
+        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
+        self.roots = rs;
+        found
     }
-}
-
-/// diffsol's `Vector::root_finding`: whether some `g1` is exactly zero, and
-/// the index of the sign change whose zero lies closest to the end.
-fn sign_change(g0: &[f64], g1: &[f64]) -> (bool, Option<usize>) {
-    let mut found = false;
-    let mut frac = 0.0;
-    let mut idx = None;
-    for (i, (&a, &b)) in g0.iter().zip(g1).enumerate() {
-        if b == 0.0 {
-            found = true;
-        }
-        if a * b < 0.0 {
-            let q = (b / (b - a)).abs();
-            if q > frac {
-                frac = q;
-                idx = Some(i);
-            }
-        }
-    }
-    (found, idx)
 }
 
 impl Stepper for Dop853<'_, '_> {

@@ -48,6 +48,8 @@
 //!   networks, on the small dense LU of [`small_lu`];
 //! - [`dop853`]: the engine's own DOP853 (order 8, dense output of order
 //!   7) for non-stiff networks, on the coefficients of [`dop853_tableau`];
+//! - [`root_search`]: the first event root within a step of either, on its
+//!   dense output;
 //! - [`cosim`]: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs);
 //! - [`outcome`]: the result types.
@@ -73,6 +75,7 @@ pub mod outcome;
 pub mod radau;
 pub mod reduce;
 pub mod rhs;
+pub mod root_search;
 pub mod rows;
 pub mod small_lu;
 pub mod stepper;
