@@ -27,7 +27,12 @@
 //! tsit45's were within 4e-11 m. The engine therefore runs it at a tenth
 //! of the scenario's tolerances (`DOP853_TOL_SCALE` in `integrate`): 59
 //! steps, 0.064 ms with two rows, 0.12 ms with x and v every millisecond,
-//! rows within 2e-11 m.
+//! rows within 2e-11 m. The energy quadratures (three of the five states
+//! there) are read by no equation, so the inner stages and the dense
+//! output's extra stages are formed for the motion's states only, the
+//! dense output's coefficients for as many states as asked (the rows ask
+//! for the motion's), and the solution and both error estimates in one
+//! pass: 0.121 -> 0.106 ms, the same rows and energies bit for bit.
 
 use std::cell::{Cell, RefCell};
 
@@ -61,6 +66,12 @@ struct Dense {
 pub(crate) struct Dop853<'x, 'e> {
     eng: &'x Engine<'e>,
     n: usize,
+    /// the states the equations read: those before the energy quadratures,
+    /// which feed back into nothing. The inner stages and the dense
+    /// output's extra stages are formed for these only (the quadratures'
+    /// values there would never be read); the solution and the error
+    /// estimate cover all `n`.
+    m: usize,
     rtol: f64,
     atol: Vec<f64>,
     /// the largest step (for the initial guess)
@@ -84,25 +95,25 @@ pub(crate) struct Dop853<'x, 'e> {
     facold: f64,
     ynew: Vec<f64>,
     ytmp: Vec<f64>,
-    /// the order-8 increment and the two error estimates, `n` each
-    e: Vec<f64>,
     dense: RefCell<Dense>,
-    /// `dense` holds the coefficients (dop853.f's `CONT`) of the last step
-    dense_ready: Cell<bool>,
+    /// how many states' coefficients (dop853.f's `CONT`) of the last step
+    /// `dense` holds: 0 (none, nor its extra stages), up to `n` (the rows
+    /// and root searches ask for the first `m`, a move back for all)
+    dense_ready: Cell<usize>,
     // root finding
     roots: RootSearch,
     ymid: Vec<f64>,
     stats: MethodStats,
 }
 
-/// `out = sum(a_j k_j)` over the row's stages.
-fn weigh(out: &mut [f64], row: &[(usize, f64)], k: &[f64], n: usize) {
-    out.fill(0.0);
+/// `sum(a_j k_j)` over the row's stages for state `i`.
+#[inline(always)]
+fn weigh(row: &[(usize, f64)], k: &[f64], n: usize, i: usize) -> f64 {
+    let mut acc = 0.0;
     for &(j, a) in row {
-        for (o, kj) in out.iter_mut().zip(&k[j * n..(j + 1) * n]) {
-            *o += a * kj;
-        }
+        acc += a * k[j * n + i];
     }
+    acc
 }
 
 /// `out = y + h * sum(a_j k_j)` over the row's stages.
@@ -129,10 +140,12 @@ impl<'x, 'e> Dop853<'x, 'e> {
         atol: Vec<f64>,
     ) -> Self {
         let n = y0.len();
+        let m = eng.q_off.min(n);
         let nr = eng.nroots;
         Dop853 {
             eng,
             n,
+            m,
             rtol,
             atol,
             h_max,
@@ -149,10 +162,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
             facold: 1e-4,
             ynew: vec![0.0; n],
             ytmp: vec![0.0; n],
-            e: vec![0.0; 3 * n],
             dense: RefCell::new(Dense { cont: vec![0.0; 8 * n], k: vec![0.0; 3 * n], ytmp: vec![0.0; n] }),
-            dense_ready: Cell::new(false),
-            roots: RootSearch::new(nr, n),
+            dense_ready: Cell::new(0),
+            roots: RootSearch::new(nr, m),
             ymid: vec![0.0; n],
             stats: MethodStats::default(),
         }
@@ -167,7 +179,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
         self.h_prev = 0.0;
         self.fresh = true;
         self.reject = false;
-        self.dense_ready.set(false);
+        self.dense_ready.set(0);
     }
 
     /// Stage 0 (f just after `t`) and the roots at the step's start.
@@ -214,24 +226,23 @@ impl<'x, 'e> Dop853<'x, 'e> {
     /// The stages of a step of length `h` from (t, y), its solution of
     /// order 8 into `ynew`, and its error (1: the tolerance).
     fn attempt(&mut self, h: f64) -> f64 {
-        let n = self.n;
+        let (n, m) = (self.n, self.m);
         for s in 1..12 {
-            combine(&mut self.ytmp, &self.y, h, A[s], &self.k, n);
+            combine(&mut self.ytmp[..m], &self.y[..m], h, A[s], &self.k, n);
             let (_, rest) = self.k.split_at_mut(s * n);
             self.eng.rhs(self.t + C[s] * h, &self.ytmp, &mut rest[..n]);
         }
         // the order-8 increment and the two error estimates, state by state
-        let (b, rest) = self.e.split_at_mut(n);
-        let (e3, e5) = rest.split_at_mut(n);
-        weigh(b, &B, &self.k, n);
-        weigh(e3, &BHH, &self.k, n);
-        weigh(e5, &ER, &self.k, n);
+        // (one pass over the stages)
         let (mut err5, mut err3) = (0.0, 0.0);
         for i in 0..n {
-            self.ynew[i] = self.y[i] + h * b[i];
+            let b = weigh(&B, &self.k, n, i);
+            let e3 = weigh(&BHH, &self.k, n, i);
+            let e5 = weigh(&ER, &self.k, n, i);
+            self.ynew[i] = self.y[i] + h * b;
             let sk = self.atol[i] + self.rtol * self.y[i].abs().max(self.ynew[i].abs());
-            err3 += ((b[i] - e3[i]) / sk).powi(2);
-            err5 += (e5[i] / sk).powi(2);
+            err3 += ((b - e3) / sk).powi(2);
+            err5 += (e5 / sk).powi(2);
         }
         let mut deno = err5 + 0.01 * err3;
         if deno <= 0.0 {
@@ -251,24 +262,28 @@ impl<'x, 'e> Dop853<'x, 'e> {
         }
     }
 
-    /// The dense output's coefficients of the last step (the three extra
-    /// stages evaluated here), once per step.
-    fn dense_coefficients(&self, d: &mut Dense) {
-        let n = self.n;
+    /// The dense output's coefficients of the last step for states `from`
+    /// to `upto` (the three extra stages evaluated here when `from` is 0),
+    /// once per step and state.
+    fn dense_coefficients(&self, d: &mut Dense, from: usize, upto: usize) {
+        let (n, m) = (self.n, self.m);
         let h = self.h_prev;
         let Dense { cont, k: kd, ytmp, .. } = d;
-        for (e, row) in A_DENSE.iter().enumerate() {
-            ytmp.copy_from_slice(&self.y_prev);
-            for &(j, a) in row.iter() {
-                let kj = self.stage(kd, j);
-                let ha = h * a;
-                for (y, kv) in ytmp.iter_mut().zip(kj) {
-                    *y += ha * kv;
+        if from == 0 {
+            for (e, row) in A_DENSE.iter().enumerate() {
+                let yt = &mut ytmp[..m];
+                yt.copy_from_slice(&self.y_prev[..m]);
+                for &(j, a) in row.iter() {
+                    let kj = self.stage(kd, j);
+                    let ha = h * a;
+                    for (y, kv) in yt.iter_mut().zip(kj) {
+                        *y += ha * kv;
+                    }
                 }
+                self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
             }
-            self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
         }
-        for (i, c) in cont.chunks_exact_mut(8).enumerate() {
+        for (i, c) in cont.chunks_exact_mut(8).enumerate().take(upto).skip(from) {
             // the state's sixteen stages, then fixed-size sums (unrolled)
             let mut ks = [0.0; 16];
             for (st, v) in ks.iter_mut().enumerate() {
@@ -298,9 +313,10 @@ impl<'x, 'e> Dop853<'x, 'e> {
             out.copy_from_slice(&self.y[..out.len()]);
             return;
         }
-        if !self.dense_ready.get() {
-            self.dense_coefficients(&mut self.dense.borrow_mut());
-            self.dense_ready.set(true);
+        let (ready, upto) = (self.dense_ready.get(), out.len());
+        if ready < upto {
+            self.dense_coefficients(&mut self.dense.borrow_mut(), ready, upto);
+            self.dense_ready.set(upto);
         }
         let d = self.dense.borrow();
         // dop853.f's CONTD8, y = c0 + s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5
@@ -386,7 +402,7 @@ impl Stepper for Dop853<'_, '_> {
             self.t_prev = self.t;
             self.h_prev = t_new - self.t;
             self.t = t_new;
-            self.dense_ready.set(false);
+            self.dense_ready.set(0);
             hnew = hnew.min(self.h_max);
             if self.reject {
                 hnew = hnew.min(h);

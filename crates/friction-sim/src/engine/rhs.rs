@@ -128,3 +128,50 @@ impl Engine<'_> {
         self.eval(t, y, &d, &mut s, Some(dy));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::engine::network::Engine;
+
+    /// The energy quadratures feed back into nothing: the methods form
+    /// their inner stages for the states before them only (`dop853`) and
+    /// the Jacobian has no columns for them (`jacobian`). With every
+    /// quadrature NaN, the rates of the motion and the event roots of every
+    /// example are bit for bit those with the quadratures at zero.
+    #[test]
+    fn equations_and_roots_read_no_energy_quadrature() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let sys = crate::scenario::load(&path).unwrap();
+            let eng = Engine::new(&sys);
+            let mut y = eng.initial_state();
+            eng.initial_modes(&mut y).unwrap();
+            // a moving state: every velocity and contact state nudged
+            for (i, v) in y.iter_mut().enumerate().take(eng.q_off) {
+                *v += 1e-3 * (1.0 + i as f64).sin();
+            }
+            let (mut f0, mut f1) = (vec![0.0; eng.n], vec![0.0; eng.n]);
+            let (mut g0, mut g1) = (vec![0.0; eng.nroots], vec![0.0; eng.nroots]);
+            let t = 0.3;
+            y[eng.q_off..].fill(0.0);
+            eng.rhs(t, &y, &mut f0);
+            eng.roots(t, &y, &mut g0);
+            y[eng.q_off..].fill(f64::NAN);
+            eng.rhs(t, &y, &mut f1);
+            eng.roots(t, &y, &mut g1);
+            let name = path.display();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&f0), bits(&f1), "{name}: rates");
+            assert_eq!(bits(&g0), bits(&g1), "{name}: roots");
+            seen += 1;
+        }
+        assert!(seen >= 15, "{seen} examples");
+    }
+}
