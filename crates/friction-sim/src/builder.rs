@@ -417,8 +417,9 @@ pub(crate) fn check_states(sys: &System) -> Result<(), Invalid> {
 pub(crate) fn check_columns(sys: &System) -> Result<(), Invalid> {
     if let Some(list) = &sys.solver.columns {
         let all = sys.all_column_names();
+        let known: std::collections::HashSet<&str> = all.iter().map(String::as_str).collect();
         for n in list {
-            if !all.contains(n) {
+            if !known.contains(n.as_str()) {
                 let hint = friction_models::suggest::did_you_mean(n, all.iter().map(String::as_str));
                 let shown: Vec<&str> = all.iter().take(40).map(String::as_str).collect();
                 let more =

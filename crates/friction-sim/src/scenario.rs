@@ -105,7 +105,7 @@
 //! refused with the estimate; raise `output_dt`, shorten `t_end`, set
 //! `states = "none"`, or raise `max_output_bytes`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use friction_models::{AnyModel, FrictionModel, ParamMap, ParamValue};
@@ -1269,8 +1269,17 @@ impl System {
     /// that are not columns are skipped here (refused at load time).
     pub(crate) fn column_keep(&self) -> Option<Vec<usize>> {
         let want = self.solver.columns.as_ref()?;
+        // a set: a chain of 256 masses asking for its 512 positions and
+        // velocities spent 1.6 ms of a 17 ms run comparing names
+        let want: HashSet<&str> = want.iter().map(String::as_str).collect();
         let all = self.all_column_names();
-        Some(all.iter().enumerate().filter(|(i, c)| *i == 0 || want.contains(c)).map(|(i, _)| i).collect())
+        Some(
+            all.iter()
+                .enumerate()
+                .filter(|(i, c)| *i == 0 || want.contains(c.as_str()))
+                .map(|(i, _)| i)
+                .collect(),
+        )
     }
 
     /// Refuse a run whose output (rows × columns × 8 bytes) would exceed

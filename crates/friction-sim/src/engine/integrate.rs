@@ -338,7 +338,7 @@ impl Engine<'_> {
             *a = 1e-12;
         }
         let hooks = Hooks {
-            rows: RowOut::new(sink, sys.output_columns(), flat),
+            rows: RowOut::new(sink, self.keep.as_ref().map_or_else(|| sys.all_columns(), Vec::len), flat),
             progress,
             coupling: coupling.take(),
         };
