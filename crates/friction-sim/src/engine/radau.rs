@@ -190,7 +190,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
             h_acc: 0.0,
             err_acc: 1e-2,
             accepted_since_start: 0,
-            roots: RootSearch::new(nr, n),
+            roots: RootSearch::new(nr, m),
             ymid: v(),
             stats: MethodStats::default(),
         };
@@ -349,9 +349,11 @@ impl<'x, 'e> Radau5<'x, 'e> {
             if newt >= NIT {
                 return Err(0.5);
             }
-            // the stage derivatives, kept in z
+            // the stage derivatives, kept in z (the stage values of the
+            // states the equations read: the quadratures feed none)
+            let m = self.m;
             for (k, c) in [C1, C2, 1.0].into_iter().enumerate() {
-                for ((t, &y), &z) in self.tmp.iter_mut().zip(&self.y).zip(&self.z[k]) {
+                for ((t, &y), &z) in self.tmp[..m].iter_mut().zip(&self.y[..m]).zip(&self.z[k][..m]) {
                     *t = y + z;
                 }
                 self.eng.rhs(self.t + c * h, &self.tmp, &mut self.z[k]);
@@ -458,7 +460,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
         let mut err = self.rms(&self.tmp);
         if err >= 1.0 && (self.accepted_since_start == 0 || self.reject) {
             // Hairer and Wanner's second estimate, filtered once more
-            for i in 0..n {
+            for i in 0..self.m {
                 self.ymid[i] = self.y[i] + self.tmp[i];
             }
             self.eng.rhs(self.t, &self.ymid, &mut self.tmp);
