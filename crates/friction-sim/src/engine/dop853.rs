@@ -39,7 +39,7 @@ use std::cell::{Cell, RefCell};
 use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use super::network::Engine;
 use super::root_search::RootSearch;
-use super::stepper::{MethodStats, Stepper, Stop};
+use super::stepper::{write_rows, MethodStats, Stepper, Stop};
 
 /// Step-control parameters: dop853.f's defaults.
 const SAFE: f64 = 0.9;
@@ -432,6 +432,43 @@ impl Stepper for Dop853<'_, '_> {
 
     fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
         self.interpolate(t, &mut y[..m.min(self.n)])
+    }
+
+    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
+        // the coefficients of the states the rows read, then the rows as
+        // `dense_at` evaluates them (one borrow, no per-row checks)
+        let need = cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0);
+        let ready = self.dense_ready.get();
+        if self.h_prev != 0.0 && ready < need {
+            self.dense_coefficients(&mut self.dense.borrow_mut(), ready, need);
+            self.dense_ready.set(need);
+        }
+        let d = self.dense.borrow();
+        write_rows(ts, cols, out, self.t, &self.y, |tq, r| {
+            if self.h_prev == 0.0 {
+                for (o, c) in r.iter_mut().zip(cols) {
+                    *o = c.map_or(tq, |i| self.y[i]);
+                }
+                return;
+            }
+            let s = (tq - self.t_prev) / self.h_prev;
+            let s1 = 1.0 - s;
+            let ss1 = s * s1;
+            let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
+            let b = [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6];
+            for (o, c) in r.iter_mut().zip(cols) {
+                *o = match *c {
+                    None => tq,
+                    Some(i) => {
+                        let c = &d.cont[8 * i..8 * i + 8];
+                        let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
+                        let hi = b[4] * c[4] + b[5] * c[5] + b[6] * c[6] + b[7] * c[7];
+                        lo + hi
+                    }
+                };
+            }
+        });
+        true
     }
 
     fn move_back(&mut self, t: f64) -> Result<(), String> {

@@ -433,6 +433,8 @@ impl Engine<'_> {
         };
         let every_step = st.output_times.is_none() && out_dt.is_none();
         let mut next_out_k: usize = 0;
+        // the output times within a step (grown to the most a step holds)
+        let mut row_times: Vec<f64> = Vec::with_capacity(64);
         // the output times the run will pass (`reserve` caps them; the cast saturates)
         if st.output_times.is_some() {
             rows.reserve(times.len() + 1);
@@ -576,21 +578,36 @@ impl Engine<'_> {
                 }
                 rows.push_with(|r| self.row_into(t_acc, &y, r));
             } else {
+                // the output times within the step
+                row_times.clear();
                 while let Some(to) = out_at(next_out_k) {
                     if to > t_acc * (1.0 + 1e-13) || to > t_end * (1.0 + 1e-12) {
                         break;
                     }
-                    let to = to.min(t_end);
-                    if (to - t_step).abs() <= 1e-15 * (1.0 + t_step.abs()) {
-                        y.copy_from_slice(solver.y());
-                    } else {
-                        // the rows read no energy quadrature
-                        if solver.interpolate_states(to, &mut y, self.q_off).is_err() {
-                            y.copy_from_slice(solver.y());
-                        }
-                    }
-                    rows.push_with(|r| self.row_into(to, &y, r));
+                    row_times.push(to.min(t_end));
                     next_out_k += 1;
+                }
+                // rows of states only, kept in one block: written there by
+                // the method at once, its dense output evaluated for the
+                // columns only (free decay with x, v every millisecond,
+                // 2,501 rows: 113 -> 94 µs; LuGre example with x, v, z,
+                // 4,001 rows, rtol 1e-4: 480 -> 452 µs; alternating runs)
+                let at_once = self.row_states_only
+                    && rows.is_block()
+                    && !row_times.is_empty()
+                    && solver.dense_rows(&row_times, &self.row_cols, rows.block());
+                if !at_once {
+                    for &to in &row_times {
+                        if (to - t_step).abs() <= 1e-15 * (1.0 + t_step.abs()) {
+                            y.copy_from_slice(solver.y());
+                        } else {
+                            // the rows read no energy quadrature
+                            if solver.interpolate_states(to, &mut y, self.q_off).is_err() {
+                                y.copy_from_slice(solver.y());
+                            }
+                        }
+                        rows.push_with(|r| self.row_into(to, &y, r));
+                    }
                 }
             }
 

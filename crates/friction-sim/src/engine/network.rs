@@ -133,6 +133,10 @@ pub struct Engine<'s> {
     /// Whether the columns are the time and states only (a row is read from
     /// the state vector alone: no drivers, no memory, no borrow).
     pub(crate) row_states_only: bool,
+    /// With [`Engine::row_states_only`], the rows' columns as the methods
+    /// write them ([`super::stepper::Stepper::dense_rows`]): `None` the
+    /// time, `Some(i)` state `i`.
+    pub(crate) row_cols: Vec<Option<usize>>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -185,6 +189,7 @@ impl<'s> Engine<'s> {
             picks: Vec::new(),
             row_contacts: true,
             row_states_only: false,
+            row_cols: Vec::new(),
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
@@ -218,6 +223,9 @@ impl<'s> Engine<'s> {
         };
         e.row_contacts = e.picks.iter().any(|p| matches!(p, Pick::Force(_) | Pick::SlipVel(_)));
         e.row_states_only = e.picks.iter().all(|p| matches!(p, Pick::T | Pick::Y(_)));
+        if e.row_states_only {
+            e.row_cols = e.picks.iter().map(|p| if let Pick::Y(i) = *p { Some(i) } else { None }).collect();
+        }
         e
     }
 

@@ -26,7 +26,7 @@ use nalgebra::Complex;
 use super::network::Engine;
 use super::root_search::RootSearch;
 use super::small_lu;
-use super::stepper::{MethodStats, Stepper, Stop};
+use super::stepper::{write_rows, MethodStats, Stepper, Stop};
 
 // Nodes and the coefficients of RADAU5 (radau5.f, routine RADCOR).
 const SQ6: f64 = 2.449_489_742_783_178;
@@ -629,6 +629,28 @@ impl Stepper for Radau5<'_, '_> {
         }
         self.dense(t, y);
         Ok(())
+    }
+
+    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
+        // the rows as `dense` evaluates them, for their columns only
+        let [c0, c1, c2, c3] = &self.cont;
+        write_rows(ts, cols, out, self.t, &self.y, |tq, r| {
+            if self.h_prev == 0.0 {
+                for (o, c) in r.iter_mut().zip(cols) {
+                    *o = c.map_or(tq, |i| self.y[i]);
+                }
+                return;
+            }
+            let s = (tq - self.t) / self.h_prev;
+            let (a, b) = (s - C2M1, s - C1M1);
+            for (o, c) in r.iter_mut().zip(cols) {
+                *o = match *c {
+                    None => tq,
+                    Some(i) => c0[i] + s * (c1[i] + a * (c2[i] + b * c3[i])),
+                };
+            }
+        });
+        true
     }
 
     fn move_back(&mut self, t: f64) -> Result<(), String> {

@@ -135,6 +135,19 @@ impl<'a> RowOut<'a> {
         self.seen += 1;
     }
 
+    /// Rows kept in one block without a sink: `fill` may append whole rows
+    /// to the block directly ([`RowOut::block`]).
+    pub(crate) fn is_block(&self) -> bool {
+        self.sink.is_none() && self.rows.is_none()
+    }
+
+    /// The block of kept rows, to append whole rows to (only when
+    /// [`RowOut::is_block`]).
+    pub(crate) fn block(&mut self) -> &mut Vec<f64> {
+        debug_assert!(self.is_block());
+        &mut self.data
+    }
+
     /// Rows emitted so far.
     pub(crate) fn count(&self) -> usize {
         match (&self.sink, &self.rows) {

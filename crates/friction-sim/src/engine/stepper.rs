@@ -52,6 +52,18 @@ pub(crate) trait Stepper {
         let _ = m;
         self.interpolate(t, y)
     }
+    /// Output rows of states only, appended to `out`: one row per time of
+    /// `ts` (ascending, within the last step), its values `cols` (`Some(i)`:
+    /// state `i`, one before the energy quadratures; `None`: the time). A
+    /// time within 1e-15 (relative) of the step's end takes the end state
+    /// itself, as the loop's row by row interpolation does. `false`: not
+    /// offered, `out` untouched (the loop then interpolates row by row).
+    /// The engine's own methods write the rows directly, evaluating their
+    /// dense output for the columns only, the same values to the bit.
+    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
+        let _ = (ts, cols, out);
+        false
+    }
     /// Move the state back to `t` within the last step (an event).
     fn move_back(&mut self, t: f64) -> Result<(), String>;
     /// Continue from `y` at `t` (new modes or memory): no history, a fresh
@@ -59,6 +71,34 @@ pub(crate) trait Stepper {
     fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]);
     /// The counters so far.
     fn stats(&self) -> MethodStats;
+}
+
+/// Append one row per time of `ts` to `out` ([`Stepper::dense_rows`]):
+/// a time within 1e-15 (relative) of the step's end `t` takes the values of
+/// its state `y`, any other is written by `row`.
+pub(crate) fn write_rows(
+    ts: &[f64],
+    cols: &[Option<usize>],
+    out: &mut Vec<f64>,
+    t: f64,
+    y: &[f64],
+    mut row: impl FnMut(f64, &mut [f64]),
+) {
+    let w = cols.len();
+    if w == 0 {
+        return;
+    }
+    let start = out.len();
+    out.resize(start + ts.len() * w, 0.0);
+    for (r, &tq) in out[start..].chunks_exact_mut(w).zip(ts) {
+        if (tq - t).abs() <= 1e-15 * (1.0 + t.abs()) {
+            for (o, c) in r.iter_mut().zip(cols) {
+                *o = c.map_or(tq, |i| y[i]);
+            }
+        } else {
+            row(tq, r);
+        }
+    }
 }
 
 /// A diffsol solver as a [`Stepper`].
