@@ -25,10 +25,10 @@ pub(crate) enum Anchor {
     Driver(usize),
 }
 
-/// Bodies moving as one.
+/// Bodies moving as one: `Plan::bodies[bodies]` ([`Plan::bodies_of`]).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cluster {
-    pub bodies: Vec<usize>,
+    pub bodies: std::ops::Range<usize>,
     pub anchor: Anchor,
 }
 
@@ -55,8 +55,20 @@ pub(crate) struct DenseBlock {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Plan {
     pub clusters: Vec<Cluster>,
+    /// The clusters' bodies, cluster after cluster, ascending within each
+    /// (one vector for all: a plan, and every copy of the discrete state
+    /// holding it, allocated one per cluster before, 256 for a chain of
+    /// 256 masses stuck one by one)
+    pub bodies: Vec<usize>,
     pub steps: Vec<TreeStep>,
     pub dense: Vec<DenseBlock>,
+}
+
+impl Plan {
+    /// The bodies of cluster `cl` of this plan.
+    pub(crate) fn bodies_of(&self, cl: &Cluster) -> &[usize] {
+        &self.bodies[cl.bodies.clone()]
+    }
 }
 
 fn find(p: &mut [usize], i: usize) -> usize {
@@ -108,29 +120,50 @@ impl Engine<'_> {
                 }
             }
         }
-        // components that hold a body, in order of their lowest body
+        // components that hold a body, in order of their lowest body; their
+        // bodies, ascending, in one block (`bstart[c]..bstart[c + 1]` of
+        // `plan.bodies`)
         let mut comp_of_root = vec![usize::MAX; nn];
-        let mut comps: Vec<Vec<usize>> = Vec::new(); // bodies
-        let mut involved = vec![false; nb];
+        let mut body_comp = vec![usize::MAX; nb];
         for r in rows {
             for i in [r.ia, r.ib].into_iter().flatten() {
-                involved[i] = true;
+                body_comp[i] = 0;
             }
         }
+        let mut ncomp = 0;
         for i in 0..nb {
-            if involved[i] {
+            if body_comp[i] != usize::MAX {
                 let root = find(&mut parent, i);
                 if comp_of_root[root] == usize::MAX {
-                    comp_of_root[root] = comps.len();
-                    comps.push(vec![]);
+                    comp_of_root[root] = ncomp;
+                    ncomp += 1;
                 }
-                comps[comp_of_root[root]].push(i);
+                body_comp[i] = comp_of_root[root];
+            }
+        }
+        let mut plan = Plan::default();
+        let mut bstart = vec![0usize; ncomp + 1];
+        for &c in &body_comp {
+            if c != usize::MAX {
+                bstart[c + 1] += 1;
+            }
+        }
+        for c in 0..ncomp {
+            bstart[c + 1] += bstart[c];
+        }
+        plan.bodies = vec![0usize; bstart[ncomp]];
+        {
+            let mut next = bstart.clone();
+            for (i, &c) in body_comp.iter().enumerate() {
+                if c != usize::MAX {
+                    plan.bodies[next[c]] = i;
+                    next[c] += 1;
+                }
             }
         }
         // each component's rows, ascending, in one block (`start[c]..start[c
         // + 1]`): a vector per component was half of the allocations of a
         // plan of many one-body clusters
-        let ncomp = comps.len();
         let mut row_comp = vec![usize::MAX; ends.len()];
         let mut start = vec![0usize; ncomp + 1];
         for (j, &(a, b)) in ends.iter().enumerate() {
@@ -151,11 +184,11 @@ impl Engine<'_> {
                 next[c] += 1;
             }
         }
-        let mut plan = Plan::default();
         let mut walk = TreeWalk { pairs: Vec::new(), seen: vec![false; nn], queue: Default::default() };
         let mut anchors: Vec<usize> = Vec::new();
-        for (c, bodies) in comps.into_iter().enumerate() {
+        for c in 0..ncomp {
             let crow = &comp_rows[start[c]..start[c + 1]];
+            let bodies = &plan.bodies[bstart[c]..bstart[c + 1]];
             // anchor: the first row (in row order) that holds a body to something else
             let mut anchor = Anchor::Free;
             anchors.clear();
@@ -179,11 +212,11 @@ impl Engine<'_> {
             let nodes = bodies.len() + anchors.len();
             if crow.len() + 1 == nodes {
                 let root = anchors.first().copied();
-                self.tree_steps(rows, &ends, &bodies, crow, root, &mut plan.steps, &mut walk);
+                self.tree_steps(rows, &ends, bodies, crow, root, &mut plan.steps, &mut walk);
             } else {
                 plan.dense.push(DenseBlock { pinv: self.pinv(rows, crow), rows: crow.to_vec() });
             }
-            plan.clusters.push(Cluster { bodies, anchor });
+            plan.clusters.push(Cluster { bodies: bstart[c]..bstart[c + 1], anchor });
         }
         plan
     }
@@ -262,9 +295,16 @@ impl Engine<'_> {
     /// The block of `W = E^T M^-1 E` over rows `sel` (indices into `rows`):
     /// how the relative acceleration of one row answers a unit force in another.
     pub(crate) fn w_block(&self, rows: &[Row], sel: &[usize]) -> DMatrix<f64> {
+        self.w_block_in(rows, sel, Vec::new())
+    }
+
+    /// [`Engine::w_block`] in the storage `store` (its allocation reused).
+    pub(crate) fn w_block_in(&self, rows: &[Row], sel: &[usize], mut store: Vec<f64>) -> DMatrix<f64> {
         let ns = sel.len();
         let inv_m = |i: usize| 1.0 / self.sys.bodies[i].mass;
-        let mut a = DMatrix::zeros(ns, ns);
+        store.clear();
+        store.resize(ns * ns, 0.0);
+        let mut a = DMatrix::from_vec(ns, ns, store);
         for (j, &rj) in sel.iter().enumerate() {
             let rj = &rows[rj];
             for (l, &rl) in sel.iter().enumerate() {
@@ -307,12 +347,12 @@ impl Engine<'_> {
                 Anchor::Ground => 0.0,
                 Anchor::Driver(k) => s.drv[k].2,
                 Anchor::Free => {
-                    let fsum: f64 = cl.bodies.iter().map(|&i| s.f_free[i]).sum();
-                    let msum: f64 = cl.bodies.iter().map(|&i| sys.bodies[i].mass).sum();
+                    let fsum: f64 = plan.bodies_of(cl).iter().map(|&i| s.f_free[i]).sum();
+                    let msum: f64 = plan.bodies_of(cl).iter().map(|&i| sys.bodies[i].mass).sum();
                     fsum / msum
                 }
             };
-            for &i in &cl.bodies {
+            for &i in plan.bodies_of(cl) {
                 s.a[i] = a;
                 s.need[i] = sys.bodies[i].mass * a - s.f_free[i];
             }

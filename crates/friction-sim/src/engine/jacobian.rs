@@ -295,13 +295,13 @@ impl Engine<'_> {
             for cl in &d.plan.clusters {
                 let a = match cl.anchor {
                     super::constraints::Anchor::Free => {
-                        let fsum: f64 = cl.bodies.iter().map(|&i| jc.df[i]).sum();
-                        let msum: f64 = cl.bodies.iter().map(|&i| sys.bodies[i].mass).sum();
+                        let fsum: f64 = d.plan.bodies_of(cl).iter().map(|&i| jc.df[i]).sum();
+                        let msum: f64 = d.plan.bodies_of(cl).iter().map(|&i| sys.bodies[i].mass).sum();
                         fsum / msum
                     }
                     _ => 0.0,
                 };
-                for &i in &cl.bodies {
+                for &i in d.plan.bodies_of(cl) {
                     jv[nb + i] = a;
                 }
             }

@@ -250,6 +250,16 @@ impl LcpWork {
         &self.out_states
     }
 
+    /// The multipliers λ of the last successful solve ([`solve_box_lcp_in`]).
+    pub fn lambda(&self) -> &[f64] {
+        &self.lambda[..self.n]
+    }
+
+    /// `w = A λ + q` of the last successful solve ([`solve_box_lcp_in`]).
+    pub fn w(&self) -> &[f64] {
+        &self.w[..self.n]
+    }
+
     /// Sizes and resets the arrays for a problem of dimension `n`.
     fn prepare(&mut self, n: usize) {
         self.n = n;
@@ -560,6 +570,24 @@ pub fn solve_box_lcp(
     hi: &[f64],
     work: &mut LcpWork,
 ) -> Result<LcpSolution, LcpError> {
+    let pivots = solve_box_lcp_in(a, q, lo, hi, work)?;
+    Ok(LcpSolution { lambda: work.lambda.clone(), w: work.w.clone(), pivots })
+}
+
+/// [`solve_box_lcp`] without copying the solution out of `work`: λ and `w`
+/// are then [`LcpWork::lambda`] and [`LcpWork::w`]; returns the number of
+/// pivots. Nothing is allocated once `work` has seen a problem this large.
+///
+/// # Errors
+///
+/// As [`solve_box_lcp`].
+pub fn solve_box_lcp_in(
+    a: &DMatrix<f64>,
+    q: &[f64],
+    lo: &[f64],
+    hi: &[f64],
+    work: &mut LcpWork,
+) -> Result<usize, LcpError> {
     let a_max = validate(a, q, lo, hi)?;
     let n = a.nrows();
     work.prepare(n);
@@ -747,7 +775,7 @@ pub fn solve_box_lcp(
             }
         });
     }
-    Ok(LcpSolution { lambda: work.lambda.clone(), w: work.w.clone(), pivots })
+    Ok(pivots)
 }
 
 /// Verifies that `lambda` solves the box LCP `(A, q, lo, hi)`.

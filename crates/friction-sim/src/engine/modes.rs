@@ -35,10 +35,34 @@
 
 use friction_models::{FrictionModel, Input};
 
-use super::lcp::{solve_box_lcp, LcpWork};
+use super::lcp::{solve_box_lcp_in, LcpWork};
 use super::network::{Discrete, Engine, Row, RowKind, StopMode};
 use super::outcome::{Event, Mode};
 use crate::error::SimError;
+
+/// The work arrays of [`Engine::settle`], kept by the engine across events
+/// so that a stick/slip decision allocates only where a problem is larger
+/// than any before it (a chain of 256 masses stuck one by one allocated
+/// thousands of small vectors per event: one set per coupled group).
+#[derive(Default)]
+pub(crate) struct SettleWork {
+    lcp: LcpWork,
+    /// the groups' rows, group after group, and where each group starts
+    members: Vec<usize>,
+    starts: Vec<usize>,
+    parent: Vec<usize>,
+    first_row_of_body: Vec<usize>,
+    group_of: Vec<usize>,
+    /// one group's problem: W's storage, -b, bounds, static and kinetic
+    /// bounds, broken contacts
+    w: Vec<f64>,
+    q: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    stat: Vec<(f64, f64)>,
+    kin: Vec<(f64, f64)>,
+    broken: Vec<bool>,
+}
 
 impl Engine<'_> {
     /// Project velocities so every row has zero relative velocity: a group
@@ -49,17 +73,19 @@ impl Engine<'_> {
         use super::constraints::Anchor;
         let nb = self.nb;
         let mut lost = 0.0;
-        for cl in self.plan(rows).clusters {
+        let plan = self.plan(rows);
+        for cl in &plan.clusters {
+            let bodies = plan.bodies_of(cl);
             let m = |i: usize| self.sys.bodies[i].mass;
             let v = match cl.anchor {
                 Anchor::Ground => 0.0,
                 Anchor::Driver(k) => self.sys.drivers[k].motion.eval(t).1,
                 Anchor::Free => {
-                    cl.bodies.iter().map(|&i| m(i) * y[nb + i]).sum::<f64>()
-                        / cl.bodies.iter().map(|&i| m(i)).sum::<f64>()
+                    bodies.iter().map(|&i| m(i) * y[nb + i]).sum::<f64>()
+                        / bodies.iter().map(|&i| m(i)).sum::<f64>()
                 }
             };
-            for &i in &cl.bodies {
+            for &i in bodies {
                 lost += 0.5 * m(i) * (y[nb + i].powi(2) - v * v);
                 y[nb + i] = v;
             }
@@ -134,15 +160,21 @@ impl Engine<'_> {
         let old_stops = d.stops.clone();
 
         // free relative accelerations: every rest item unconstrained, no force
-        let mut trial = d.clone();
+        let mut trial = Discrete {
+            modes: d.modes.clone(),
+            stops: d.stops.clone(),
+            rows: Vec::new(),
+            plan: Default::default(),
+            mem: d.mem.clone(),
+            dir: d.dir.clone(),
+            impacts: d.impacts,
+        };
         for k in &rest {
             match *k {
                 RowKind::Contact(c) => trial.modes[c] = Mode::Stuck,
                 RowKind::Stop(s) => trial.stops[s] = StopMode::Free,
             }
         }
-        trial.rows.clear();
-        trial.plan = Default::default();
         let b: Vec<f64> = {
             let mut s = self.scr.borrow_mut();
             self.eval(t, y, &trial, &mut s, None);
@@ -152,7 +184,24 @@ impl Engine<'_> {
 
         // groups of rows coupled through shared bodies
         let nr = rows.len();
-        let mut parent: Vec<usize> = (0..nr).collect();
+        let mut guard = self.settle_work.borrow_mut();
+        let SettleWork {
+            lcp: work,
+            members,
+            starts,
+            parent,
+            first_row_of_body,
+            group_of,
+            w: w_store,
+            q,
+            lo,
+            hi,
+            stat,
+            kin,
+            broken,
+        } = &mut *guard;
+        parent.clear();
+        parent.extend(0..nr);
         fn find(p: &mut [usize], i: usize) -> usize {
             let mut r = i;
             while p[r] != r {
@@ -161,40 +210,71 @@ impl Engine<'_> {
             p[i] = r;
             r
         }
-        let mut first_row_of_body = vec![usize::MAX; nb];
+        first_row_of_body.clear();
+        first_row_of_body.resize(nb, usize::MAX);
         for (j, r) in rows.iter().enumerate() {
             for i in [r.ia, r.ib].into_iter().flatten() {
                 if first_row_of_body[i] == usize::MAX {
                     first_row_of_body[i] = j;
                 } else {
-                    let (a, b) = (find(&mut parent, first_row_of_body[i]), find(&mut parent, j));
+                    let (a, b) = (find(parent, first_row_of_body[i]), find(parent, j));
                     if a != b {
                         parent[a.max(b)] = a.min(b);
                     }
                 }
             }
         }
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of = vec![usize::MAX; nr];
+        // groups numbered by their first row, members in row order (a
+        // counting sort: group_of holds each row's group)
+        group_of.clear();
+        group_of.resize(nr, usize::MAX);
+        let mut ng = 0;
         for j in 0..nr {
-            let r = find(&mut parent, j);
+            let r = find(parent, j);
             if group_of[r] == usize::MAX {
-                group_of[r] = groups.len();
-                groups.push(Vec::new());
+                group_of[r] = ng;
+                ng += 1;
             }
-            groups[group_of[r]].push(j);
+            // r <= j: the root's group is known
+            group_of[j] = group_of[r];
+        }
+        starts.clear();
+        starts.resize(ng + 1, 0);
+        for &g in group_of.iter() {
+            starts[g + 1] += 1;
+        }
+        for g in 0..ng {
+            starts[g + 1] += starts[g];
+        }
+        members.clear();
+        members.resize(nr, 0);
+        {
+            // the next free place of each group, in `parent` (no longer needed)
+            parent.clear();
+            parent.extend_from_slice(&starts[..ng]);
+            for (j, &g) in group_of.iter().enumerate() {
+                members[parent[g]] = j;
+                parent[g] += 1;
+            }
         }
 
-        let mut work = LcpWork::default();
-        for sel in &groups {
+        for g in 0..ng {
+            let sel = &members[starts[g]..starts[g + 1]];
             let m = sel.len();
-            let a = self.w_block(&rows, sel);
-            let q: Vec<f64> = sel.iter().map(|&j| -b[j]).collect();
-            let (mut lo, mut hi) = (vec![0.0; m], vec![0.0; m]);
+            let a = self.w_block_in(&rows, sel, std::mem::take(w_store));
+            q.clear();
+            q.extend(sel.iter().map(|&j| -b[j]));
+            lo.clear();
+            lo.resize(m, 0.0);
+            hi.clear();
+            hi.resize(m, 0.0);
             // static and kinetic bounds of contacts; stops push one way only
-            let mut stat = vec![(0.0, 0.0); m];
-            let mut kin = vec![(0.0, 0.0); m];
-            let mut broken = vec![false; m];
+            stat.clear();
+            stat.resize(m, (0.0, 0.0));
+            kin.clear();
+            kin.resize(m, (0.0, 0.0));
+            broken.clear();
+            broken.resize(m, false);
             for (jj, &j) in sel.iter().enumerate() {
                 match rest[j] {
                     RowKind::Contact(c) => {
@@ -226,10 +306,9 @@ impl Engine<'_> {
             let wtol = 1e-10 * (1.0 + qscale);
             let at_hi = |l: f64, h: f64| h.is_finite() && l >= h - 1e-12 * (1.0 + h.abs());
             let at_lo = |l: f64, lo: f64| lo.is_finite() && l <= lo + 1e-12 * (1.0 + lo.abs());
-            let mut sol;
             let mut rounds = 0;
             loop {
-                sol = solve_box_lcp(&a, &q, &lo, &hi, &mut work).map_err(|e| {
+                let pivots = solve_box_lcp_in(&a, q, lo, hi, work).map_err(|e| {
                     let names: Vec<String> = sel.iter().map(|&j| self.item_name(rest[j])).collect();
                     SimError::Solver {
                         t,
@@ -241,7 +320,7 @@ impl Engine<'_> {
                     }
                 })?;
                 self.count.lcp_solves.set(self.count.lcp_solves.get() + 1);
-                self.count.lcp_pivots.set(self.count.lcp_pivots.get() + sol.pivots);
+                self.count.lcp_pivots.set(self.count.lcp_pivots.get() + pivots);
                 self.count.lcp_max.set(self.count.lcp_max.get().max(m));
                 rounds += 1;
                 let mut changed = false;
@@ -249,7 +328,7 @@ impl Engine<'_> {
                     if broken[jj] || !matches!(rest[sel[jj]], RowKind::Contact(_)) {
                         continue;
                     }
-                    let (l, w) = (sol.lambda[jj], sol.w[jj]);
+                    let (l, w) = (work.lambda()[jj], work.w()[jj]);
                     if (at_hi(l, hi[jj]) && w < -wtol) || (at_lo(l, lo[jj]) && w > wtol) {
                         broken[jj] = true;
                         if kin[jj] != stat[jj] {
@@ -263,7 +342,7 @@ impl Engine<'_> {
                 }
             }
             for (jj, &j) in sel.iter().enumerate() {
-                let (l, w) = (sol.lambda[jj], sol.w[jj]);
+                let (l, w) = (work.lambda()[jj], work.w()[jj]);
                 match rest[j] {
                     RowKind::Contact(c) => {
                         let forced = must_slide.contains(&c);
@@ -289,7 +368,9 @@ impl Engine<'_> {
                     }
                 }
             }
+            *w_store = a.data.into();
         }
+        drop(guard);
         self.rebuild_rows(d);
         let mut ev = Vec::new();
         for c in 0..nc {

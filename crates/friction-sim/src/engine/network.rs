@@ -142,6 +142,8 @@ pub struct Engine<'s> {
     pub(crate) count: Counters,
     /// The contacts' partial derivatives for the Jacobian ([`super::jacobian`]).
     pub(crate) jac: RefCell<super::jacobian::JacCache>,
+    /// The work arrays of the joint stick/slip decision, kept across events.
+    pub(crate) settle_work: RefCell<super::modes::SettleWork>,
 }
 
 impl<'s> Engine<'s> {
@@ -214,6 +216,7 @@ impl<'s> Engine<'s> {
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
+            settle_work: RefCell::new(Default::default()),
         };
         *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
         let all = e.all_picks();
