@@ -161,7 +161,8 @@ where
         None
     }
     fn root(&self) -> Option<Roots<'_, 'x, 'e, M>> {
-        Some(Roots(self))
+        // no root functions: diffsol then looks for none
+        (self.engine.nroots > 0).then_some(Roots(self))
     }
     fn out(&self) -> Option<ParameterisedOp<'_, UnitCallable<M>>> {
         None

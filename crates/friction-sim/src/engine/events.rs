@@ -16,6 +16,10 @@ impl Engine<'_> {
     /// Root functions at (t, y) under the current modes; layout
     /// `[contacts | 2 per stop | normal crossings | reversals]`.
     pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        if g.is_empty() {
+            // no event can happen (`nroots` is 0)
+            return;
+        }
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
         // the forces are needed only for contacts stuck and stops at rest;

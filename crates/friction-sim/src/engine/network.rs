@@ -116,7 +116,8 @@ pub struct Engine<'s> {
     /// Offset of the energy quadratures in the state.
     pub(crate) q_off: usize,
     pub(crate) n: usize,
-    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`.
+    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`;
+    /// none at all when no event can happen.
     pub(crate) nroots: usize,
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
@@ -173,7 +174,12 @@ impl<'s> Engine<'s> {
             .filter(|&c| stuckable[c] && !matches!(sys.contacts[c].normal, Schedule::Constant { .. }))
             .collect();
         let root_rev: Vec<usize> = (0..nc).filter(|&c| sys.contacts[c].model.turns_at_reversals()).collect();
-        let nroots = (nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len()).max(1);
+        // a contact that cannot stick keeps its smooth mode (its root would
+        // be a constant): without stuckable contacts, stops or reversals
+        // there are no events, and no root is evaluated at all (a chain of
+        // 256 tanh contacts evaluated 256 constant roots at every step)
+        let events = stuckable.iter().any(|&s| s) || !sys.stops.is_empty() || !root_rev.is_empty();
+        let nroots = if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() } else { 0 };
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let mut e = Engine {
