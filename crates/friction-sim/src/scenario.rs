@@ -49,8 +49,7 @@
 //!                       # 4e-5 m, tr_bdf2 1.7, esdirk34 2.0, tsit45 25x the steps; on the
 //!                       # Coulomb free decay (rtol 1e-9) dop853 59 steps (it controls its error
 //!                       # at a tenth of rtol and atol), tsit45 276 steps and 0.37 ms, bdf 0.45,
-//!                       # radau5 0.65; on the Iwan-4 joint's
-//!                       # decay tsit45 4.9 ms, dop853 9.6)
+//!                       # radau5 0.65; on the Iwan-4 joint's decay tsit45 4.9 ms, dop853 9.6)
 //! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 12 states)
 //! rtol = 1e-6
 //! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number

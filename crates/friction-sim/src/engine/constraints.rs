@@ -71,7 +71,8 @@ impl Plan {
     }
 }
 
-fn find(p: &mut [usize], i: usize) -> usize {
+/// The root of `i` in the union-find forest `p` (paths compressed).
+pub(crate) fn find(p: &mut [usize], i: usize) -> usize {
     let mut r = i;
     while p[r] != r {
         r = p[r];
@@ -83,6 +84,30 @@ fn find(p: &mut [usize], i: usize) -> usize {
         j = nx;
     }
     r
+}
+
+/// Items grouped in one block (a counting sort): `group[i]` is item `i`'s
+/// group (below `ng`) or `usize::MAX` (none). Afterwards the items of group
+/// `g` are `members[starts[g]..starts[g + 1]]`, ascending. The buffers are
+/// reused; nothing else is allocated.
+pub(crate) fn bucket(group: &[usize], ng: usize, starts: &mut Vec<usize>, members: &mut Vec<usize>) {
+    // counts at g + 2, so that after the prefix sums starts[g + 1] is where
+    // group g begins, and after the filling where it ends
+    starts.clear();
+    starts.resize(ng + 2, 0);
+    for &g in group.iter().filter(|&&g| g != usize::MAX) {
+        starts[g + 2] += 1;
+    }
+    for g in 0..ng {
+        starts[g + 2] += starts[g + 1];
+    }
+    members.clear();
+    members.resize(starts[ng + 1], 0);
+    for (i, &g) in group.iter().enumerate().filter(|(_, &g)| g != usize::MAX) {
+        members[starts[g + 1]] = i;
+        starts[g + 1] += 1;
+    }
+    starts.truncate(ng + 1);
 }
 
 /// Buffers of [`Engine::tree_steps`], shared by the clusters of one plan.
@@ -142,48 +167,15 @@ impl Engine<'_> {
             }
         }
         let mut plan = Plan::default();
-        let mut bstart = vec![0usize; ncomp + 1];
-        for &c in &body_comp {
-            if c != usize::MAX {
-                bstart[c + 1] += 1;
-            }
-        }
-        for c in 0..ncomp {
-            bstart[c + 1] += bstart[c];
-        }
-        plan.bodies = vec![0usize; bstart[ncomp]];
-        {
-            let mut next = bstart.clone();
-            for (i, &c) in body_comp.iter().enumerate() {
-                if c != usize::MAX {
-                    plan.bodies[next[c]] = i;
-                    next[c] += 1;
-                }
-            }
-        }
+        let mut bstart = Vec::new();
+        bucket(&body_comp, ncomp, &mut bstart, &mut plan.bodies);
         // each component's rows, ascending, in one block (`start[c]..start[c
         // + 1]`): a vector per component was half of the allocations of a
         // plan of many one-body clusters
-        let mut row_comp = vec![usize::MAX; ends.len()];
-        let mut start = vec![0usize; ncomp + 1];
-        for (j, &(a, b)) in ends.iter().enumerate() {
-            let c = comp_of_root[find(&mut parent, if a < nb { a } else { b })];
-            if c != usize::MAX {
-                row_comp[j] = c;
-                start[c + 1] += 1;
-            }
-        }
-        for c in 0..ncomp {
-            start[c + 1] += start[c];
-        }
-        let mut comp_rows = vec![0usize; start[ncomp]];
-        let mut next = start.clone();
-        for (j, &c) in row_comp.iter().enumerate() {
-            if c != usize::MAX {
-                comp_rows[next[c]] = j;
-                next[c] += 1;
-            }
-        }
+        let row_comp: Vec<usize> =
+            ends.iter().map(|&(a, b)| comp_of_root[find(&mut parent, if a < nb { a } else { b })]).collect();
+        let (mut start, mut comp_rows) = (Vec::new(), Vec::new());
+        bucket(&row_comp, ncomp, &mut start, &mut comp_rows);
         let mut walk = TreeWalk { pairs: Vec::new(), seen: vec![false; nn], queue: Default::default() };
         let mut anchors: Vec<usize> = Vec::new();
         for c in 0..ncomp {
@@ -409,5 +401,25 @@ impl Engine<'_> {
                 s.fc[c] = l;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bucket;
+
+    /// Items land in their group's block in ascending order; an empty group
+    /// has an empty block, items of no group appear nowhere; the buffers'
+    /// old contents do not leak into the result.
+    #[test]
+    fn bucket_groups_items_in_order() {
+        let none = usize::MAX;
+        let group = [2, 0, none, 2, 0, 3, none, 2];
+        let (mut starts, mut members) = (vec![7; 9], vec![5; 2]);
+        bucket(&group, 4, &mut starts, &mut members);
+        assert_eq!(starts, [0, 2, 2, 5, 6]);
+        assert_eq!(members, [1, 4, 0, 3, 7, 5]);
+        bucket(&[], 0, &mut starts, &mut members);
+        assert_eq!((starts.as_slice(), members.as_slice()), (&[0usize][..], &[][..]));
     }
 }

@@ -116,6 +116,15 @@ fn weigh(row: &[(usize, f64)], k: &[f64], n: usize, i: usize) -> f64 {
     acc
 }
 
+/// One state's dense output: its eight coefficients `c` by the weights `b`
+/// of [`Dop853::dense_weights`].
+#[inline(always)]
+fn dense_value(b: &[f64; 8], c: &[f64]) -> f64 {
+    let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
+    let hi = b[4] * c[4] + b[5] * c[5] + b[6] * c[6] + b[7] * c[7];
+    lo + hi
+}
+
 /// `out = y + h * sum(a_j k_j)` over the row's stages.
 fn combine(out: &mut [f64], y: &[f64], h: f64, row: &[(usize, f64)], k: &[f64], n: usize) {
     for (i, (o, y)) in out.iter_mut().zip(y).enumerate() {
@@ -306,6 +315,29 @@ impl<'x, 'e> Dop853<'x, 'e> {
         }
     }
 
+    /// The dense output's coefficients of the last step's first `upto`
+    /// states, computed if not yet (a step with one: `h_prev` > 0).
+    fn ensure_dense(&self, upto: usize) {
+        let ready = self.dense_ready.get();
+        if ready < upto {
+            self.dense_coefficients(&mut self.dense.borrow_mut(), ready, upto);
+            self.dense_ready.set(upto);
+        }
+    }
+
+    /// The weights of the coefficients at `tq`: dop853.f's CONTD8, y = c0 +
+    /// s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5 + s1 (c6 + s c7)))))),
+    /// expanded into its eight products of powers of s and s1 = 1 - s: one
+    /// dot product per state ([`dense_value`]) instead of a chain of eight
+    /// dependent multiply-adds.
+    fn dense_weights(&self, tq: f64) -> [f64; 8] {
+        let s = (tq - self.t_prev) / self.h_prev;
+        let s1 = 1.0 - s;
+        let ss1 = s * s1;
+        let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
+        [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6]
+    }
+
     /// The dense output at `tq` (within the last step) into `out` (as many
     /// states as it holds).
     fn dense_at(&self, tq: f64, out: &mut [f64]) {
@@ -313,25 +345,11 @@ impl<'x, 'e> Dop853<'x, 'e> {
             out.copy_from_slice(&self.y[..out.len()]);
             return;
         }
-        let (ready, upto) = (self.dense_ready.get(), out.len());
-        if ready < upto {
-            self.dense_coefficients(&mut self.dense.borrow_mut(), ready, upto);
-            self.dense_ready.set(upto);
-        }
+        self.ensure_dense(out.len());
         let d = self.dense.borrow();
-        // dop853.f's CONTD8, y = c0 + s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5
-        // + s1 (c6 + s c7)))))), expanded into its eight products of powers
-        // of s and s1 = 1 - s: one dot product per state instead of a chain
-        // of eight dependent multiply-adds
-        let s = (tq - self.t_prev) / self.h_prev;
-        let s1 = 1.0 - s;
-        let ss1 = s * s1;
-        let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
-        let b = [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6];
+        let b = self.dense_weights(tq);
         for (o, c) in out.iter_mut().zip(d.cont.chunks_exact(8)) {
-            let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
-            let hi = b[4] * c[4] + b[5] * c[5] + b[6] * c[6] + b[7] * c[7];
-            *o = lo + hi;
+            *o = dense_value(&b, c);
         }
     }
 
@@ -435,37 +453,18 @@ impl Stepper for Dop853<'_, '_> {
     }
 
     fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
+        if self.h_prev == 0.0 {
+            // no step since the (re)start: the loop's row by row path
+            return false;
+        }
         // the coefficients of the states the rows read, then the rows as
         // `dense_at` evaluates them (one borrow, no per-row checks)
-        let need = cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0);
-        let ready = self.dense_ready.get();
-        if self.h_prev != 0.0 && ready < need {
-            self.dense_coefficients(&mut self.dense.borrow_mut(), ready, need);
-            self.dense_ready.set(need);
-        }
+        self.ensure_dense(cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0));
         let d = self.dense.borrow();
         write_rows(ts, cols, out, self.t, &self.y, |tq, r| {
-            if self.h_prev == 0.0 {
-                for (o, c) in r.iter_mut().zip(cols) {
-                    *o = c.map_or(tq, |i| self.y[i]);
-                }
-                return;
-            }
-            let s = (tq - self.t_prev) / self.h_prev;
-            let s1 = 1.0 - s;
-            let ss1 = s * s1;
-            let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
-            let b = [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6];
+            let b = self.dense_weights(tq);
             for (o, c) in r.iter_mut().zip(cols) {
-                *o = match *c {
-                    None => tq,
-                    Some(i) => {
-                        let c = &d.cont[8 * i..8 * i + 8];
-                        let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
-                        let hi = b[4] * c[4] + b[5] * c[5] + b[6] * c[6] + b[7] * c[7];
-                        lo + hi
-                    }
-                };
+                *o = c.map_or(tq, |i| dense_value(&b, &d.cont[8 * i..8 * i + 8]));
             }
         });
         true

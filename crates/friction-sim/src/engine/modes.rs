@@ -35,6 +35,7 @@
 
 use friction_models::{FrictionModel, Input};
 
+use super::constraints::{bucket, find};
 use super::lcp::{solve_box_lcp_in, LcpWork};
 use super::network::{Discrete, Engine, Row, RowKind, StopMode};
 use super::outcome::{Event, Mode};
@@ -202,14 +203,6 @@ impl Engine<'_> {
         } = &mut *guard;
         parent.clear();
         parent.extend(0..nr);
-        fn find(p: &mut [usize], i: usize) -> usize {
-            let mut r = i;
-            while p[r] != r {
-                r = p[r];
-            }
-            p[i] = r;
-            r
-        }
         first_row_of_body.clear();
         first_row_of_body.resize(nb, usize::MAX);
         for (j, r) in rows.iter().enumerate() {
@@ -224,8 +217,7 @@ impl Engine<'_> {
                 }
             }
         }
-        // groups numbered by their first row, members in row order (a
-        // counting sort: group_of holds each row's group)
+        // groups numbered by their first row, members in row order
         group_of.clear();
         group_of.resize(nr, usize::MAX);
         let mut ng = 0;
@@ -238,25 +230,7 @@ impl Engine<'_> {
             // r <= j: the root's group is known
             group_of[j] = group_of[r];
         }
-        starts.clear();
-        starts.resize(ng + 1, 0);
-        for &g in group_of.iter() {
-            starts[g + 1] += 1;
-        }
-        for g in 0..ng {
-            starts[g + 1] += starts[g];
-        }
-        members.clear();
-        members.resize(nr, 0);
-        {
-            // the next free place of each group, in `parent` (no longer needed)
-            parent.clear();
-            parent.extend_from_slice(&starts[..ng]);
-            for (j, &g) in group_of.iter().enumerate() {
-                members[parent[g]] = j;
-                parent[g] += 1;
-            }
-        }
+        bucket(group_of, ng, starts, members);
 
         for g in 0..ng {
             let sel = &members[starts[g]..starts[g + 1]];

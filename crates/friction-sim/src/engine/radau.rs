@@ -138,6 +138,14 @@ pub(crate) struct Radau5<'x, 'e> {
     stats: MethodStats,
 }
 
+/// One state of the collocation polynomial of a step, from its value at
+/// the end and three divided differences `c`, at the point `(s, s - (c2 -
+/// 1), s - (c1 - 1))` of [`Radau5::dense_point`] (Hairer's CONTR5).
+#[inline(always)]
+fn collocation((s, a, b): (f64, f64, f64), [c0, c1, c2, c3]: [f64; 4]) -> f64 {
+    c0 + s * (c1 + a * (c2 + b * c3))
+}
+
 impl<'x, 'e> Radau5<'x, 'e> {
     /// Start at `t0` from `y0` with a first step `h0`, relative tolerance
     /// `rtol` and absolute tolerances `atol` (one per state).
@@ -291,16 +299,23 @@ impl<'x, 'e> Radau5<'x, 'e> {
     /// The dense output at `tq` (within the last step) into `out`.
     fn dense(&self, tq: f64, out: &mut [f64]) {
         if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y);
+            out.copy_from_slice(&self.y[..out.len()]);
             return;
         }
-        let s = (tq - self.t) / self.h_prev;
+        let p = self.dense_point(tq);
         let [c0, c1, c2, c3] = &self.cont;
-        let (a, b) = (s - C2M1, s - C1M1);
         // zipped: no bounds checks, the loop vectorises
         for ((((o, &c0), &c1), &c2), &c3) in out.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3) {
-            *o = c0 + s * (c1 + a * (c2 + b * c3));
+            *o = collocation(p, [c0, c1, c2, c3]);
         }
+    }
+
+    /// Where `tq` lies on the last step's collocation polynomial, as
+    /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
+    /// `s - (c2 - 1)`, `s - (c1 - 1)`.
+    fn dense_point(&self, tq: f64) -> (f64, f64, f64) {
+        let s = (tq - self.t) / self.h_prev;
+        (s, s - C2M1, s - C1M1)
     }
 
     /// Simplified Newton iteration for the stages of a step of length `h`.
@@ -632,22 +647,16 @@ impl Stepper for Radau5<'_, '_> {
     }
 
     fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
+        if self.h_prev == 0.0 {
+            // no step since the (re)start: the loop's row by row path
+            return false;
+        }
         // the rows as `dense` evaluates them, for their columns only
         let [c0, c1, c2, c3] = &self.cont;
         write_rows(ts, cols, out, self.t, &self.y, |tq, r| {
-            if self.h_prev == 0.0 {
-                for (o, c) in r.iter_mut().zip(cols) {
-                    *o = c.map_or(tq, |i| self.y[i]);
-                }
-                return;
-            }
-            let s = (tq - self.t) / self.h_prev;
-            let (a, b) = (s - C2M1, s - C1M1);
+            let p = self.dense_point(tq);
             for (o, c) in r.iter_mut().zip(cols) {
-                *o = match *c {
-                    None => tq,
-                    Some(i) => c0[i] + s * (c1[i] + a * (c2[i] + b * c3[i])),
-                };
+                *o = c.map_or(tq, |i| collocation(p, [c0[i], c1[i], c2[i], c3[i]]));
             }
         });
         true

@@ -10,9 +10,10 @@ use nalgebra::ComplexField;
 /// reciprocals of U's diagonal, so that [`solve`] multiplies where it would
 /// divide: the back substitution's divisions, complex ones for Radau5's
 /// second matrix, were on its critical path; LuGre stick-slip example, rtol
-/// 1e-4, without rows: 502 -> 487 µs; the unrolled sizes then 441 -> 401 µs); `piv[k]` is the row swapped with row
-/// `k` at step `k`. Fails with the column whose pivot is zero or not finite.
-/// Sizes up to 4 are unrolled, as in [`solve`].
+/// 1e-4, without rows: 502 -> 487 µs; the unrolled sizes then 441 -> 401
+/// µs); `piv[k]` is the row swapped with row `k` at step `k`. Fails with the
+/// column whose pivot is zero, not finite, or so small that its reciprocal
+/// overflows. Sizes up to 4 are unrolled, as in [`solve`].
 pub(crate) fn factor<T: ComplexField<RealField = f64> + Copy>(
     a: &mut [T],
     n: usize,
@@ -28,6 +29,7 @@ pub(crate) fn factor<T: ComplexField<RealField = f64> + Copy>(
     }
 }
 
+/// The general size, out of line (the unrolled sizes inline the loops).
 fn factor_any<T: ComplexField<RealField = f64> + Copy>(
     a: &mut [T],
     n: usize,
@@ -63,7 +65,7 @@ fn factor_loops<T: ComplexField<RealField = f64> + Copy>(
         }
         let inv = T::one() / a[k * n + k];
         if !inv.norm1().is_finite() {
-            // a subnormal pivot
+            // a pivot so small (subnormal) that its reciprocal overflows
             return Err(k);
         }
         a[k * n + k] = inv;
@@ -123,6 +125,7 @@ fn solve_loops<T: ComplexField<RealField = f64> + Copy>(a: &[T], n: usize, piv: 
     }
 }
 
+/// The general size, out of line (the unrolled sizes inline the loops).
 fn solve_any<T: ComplexField<RealField = f64> + Copy>(a: &[T], n: usize, piv: &[usize], b: &mut [T]) {
     solve_loops(a, n, piv, b);
 }
