@@ -325,7 +325,7 @@ impl Engine<'_> {
         let nb = self.nb;
         let ns = rows.len();
         s.lam.resize(ns, 0.0);
-        s.f_free.copy_from_slice(&s.f);
+        super::short::copy(&mut s.f_free, &s.f);
         for i in 0..nb {
             s.a[i] = s.f[i] / sys.bodies[i].mass;
         }

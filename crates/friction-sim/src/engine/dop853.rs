@@ -39,6 +39,7 @@ use std::cell::{Cell, RefCell};
 use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use super::network::Engine;
 use super::root_search::RootSearch;
+use super::short;
 use super::stepper::{write_rows, MethodStats, Stepper, Stop};
 
 /// Step-control parameters: dop853.f's defaults.
@@ -281,7 +282,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
         if from == 0 {
             for (e, row) in A_DENSE.iter().enumerate() {
                 let yt = &mut ytmp[..m];
-                yt.copy_from_slice(&self.y_prev[..m]);
+                short::copy(yt, &self.y_prev[..m]);
                 for &(j, a) in row.iter() {
                     let kj = self.stage(kd, j);
                     let ha = h * a;
@@ -383,7 +384,8 @@ impl Stepper for Dop853<'_, '_> {
             self.start();
         } else {
             // first same as last: f at the last step's end
-            self.k.copy_within(12 * n..13 * n, 0);
+            let (k0, rest) = self.k.split_at_mut(12 * n);
+            short::copy(&mut k0[..n], &rest[..n]);
         }
         loop {
             let room = self.tstop - self.t;

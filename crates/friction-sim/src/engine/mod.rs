@@ -52,7 +52,8 @@
 //!   dense output;
 //! - [`cosim`]: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs);
-//! - [`outcome`]: the result types.
+//! - [`outcome`]: the result types;
+//! - [`short`]: fill and copy of short vectors without a libc call.
 
 // Index loops over parallel arrays (bodies, rows, contacts) read best as such.
 #![allow(clippy::needless_range_loop)]
@@ -77,6 +78,7 @@ pub mod reduce;
 pub mod rhs;
 pub mod root_search;
 pub mod rows;
+pub mod short;
 pub mod small_lu;
 pub mod stepper;
 

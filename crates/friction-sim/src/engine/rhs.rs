@@ -5,6 +5,7 @@ use friction_models::FrictionModel;
 
 use super::network::{Discrete, Engine, Scratch};
 use super::outcome::Mode;
+use super::short;
 
 impl Engine<'_> {
     /// One evaluation of the equations at (t, y) under discrete state `d`:
@@ -14,8 +15,8 @@ impl Engine<'_> {
         let sys = self.sys;
         let nb = self.nb;
         s.drivers_at(&sys.drivers, t);
-        s.f.fill(0.0);
-        s.fd.fill(0.0);
+        short::fill(&mut s.f, 0.0);
+        short::fill(&mut s.fd, 0.0);
         for f in &sys.forces {
             s.f[f.on] += f.value.value(t);
         }
@@ -45,8 +46,8 @@ impl Engine<'_> {
         }
         self.constraint_forces(&d.rows, &d.plan, s);
         if let Some(dy) = dy {
-            dy[..nb].copy_from_slice(&y[nb..2 * nb]);
-            dy[nb..2 * nb].copy_from_slice(&s.a);
+            short::copy(&mut dy[..nb], &y[nb..2 * nb]);
+            short::copy(&mut dy[nb..2 * nb], &s.a);
             self.powers_from(t, y, s, &mut dy[self.q_off..]);
         }
     }
