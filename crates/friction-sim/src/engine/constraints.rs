@@ -52,7 +52,7 @@ pub(crate) struct DenseBlock {
 }
 
 /// How to find the forces of the active rows.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct Plan {
     pub clusters: Vec<Cluster>,
     /// The clusters' bodies, cluster after cluster, ascending within each
@@ -62,6 +62,26 @@ pub(crate) struct Plan {
     pub bodies: Vec<usize>,
     pub steps: Vec<TreeStep>,
     pub dense: Vec<DenseBlock>,
+}
+
+// Cloned field by field so that `clone_from` reuses the vectors (see
+// `Discrete`'s `Clone`).
+impl Clone for Plan {
+    fn clone(&self) -> Self {
+        Plan {
+            clusters: self.clusters.clone(),
+            bodies: self.bodies.clone(),
+            steps: self.steps.clone(),
+            dense: self.dense.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, o: &Self) {
+        self.clusters.clone_from(&o.clusters);
+        self.bodies.clone_from(&o.bodies);
+        self.steps.clone_from(&o.steps);
+        self.dense.clone_from(&o.dense);
+    }
 }
 
 impl Plan {
@@ -111,10 +131,30 @@ pub(crate) fn bucket(group: &[usize], ng: usize, starts: &mut Vec<usize>, member
 }
 
 /// Buffers of [`Engine::tree_steps`], shared by the clusters of one plan.
+#[derive(Debug, Default)]
 pub(crate) struct TreeWalk {
     pairs: Vec<(usize, usize)>,
     seen: Vec<bool>,
     queue: std::collections::VecDeque<usize>,
+}
+
+/// The work space of [`Engine::plan_into`], kept by the engine across
+/// events: a plan is made at every change of modes, and its dozen vectors
+/// were a quarter of the allocations of a stick/slip event.
+#[derive(Debug, Default)]
+pub(crate) struct PlanWork {
+    parent: Vec<usize>,
+    ends: Vec<(usize, usize)>,
+    comp_of_root: Vec<usize>,
+    body_comp: Vec<usize>,
+    bstart: Vec<usize>,
+    row_comp: Vec<usize>,
+    start: Vec<usize>,
+    comp_rows: Vec<usize>,
+    anchors: Vec<usize>,
+    walk: TreeWalk,
+    /// a plan for the caller's temporary use ([`Engine::project`])
+    pub(crate) spare: Plan,
 }
 
 impl Engine<'_> {
@@ -128,18 +168,35 @@ impl Engine<'_> {
     }
 
     /// Group the bodies linked by `rows`, find what each group is held to,
-    /// and prepare the force solution of each group.
-    pub(crate) fn plan(&self, rows: &[Row]) -> Plan {
+    /// and prepare the force solution of each group, into `plan` (its
+    /// vectors reused) with the engine's work space: nothing allocated once
+    /// the buffers have grown (but the rare blocks of redundant rows).
+    pub(crate) fn plan_into(&self, rows: &[Row], plan: &mut Plan) {
+        let mut guard = self.plan_work.borrow_mut();
+        let PlanWork {
+            parent,
+            ends,
+            comp_of_root,
+            body_comp,
+            bstart,
+            row_comp,
+            start,
+            comp_rows,
+            anchors,
+            walk,
+            ..
+        } = &mut *guard;
         let nb = self.nb;
         let nn = nb + 1 + self.sys.drivers.len();
-        let mut parent: Vec<usize> = (0..nn).collect();
-        let ends: Vec<(usize, usize)> =
-            rows.iter().map(|r| (self.node(r.ia, r.da), self.node(r.ib, r.db))).collect();
+        parent.clear();
+        parent.extend(0..nn);
+        ends.clear();
+        ends.extend(rows.iter().map(|r| (self.node(r.ia, r.da), self.node(r.ib, r.db))));
         // bodies are grouped through body-body rows only: the ground or a
         // driver holding two groups does not make them one
-        for &(a, b) in &ends {
+        for &(a, b) in ends.iter() {
             if a < nb && b < nb {
-                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                let (ra, rb) = (find(parent, a), find(parent, b));
                 if ra != rb {
                     parent[ra] = rb;
                 }
@@ -148,8 +205,10 @@ impl Engine<'_> {
         // components that hold a body, in order of their lowest body; their
         // bodies, ascending, in one block (`bstart[c]..bstart[c + 1]` of
         // `plan.bodies`)
-        let mut comp_of_root = vec![usize::MAX; nn];
-        let mut body_comp = vec![usize::MAX; nb];
+        comp_of_root.clear();
+        comp_of_root.resize(nn, usize::MAX);
+        body_comp.clear();
+        body_comp.resize(nb, usize::MAX);
         for r in rows {
             for i in [r.ia, r.ib].into_iter().flatten() {
                 body_comp[i] = 0;
@@ -158,7 +217,7 @@ impl Engine<'_> {
         let mut ncomp = 0;
         for i in 0..nb {
             if body_comp[i] != usize::MAX {
-                let root = find(&mut parent, i);
+                let root = find(parent, i);
                 if comp_of_root[root] == usize::MAX {
                     comp_of_root[root] = ncomp;
                     ncomp += 1;
@@ -166,18 +225,20 @@ impl Engine<'_> {
                 body_comp[i] = comp_of_root[root];
             }
         }
-        let mut plan = Plan::default();
-        let mut bstart = Vec::new();
-        bucket(&body_comp, ncomp, &mut bstart, &mut plan.bodies);
+        plan.clusters.clear();
+        plan.steps.clear();
+        plan.dense.clear();
+        bucket(body_comp, ncomp, bstart, &mut plan.bodies);
         // each component's rows, ascending, in one block (`start[c]..start[c
         // + 1]`): a vector per component was half of the allocations of a
         // plan of many one-body clusters
-        let row_comp: Vec<usize> =
-            ends.iter().map(|&(a, b)| comp_of_root[find(&mut parent, if a < nb { a } else { b })]).collect();
-        let (mut start, mut comp_rows) = (Vec::new(), Vec::new());
-        bucket(&row_comp, ncomp, &mut start, &mut comp_rows);
-        let mut walk = TreeWalk { pairs: Vec::new(), seen: vec![false; nn], queue: Default::default() };
-        let mut anchors: Vec<usize> = Vec::new();
+        row_comp.clear();
+        for &(a, b) in ends.iter() {
+            row_comp.push(comp_of_root[find(parent, if a < nb { a } else { b })]);
+        }
+        bucket(row_comp, ncomp, start, comp_rows);
+        walk.seen.clear();
+        walk.seen.resize(nn, false);
         for c in 0..ncomp {
             let crow = &comp_rows[start[c]..start[c + 1]];
             let bodies = &plan.bodies[bstart[c]..bstart[c + 1]];
@@ -204,13 +265,12 @@ impl Engine<'_> {
             let nodes = bodies.len() + anchors.len();
             if crow.len() + 1 == nodes {
                 let root = anchors.first().copied();
-                self.tree_steps(rows, &ends, bodies, crow, root, &mut plan.steps, &mut walk);
+                self.tree_steps(rows, ends, bodies, crow, root, &mut plan.steps, walk);
             } else {
                 plan.dense.push(DenseBlock { pinv: self.pinv(rows, crow), rows: crow.to_vec() });
             }
             plan.clusters.push(Cluster { bodies: bstart[c]..bstart[c + 1], anchor });
         }
-        plan
     }
 
     /// Leaf-to-root steps of a tree cluster rooted at `root` (the anchor

@@ -140,7 +140,9 @@ impl Engine<'_> {
         // a normal load may have jumped through zero at this very instant
         // (a root on a schedule's breakpoint): engagement first
         let mut arrived = self.engagement(t, y, &mut events);
-        let d = self.disc.borrow().clone();
+        // read in place (a copy cloned every contact's memory); released
+        // before the discrete state changes below
+        let d = self.disc.borrow();
         let mut must_slide = Vec::new();
         let mut impacts = Vec::new();
         if idx < nc {
@@ -184,11 +186,14 @@ impl Engine<'_> {
                 self.eval(t, y, &d, &mut s, None);
                 s.vrel[c]
             };
+            let before = d.dir[c];
+            drop(d);
             let mut dm = self.disc.borrow_mut();
-            dm.dir[c] = if v.abs() > self.vtol(c) { v.signum() } else { -d.dir[c] };
+            dm.dir[c] = if v.abs() > self.vtol(c) { v.signum() } else { -before };
             self.count.reversals.set(self.count.reversals.get() + 1);
             return Ok(events);
         }
+        drop(d);
         events.extend(self.resolve(t, y, arrived, &must_slide, &impacts)?);
         Ok(events)
     }
@@ -198,7 +203,8 @@ impl Engine<'_> {
     pub(crate) fn handle_breakpoint(&self, t: f64, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
         let mut ev = Vec::new();
         let arrived = self.engagement(t, y, &mut ev);
-        let mut d = self.disc.borrow().clone();
+        // changed in place: nothing below can fail
+        let mut d = self.disc.borrow_mut();
         {
             let mut s = self.scr.borrow_mut();
             self.eval(t, y, &d, &mut s, None);
@@ -220,7 +226,7 @@ impl Engine<'_> {
             }
         }
         self.rebuild_rows(&mut d);
-        *self.disc.borrow_mut() = d;
+        drop(d);
         ev.extend(self.resolve(t, y, arrived, &[], &[])?);
         Ok(ev)
     }

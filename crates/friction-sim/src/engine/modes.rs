@@ -63,6 +63,15 @@ pub(crate) struct SettleWork {
     stat: Vec<(f64, f64)>,
     kin: Vec<(f64, f64)>,
     broken: Vec<bool>,
+    /// the items at rest, their rows, the rows' free relative
+    /// accelerations, the normal loads, the modes before the decision
+    is_rest: Vec<bool>,
+    rest: Vec<RowKind>,
+    rows: Vec<Row>,
+    b: Vec<f64>,
+    normal: Vec<f64>,
+    old_modes: Vec<Mode>,
+    old_stops: Vec<StopMode>,
 }
 
 impl Engine<'_> {
@@ -74,7 +83,9 @@ impl Engine<'_> {
         use super::constraints::Anchor;
         let nb = self.nb;
         let mut lost = 0.0;
-        let plan = self.plan(rows);
+        // the engine's spare plan (no allocation once grown)
+        let mut plan = std::mem::take(&mut self.plan_work.borrow_mut().spare);
+        self.plan_into(rows, &mut plan);
         for cl in &plan.clusters {
             let bodies = plan.bodies_of(cl);
             let m = |i: usize| self.sys.bodies[i].mass;
@@ -91,6 +102,7 @@ impl Engine<'_> {
                 y[nb + i] = v;
             }
         }
+        self.plan_work.borrow_mut().spare = plan;
         lost
     }
 
@@ -107,19 +119,18 @@ impl Engine<'_> {
 
     /// Rebuild the active rows and their force plan from the modes in `d`.
     pub(crate) fn rebuild_rows(&self, d: &mut Discrete) {
-        let mut rows = Vec::new();
+        d.rows.clear();
         for (c, m) in d.modes.iter().enumerate() {
             if *m == Mode::Stuck {
-                rows.push(self.contact_row(c));
+                d.rows.push(self.contact_row(c));
             }
         }
         for (s, m) in d.stops.iter().enumerate() {
             if *m != StopMode::Free {
-                rows.push(self.stop_row(s));
+                d.rows.push(self.stop_row(s));
             }
         }
-        d.plan = self.plan(&rows);
-        d.rows = rows;
+        self.plan_into(&d.rows, &mut d.plan);
     }
 
     /// Choose the modes of every contact and stop that is at rest at (t, y),
@@ -137,54 +148,6 @@ impl Engine<'_> {
         let sys = self.sys;
         let nc = sys.contacts.len();
         let nb = self.nb;
-        let mut is_rest = vec![false; nc + sys.stops.len()];
-        for k in arrived {
-            match *k {
-                RowKind::Contact(c) => is_rest[c] = true,
-                RowKind::Stop(s) => is_rest[nc + s] = true,
-            }
-        }
-        for c in 0..nc {
-            is_rest[c] |= d.modes[c] == Mode::Stuck;
-        }
-        for (k, sm) in d.stops.iter().enumerate() {
-            is_rest[nc + k] |= *sm != StopMode::Free;
-        }
-        let rest: Vec<RowKind> = (0..nc)
-            .filter(|&c| is_rest[c] && d.modes[c] != Mode::Free)
-            .map(RowKind::Contact)
-            .chain((0..sys.stops.len()).filter(|&k| is_rest[nc + k]).map(RowKind::Stop))
-            .collect();
-        let rows: Vec<Row> = rest.iter().map(|&k| self.row_of(k)).collect();
-        d.impacts += self.project(t, y, &rows);
-        let old_modes = d.modes.clone();
-        let old_stops = d.stops.clone();
-
-        // free relative accelerations: every rest item unconstrained, no force
-        let mut trial = Discrete {
-            modes: d.modes.clone(),
-            stops: d.stops.clone(),
-            rows: Vec::new(),
-            plan: Default::default(),
-            mem: d.mem.clone(),
-            dir: d.dir.clone(),
-            impacts: d.impacts,
-        };
-        for k in &rest {
-            match *k {
-                RowKind::Contact(c) => trial.modes[c] = Mode::Stuck,
-                RowKind::Stop(s) => trial.stops[s] = StopMode::Free,
-            }
-        }
-        let b: Vec<f64> = {
-            let mut s = self.scr.borrow_mut();
-            self.eval(t, y, &trial, &mut s, None);
-            rows.iter().map(|r| self.rel_acc(&s, r)).collect()
-        };
-        let normal: Vec<f64> = self.scr.borrow().normal.clone();
-
-        // groups of rows coupled through shared bodies
-        let nr = rows.len();
         let mut guard = self.settle_work.borrow_mut();
         let SettleWork {
             lcp: work,
@@ -200,7 +163,65 @@ impl Engine<'_> {
             stat,
             kin,
             broken,
+            is_rest,
+            rest,
+            rows,
+            b,
+            normal,
+            old_modes,
+            old_stops,
         } = &mut *guard;
+        is_rest.clear();
+        is_rest.resize(nc + sys.stops.len(), false);
+        for k in arrived {
+            match *k {
+                RowKind::Contact(c) => is_rest[c] = true,
+                RowKind::Stop(s) => is_rest[nc + s] = true,
+            }
+        }
+        for c in 0..nc {
+            is_rest[c] |= d.modes[c] == Mode::Stuck;
+        }
+        for (k, sm) in d.stops.iter().enumerate() {
+            is_rest[nc + k] |= *sm != StopMode::Free;
+        }
+        rest.clear();
+        rest.extend(
+            (0..nc)
+                .filter(|&c| is_rest[c] && d.modes[c] != Mode::Free)
+                .map(RowKind::Contact)
+                .chain((0..sys.stops.len()).filter(|&k| is_rest[nc + k]).map(RowKind::Stop)),
+        );
+        rows.clear();
+        rows.extend(rest.iter().map(|&k| self.row_of(k)));
+        d.impacts += self.project(t, y, rows);
+        old_modes.clone_from(&d.modes);
+        old_stops.clone_from(&d.stops);
+
+        // free relative accelerations: every rest item unconstrained, no
+        // force (the trial modes set in `d` itself, without its rows and
+        // plan, then put back: a copy of the discrete state cloned every
+        // contact's memory)
+        for k in rest.iter() {
+            match *k {
+                RowKind::Contact(c) => d.modes[c] = Mode::Stuck,
+                RowKind::Stop(s) => d.stops[s] = StopMode::Free,
+            }
+        }
+        let (d_rows, d_plan) = (std::mem::take(&mut d.rows), std::mem::take(&mut d.plan));
+        {
+            let mut s = self.scr.borrow_mut();
+            self.eval(t, y, d, &mut s, None);
+            b.clear();
+            b.extend(rows.iter().map(|r| self.rel_acc(&s, r)));
+            normal.clone_from(&s.normal);
+        }
+        (d.rows, d.plan) = (d_rows, d_plan);
+        d.modes.clone_from(old_modes);
+        d.stops.clone_from(old_stops);
+
+        // groups of rows coupled through shared bodies
+        let nr = rows.len();
         parent.clear();
         parent.extend(0..nr);
         first_row_of_body.clear();
@@ -235,7 +256,7 @@ impl Engine<'_> {
         for g in 0..ng {
             let sel = &members[starts[g]..starts[g + 1]];
             let m = sel.len();
-            let a = self.w_block_in(&rows, sel, std::mem::take(w_store));
+            let a = self.w_block_in(rows, sel, std::mem::take(w_store));
             q.clear();
             q.extend(sel.iter().map(|&j| -b[j]));
             lo.clear();
@@ -344,7 +365,6 @@ impl Engine<'_> {
             }
             *w_store = a.data.into();
         }
-        drop(guard);
         self.rebuild_rows(d);
         let mut ev = Vec::new();
         for c in 0..nc {
@@ -384,7 +404,10 @@ impl Engine<'_> {
     ) -> Result<Vec<Event>, SimError> {
         let nb = self.nb;
         let nc = self.sys.contacts.len();
-        let mut d = self.disc.borrow().clone();
+        // a copy (in the engine's spare, whose vectors it reuses): on an
+        // error the discrete state stays as it was
+        let mut d = std::mem::take(&mut *self.disc_spare.borrow_mut());
+        d.clone_from(&self.disc.borrow());
         let mut events = Vec::new();
         // stops: the one that fired, and any other free stop at its limit moving outwards
         let ptol = 10.0 * self.sys.solver.atol_position;
@@ -466,7 +489,8 @@ impl Engine<'_> {
                 break;
             }
         }
-        *self.disc.borrow_mut() = d;
+        let old = std::mem::replace(&mut *self.disc.borrow_mut(), d);
+        *self.disc_spare.borrow_mut() = old;
         Ok(events)
     }
 }

@@ -50,7 +50,7 @@ pub(crate) enum RowKind {
 
 /// Everything discrete: modes, active rows and how to solve for their
 /// forces, hysteresis memory, reversal directions.
-#[derive(Debug, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct Discrete {
     pub modes: Vec<Mode>,
     pub stops: Vec<StopMode>,
@@ -61,6 +61,33 @@ pub(crate) struct Discrete {
     /// reversals (+1, -1, or 0 before it has moved).
     pub dir: Vec<f64>,
     pub impacts: f64,
+}
+
+// Cloned field by field so that `clone_from` reuses the vectors (and every
+// contact's memory) of the copy it overwrites: the stick/slip decision
+// works on such a copy at every event.
+impl Clone for Discrete {
+    fn clone(&self) -> Self {
+        Discrete {
+            modes: self.modes.clone(),
+            stops: self.stops.clone(),
+            rows: self.rows.clone(),
+            plan: self.plan.clone(),
+            mem: self.mem.clone(),
+            dir: self.dir.clone(),
+            impacts: self.impacts,
+        }
+    }
+
+    fn clone_from(&mut self, o: &Self) {
+        self.modes.clone_from(&o.modes);
+        self.stops.clone_from(&o.stops);
+        self.rows.clone_from(&o.rows);
+        self.plan.clone_from(&o.plan);
+        self.mem.clone_from(&o.mem);
+        self.dir.clone_from(&o.dir);
+        self.impacts = o.impacts;
+    }
 }
 
 /// Preallocated work space of one evaluation.
@@ -145,6 +172,11 @@ pub struct Engine<'s> {
     pub(crate) jac: RefCell<super::jacobian::JacCache>,
     /// The work arrays of the joint stick/slip decision, kept across events.
     pub(crate) settle_work: RefCell<super::modes::SettleWork>,
+    /// The work space of the force plans (`Engine::plan_into`).
+    pub(crate) plan_work: RefCell<super::constraints::PlanWork>,
+    /// The copy of the discrete state the stick/slip decision works on
+    /// (`Engine::resolve`), kept for its allocations.
+    pub(crate) disc_spare: RefCell<Discrete>,
 }
 
 impl<'s> Engine<'s> {
@@ -223,6 +255,8 @@ impl<'s> Engine<'s> {
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
             settle_work: RefCell::new(Default::default()),
+            plan_work: RefCell::new(Default::default()),
+            disc_spare: RefCell::new(Default::default()),
         };
         *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
         let all = e.all_picks();
