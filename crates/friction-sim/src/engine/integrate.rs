@@ -581,12 +581,25 @@ impl Engine<'_> {
             } else {
                 // the output times within the step
                 row_times.clear();
-                while let Some(to) = out_at(next_out_k) {
-                    if to > t_acc * (1.0 + 1e-13) || to > t_end * (1.0 + 1e-12) {
-                        break;
+                let lim = (t_acc * (1.0 + 1e-13)).min(t_end * (1.0 + 1e-12));
+                match (st.output_times.is_some(), out_dt) {
+                    (false, Some(dt)) => {
+                        // a uniform grid: its times up to `lim` counted at
+                        // once, then written in one pass (one test and push
+                        // per row were 2.7 ns of a row's 10)
+                        let k_end = super::rows::grid_end(next_out_k, dt, lim);
+                        row_times.extend((next_out_k..k_end).map(|k| ((k + 1) as f64 * dt).min(t_end)));
+                        next_out_k = k_end;
                     }
-                    row_times.push(to.min(t_end));
-                    next_out_k += 1;
+                    _ => {
+                        while let Some(to) = out_at(next_out_k) {
+                            if to > lim {
+                                break;
+                            }
+                            row_times.push(to.min(t_end));
+                            next_out_k += 1;
+                        }
+                    }
                 }
                 // rows of states only, kept in one block: written there by
                 // the method at once, its dense output evaluated for the

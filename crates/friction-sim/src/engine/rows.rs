@@ -289,3 +289,49 @@ impl Engine<'_> {
         }));
     }
 }
+
+/// The first `k >= k0` whose output time `(k + 1) dt` is beyond `lim`:
+/// the rows `k0..k` of a uniform output grid are due. The rounded product
+/// grows with `k`, so the guess `lim / dt` is moved up or down to the exact
+/// boundary (what a loop testing every row's time finds, in a few tests).
+pub(crate) fn grid_end(k0: usize, dt: f64, lim: f64) -> usize {
+    let at = |k: usize| (k + 1) as f64 * dt;
+    // no run has 1e15 rows; the cap keeps `k + 1` from overflowing
+    let mut k = ((lim / dt).clamp(0.0, 1e15) as usize).max(k0);
+    while k > k0 && at(k - 1) > lim {
+        k -= 1;
+    }
+    while at(k) <= lim {
+        k += 1;
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grid_end;
+    use rand::{RngExt, SeedableRng};
+
+    /// The rows due found at once are those a loop over every row's time
+    /// finds, for steps ending on, just before and just after grid times
+    /// (seeded random steps and grids).
+    #[test]
+    fn grid_rows_counted_at_once_are_the_rows_tested_one_by_one() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        for _ in 0..20_000 {
+            let dt = 10f64.powf(rng.random_range(-5.0..0.0));
+            let k0 = rng.random_range(0..1000usize);
+            let base = (k0 + rng.random_range(0..50usize)) as f64 * dt;
+            let lim = match rng.random_range(0..3) {
+                0 => base,
+                1 => base * (1.0 + 1e-13),
+                _ => base + rng.random_range(-1.0..1.0) * dt,
+            };
+            let mut k = k0;
+            while (k + 1) as f64 * dt <= lim {
+                k += 1;
+            }
+            assert_eq!(grid_end(k0, dt, lim), k, "dt {dt}, k0 {k0}, lim {lim}");
+        }
+    }
+}
