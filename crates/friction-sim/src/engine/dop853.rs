@@ -40,7 +40,7 @@ use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use super::network::Engine;
 use super::root_search::RootSearch;
 use super::short;
-use super::stepper::{MethodStats, Stepper, Stop};
+use super::stepper::{write_rows, MethodStats, Stepper, Stop};
 
 /// Step-control parameters: dop853.f's defaults.
 const SAFE: f64 = 0.9;
@@ -461,53 +461,19 @@ impl Stepper for Dop853<'_, '_> {
             return false;
         }
         // the coefficients of the states the rows read, then the rows as
-        // `dense_at` evaluates them, two at a time (the same operations on
-        // both, which the compiler packs into one vector: the same bits)
+        // `dense_at` evaluates them (one borrow, no per-row checks)
         self.ensure_dense(cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0));
         let d = self.dense.borrow();
         let cont = &d.cont[..];
-        let w = cols.len();
-        if w == 0 {
-            return true;
-        }
-        let (t_end, y) = (self.t, &self.y[..]);
-        let start = out.len();
-        out.resize(start + ts.len() * w, 0.0);
-        let block = &mut out[start..];
-        let at_end = |tq: f64, r: &mut [f64]| {
-            if (tq - t_end).abs() <= 1e-15 * (1.0 + t_end.abs()) {
-                for (o, c) in r.iter_mut().zip(cols) {
-                    *o = c.map_or(tq, |i| y[i]);
-                }
-            }
-        };
-        let mut pairs = block.chunks_exact_mut(2 * w);
-        for (two, tt) in pairs.by_ref().zip(ts.chunks_exact(2)) {
-            let (ta, tb) = (tt[0], tt[1]);
-            let (ra, rb) = two.split_at_mut(w);
-            let ba = self.dense_weights(ta);
-            let bb = self.dense_weights(tb);
-            for ((oa, ob), c) in ra.iter_mut().zip(rb.iter_mut()).zip(cols) {
-                match *c {
-                    None => (*oa, *ob) = (ta, tb),
-                    Some(i) => {
-                        let cc = &cont[8 * i..8 * i + 8];
-                        (*oa, *ob) = (dense_value(&ba, cc), dense_value(&bb, cc));
-                    }
-                }
-            }
-            at_end(ta, ra);
-            at_end(tb, rb);
-        }
-        if ts.len() % 2 == 1 {
-            let tq = ts[ts.len() - 1];
-            let r = pairs.into_remainder();
-            let b = self.dense_weights(tq);
-            for (o, c) in r.iter_mut().zip(cols) {
-                *o = c.map_or(tq, |i| dense_value(&b, &cont[8 * i..8 * i + 8]));
-            }
-            at_end(tq, r);
-        }
+        write_rows(
+            ts,
+            cols,
+            out,
+            self.t,
+            &self.y,
+            |tq| self.dense_weights(tq),
+            |b, i| dense_value(b, &cont[8 * i..8 * i + 8]),
+        );
         true
     }
 

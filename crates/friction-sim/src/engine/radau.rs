@@ -653,12 +653,15 @@ impl Stepper for Radau5<'_, '_> {
         }
         // the rows as `dense` evaluates them, for their columns only
         let [c0, c1, c2, c3] = &self.cont;
-        write_rows(ts, cols, out, self.t, &self.y, |tq, r| {
-            let p = self.dense_point(tq);
-            for (o, c) in r.iter_mut().zip(cols) {
-                *o = c.map_or(tq, |i| collocation(p, [c0[i], c1[i], c2[i], c3[i]]));
-            }
-        });
+        write_rows(
+            ts,
+            cols,
+            out,
+            self.t,
+            &self.y,
+            |tq| self.dense_point(tq),
+            |&p, i| collocation(p, [c0[i], c1[i], c2[i], c3[i]]),
+        );
         true
     }
 

@@ -75,14 +75,19 @@ pub(crate) trait Stepper {
 
 /// Append one row per time of `ts` to `out` ([`Stepper::dense_rows`]):
 /// a time within 1e-15 (relative) of the step's end `t` takes the values of
-/// its state `y`, any other is written by `row`.
-pub(crate) fn write_rows(
+/// its state `y`; any other row's column of state `i` is `value(&p, i)` with
+/// `p = point(tq)` (the dense output's weights at the row's time). Rows are
+/// written two at a time, the same operations on both, which the compiler
+/// packs into vectors: the same bits as one at a time (DOP853's rows of the
+/// free decay: 1.5 ns of 8 per row).
+pub(crate) fn write_rows<P>(
     ts: &[f64],
     cols: &[Option<usize>],
     out: &mut Vec<f64>,
     t: f64,
     y: &[f64],
-    mut row: impl FnMut(f64, &mut [f64]),
+    point: impl Fn(f64) -> P,
+    value: impl Fn(&P, usize) -> f64,
 ) {
     let w = cols.len();
     if w == 0 {
@@ -90,14 +95,36 @@ pub(crate) fn write_rows(
     }
     let start = out.len();
     out.resize(start + ts.len() * w, 0.0);
-    for (r, &tq) in out[start..].chunks_exact_mut(w).zip(ts) {
+    let block = &mut out[start..];
+    let at_end = |tq: f64, r: &mut [f64]| {
         if (tq - t).abs() <= 1e-15 * (1.0 + t.abs()) {
             for (o, c) in r.iter_mut().zip(cols) {
                 *o = c.map_or(tq, |i| y[i]);
             }
-        } else {
-            row(tq, r);
         }
+    };
+    let mut pairs = block.chunks_exact_mut(2 * w);
+    for (two, tt) in pairs.by_ref().zip(ts.chunks_exact(2)) {
+        let (ta, tb) = (tt[0], tt[1]);
+        let (ra, rb) = two.split_at_mut(w);
+        let (pa, pb) = (point(ta), point(tb));
+        for ((oa, ob), c) in ra.iter_mut().zip(rb.iter_mut()).zip(cols) {
+            (*oa, *ob) = match *c {
+                None => (ta, tb),
+                Some(i) => (value(&pa, i), value(&pb, i)),
+            };
+        }
+        at_end(ta, ra);
+        at_end(tb, rb);
+    }
+    if ts.len() % 2 == 1 {
+        let tq = ts[ts.len() - 1];
+        let r = pairs.into_remainder();
+        let p = point(tq);
+        for (o, c) in r.iter_mut().zip(cols) {
+            *o = c.map_or(tq, |i| value(&p, i));
+        }
+        at_end(tq, r);
     }
 }
 
