@@ -14,15 +14,9 @@
 //! then `x_i = (b_i - M_ij x_j) / M_ii` and every row `r` with an entry at
 //! `i` gets `M_rj -= M_ri M_ij / M_ii`.
 //!
-//! Unknowns coupled to none (the energy quadratures: their rows of the
-//! Jacobian are zero, and nothing reads them) are solved apart, `x_i = b_i /
-//! M_ii`, instead of lengthening the band.
-//!
 //! Measured on chains of 256 masses (BDF, 2 s, whole run): LuGre 65 -> 60
 //! ms, tanh-regularised Coulomb 19.0 -> 17.0 ms; the substitutions of the
-//! tridiagonal rest stay latency bound (10 % of the tanh chain's time, half
-//! of it once the 258 quadratures no longer shared the band with the 256
-//! velocities).
+//! tridiagonal rest stay latency bound (10 % of the tanh chain's time).
 
 use std::cell::RefCell;
 
@@ -70,12 +64,6 @@ pub(crate) struct Reduced {
     ratio: Vec<f64>,
     /// Per [`Via`] entry: M_rc.
     via_val: Vec<f64>,
-    /// Unknowns coupled to none (their row and column hold the diagonal
-    /// alone: the energy quadratures, whose rates feed back into nothing),
-    /// with the position of their diagonal and 1 / M_ii: solved apart,
-    /// they left the band LU half as long for a chain of tanh contacts.
-    iso: Vec<(usize, usize)>,
-    iso_piv: Vec<f64>,
     singular: bool,
     /// Work space: one value per eliminated unknown.
     work: RefCell<Vec<f64>>,
@@ -100,22 +88,8 @@ impl Reduced {
                 }
             }
         }
-        // 1: eliminated, 2: kept because an eliminated unknown couples to
-        // it, 3: coupled to none (solved apart)
+        // 1: eliminated, 2: kept because an eliminated unknown couples to it
         let mut state = vec![0u8; n];
-        let mut coupled = vec![false; n];
-        for r in &rows {
-            for &(j, _) in r {
-                coupled[j] = true;
-            }
-        }
-        let mut iso = Vec::new();
-        for i in 0..n {
-            if let (true, false, Some(d)) = (rows[i].is_empty(), coupled[i], diag[i]) {
-                state[i] = 3;
-                iso.push((i, d));
-            }
-        }
         let mut elim = Vec::new();
         for i in 0..n {
             if state[i] != 0 || rows[i].len() != 1 {
@@ -137,7 +111,7 @@ impl Reduced {
         for (k, e) in elim.iter().enumerate() {
             k_of[e.i] = k;
         }
-        let kept: Vec<usize> = (0..n).filter(|&i| state[i] != 1 && state[i] != 3).collect();
+        let kept: Vec<usize> = (0..n).filter(|&i| state[i] != 1).collect();
         let mut inv = vec![usize::MAX; n];
         for (r, &old) in kept.iter().enumerate() {
             inv[old] = r;
@@ -147,8 +121,7 @@ impl Reduced {
         let mut via_ij = Vec::new();
         for c in 0..n {
             for (p, &r) in ri[cp[c]..cp[c + 1]].iter().enumerate() {
-                // (a column of an unknown solved apart holds its diagonal only)
-                if state[r] == 1 || state[r] == 3 {
+                if state[r] == 1 {
                     continue;
                 }
                 let src = cp[c] + p;
@@ -182,8 +155,6 @@ impl Reduced {
             via_ij.into_iter().map(|(src, r, k, ij)| Via { src, r, k, dst: pos(ij) }).collect();
         let ne = elim.len();
         Some(Reduced {
-            iso_piv: vec![0.0; iso.len()],
-            iso,
             rvals: vec![0.0; rri.len()],
             rpiv: vec![0.0; ne],
             ratio: vec![0.0; ne],
@@ -209,13 +180,6 @@ impl Reduced {
             self.rpiv[k] = 1.0 / d;
             self.ratio[k] = vals[e.o] / d;
         }
-        for (&(_, d), p) in self.iso.iter().zip(&mut self.iso_piv) {
-            let d = vals[d];
-            if d == 0.0 || !d.is_finite() {
-                self.singular = true;
-            }
-            *p = 1.0 / d;
-        }
         self.rvals.fill(0.0);
         for &(src, dst) in &self.direct {
             self.rvals[dst] += vals[src];
@@ -234,10 +198,6 @@ impl Reduced {
         }
         let mut guard = self.work.borrow_mut();
         let t = &mut guard[..];
-        // the unknowns coupled to none, either way
-        for (&(i, _), p) in self.iso.iter().zip(&self.iso_piv) {
-            b[i] *= p;
-        }
         if !transpose {
             // x_i = (b_i - M_ij x_j) / M_ii; rows at i: b_r -= M_ri b_i / M_ii
             for ((tk, e), p) in t.iter_mut().zip(&self.elim).zip(&self.rpiv) {
@@ -281,16 +241,14 @@ mod tests {
     /// The Newton matrix `I - c J` of a chain of `n` masses in the engine's
     /// layout `[x (n), v (n), z (n if lugre), quadratures (n + 2)]`: springs
     /// between neighbours, a contact per mass (LuGre: z couples to its v),
-    /// random coefficients of the physical signs. The quadratures' diagonal
-    /// is not 1 here (it is in the engine), so that a solve that skipped
-    /// their division would fail.
+    /// random coefficients of the physical signs.
     fn chain(n: usize, lugre: bool, c: f64, seed: u64) -> (Vec<(usize, usize, f64)>, usize) {
         let mut s = seed;
         let nz = if lugre { n } else { 0 };
         let total = 2 * n + nz + n + 2;
         let mut t = Vec::new();
         for i in 0..total {
-            t.push((i, i, if i < 2 * n + nz { 1.0 } else { 1.5 + next(&mut s) }));
+            t.push((i, i, 1.0));
         }
         for i in 0..n {
             let (x, v) = (i, n + i);
@@ -328,9 +286,9 @@ mod tests {
         (FaerSparseMat::try_from_triplets(n, n, idx, val, FaerContext::default()).unwrap(), d)
     }
 
-    /// Positions and LuGre states are eliminated, the velocities kept, the
-    /// quadratures solved apart; the solution satisfies the full system in
-    /// both directions, for small and large steps.
+    /// Positions and LuGre states are eliminated, the velocities and the
+    /// quadratures kept; the solution satisfies the full system in both
+    /// directions, for small and large steps.
     #[test]
     fn reduced_solve_satisfies_the_full_chain_system() {
         for (n, lugre, c, seed) in
@@ -341,8 +299,6 @@ mod tests {
             let mut r = Reduced::new(&a).expect("a chain reduces");
             assert_eq!(r.elim.len(), if lugre { 2 * n } else { n }, "n {n}");
             assert!(r.elim.iter().all(|e| e.j >= n && e.j < 2 * n), "partners are velocities");
-            let q0 = total - (n + 2);
-            assert_eq!(r.iso.iter().map(|&(i, _)| i).collect::<Vec<_>>(), (q0..total).collect::<Vec<_>>());
             r.factor(a.inner()[0].val());
             let mut s = seed + 10;
             for transpose in [false, true] {
