@@ -465,7 +465,8 @@ impl Stepper for Dop853<'_, '_> {
         self.ensure_dense(cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0));
         let d = self.dense.borrow();
         let cont = &d.cont[..];
-        write_rows(
+        // four rows at a time (a step holds dozens)
+        write_rows::<4, _>(
             ts,
             cols,
             out,

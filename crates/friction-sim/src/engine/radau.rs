@@ -653,7 +653,8 @@ impl Stepper for Radau5<'_, '_> {
         }
         // the rows as `dense` evaluates them, for their columns only
         let [c0, c1, c2, c3] = &self.cont;
-        write_rows(
+        // two rows at a time (a step holds a few)
+        write_rows::<2, _>(
             ts,
             cols,
             out,

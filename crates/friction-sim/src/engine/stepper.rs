@@ -77,10 +77,11 @@ pub(crate) trait Stepper {
 /// a time within 1e-15 (relative) of the step's end `t` takes the values of
 /// its state `y`; any other row's column of state `i` is `value(&p, i)` with
 /// `p = point(tq)` (the dense output's weights at the row's time). Rows are
-/// written two at a time, the same operations on both, which the compiler
-/// packs into vectors: the same bits as one at a time (DOP853's rows of the
-/// free decay: 1.5 ns of 8 per row).
-pub(crate) fn write_rows<P>(
+/// written `K` at a time, the same operations on each, which the compiler
+/// packs into vectors: the same bits as one at a time (no fused
+/// multiply-add is formed). On CPUs with AVX2 the loop is compiled a second
+/// time for it and chosen at run time.
+pub(crate) fn write_rows<const K: usize, P>(
     ts: &[f64],
     cols: &[Option<usize>],
     out: &mut Vec<f64>,
@@ -96,6 +97,41 @@ pub(crate) fn write_rows<P>(
     let start = out.len();
     out.resize(start + ts.len() * w, 0.0);
     let block = &mut out[start..];
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports the feature the function is compiled for.
+        unsafe { rows_avx2::<K, P>(ts, cols, block, t, y, point, value) };
+        return;
+    }
+    rows_in::<K, P>(ts, cols, block, t, y, point, value);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn rows_avx2<const K: usize, P>(
+    ts: &[f64],
+    cols: &[Option<usize>],
+    block: &mut [f64],
+    t: f64,
+    y: &[f64],
+    point: impl Fn(f64) -> P,
+    value: impl Fn(&P, usize) -> f64,
+) {
+    rows_in::<K, P>(ts, cols, block, t, y, point, value);
+}
+
+/// [`write_rows`] into the rows' block.
+#[inline(always)]
+fn rows_in<const K: usize, P>(
+    ts: &[f64],
+    cols: &[Option<usize>],
+    block: &mut [f64],
+    t: f64,
+    y: &[f64],
+    point: impl Fn(f64) -> P,
+    value: impl Fn(&P, usize) -> f64,
+) {
+    let w = cols.len();
     let at_end = |tq: f64, r: &mut [f64]| {
         if (tq - t).abs() <= 1e-15 * (1.0 + t.abs()) {
             for (o, c) in r.iter_mut().zip(cols) {
@@ -103,23 +139,24 @@ pub(crate) fn write_rows<P>(
             }
         }
     };
-    let mut pairs = block.chunks_exact_mut(2 * w);
-    for (two, tt) in pairs.by_ref().zip(ts.chunks_exact(2)) {
-        let (ta, tb) = (tt[0], tt[1]);
-        let (ra, rb) = two.split_at_mut(w);
-        let (pa, pb) = (point(ta), point(tb));
-        for ((oa, ob), c) in ra.iter_mut().zip(rb.iter_mut()).zip(cols) {
-            (*oa, *ob) = match *c {
-                None => (ta, tb),
-                Some(i) => (value(&pa, i), value(&pb, i)),
+    let mut groups = block.chunks_exact_mut(K * w);
+    for (rows, tt) in groups.by_ref().zip(ts.chunks_exact(K)) {
+        let ps: [P; K] = std::array::from_fn(|k| point(tt[k]));
+        for (j, c) in cols.iter().enumerate() {
+            let v: [f64; K] = match *c {
+                None => std::array::from_fn(|k| tt[k]),
+                Some(i) => std::array::from_fn(|k| value(&ps[k], i)),
             };
+            for (k, &x) in v.iter().enumerate() {
+                rows[k * w + j] = x;
+            }
         }
-        at_end(ta, ra);
-        at_end(tb, rb);
+        for (k, r) in rows.chunks_exact_mut(w).enumerate() {
+            at_end(tt[k], r);
+        }
     }
-    if ts.len() % 2 == 1 {
-        let tq = ts[ts.len() - 1];
-        let r = pairs.into_remainder();
+    let rest = groups.into_remainder();
+    for (r, &tq) in rest.chunks_exact_mut(w).zip(&ts[ts.len() - ts.len() % K..]) {
         let p = point(tq);
         for (o, c) in r.iter_mut().zip(cols) {
             *o = c.map_or(tq, |i| value(&p, i));
