@@ -87,10 +87,16 @@ impl System {
 /// The unit of every output column of `sys`, in the order of
 /// [`crate::engine::columns`] (the columns `[solver] columns` keeps).
 pub fn column_units(sys: &System) -> Vec<String> {
-    let all = all_column_units(sys);
-    match sys.column_keep() {
+    kept_column_units(sys, sys.column_keep().as_deref())
+}
+
+/// [`column_units`] of the columns `keep` (positions among every column;
+/// `None`: all), as the engine has them already.
+pub(crate) fn kept_column_units(sys: &System, keep: Option<&[usize]>) -> Vec<String> {
+    let mut all = all_column_units(sys);
+    match keep {
         None => all,
-        Some(k) => k.iter().map(|&i| all[i].clone()).collect(),
+        Some(k) => k.iter().map(|&i| std::mem::take(&mut all[i])).collect(),
     }
 }
 

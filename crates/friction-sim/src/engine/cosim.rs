@@ -145,7 +145,7 @@ impl Engine<'_> {
             }
             Err(e) => Outcome {
                 columns: self.columns(),
-                units: crate::units::column_units(self.sys),
+                units: crate::units::kept_column_units(self.sys, self.keep.as_deref()),
                 rows: Vec::new(),
                 events: Vec::new(),
                 stats: Default::default(),

@@ -705,7 +705,7 @@ impl Engine<'_> {
         }
         let out = Outcome {
             columns: self.columns(),
-            units: crate::units::column_units(self.sys),
+            units: crate::units::kept_column_units(self.sys, self.keep.as_deref()),
             rows: Vec::new(),
             events,
             stats: Stats {

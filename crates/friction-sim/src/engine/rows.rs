@@ -193,10 +193,11 @@ pub(crate) enum Pick {
 impl Engine<'_> {
     /// Column names of the time series (those `[solver] columns` keeps).
     pub(crate) fn columns(&self) -> Vec<String> {
-        let all = self.sys.all_column_names();
+        let mut all = self.sys.all_column_names();
         match &self.keep {
             None => all,
-            Some(k) => k.iter().map(|&i| all[i].clone()).collect(),
+            // each column once (`keep` ascends)
+            Some(k) => k.iter().map(|&i| std::mem::take(&mut all[i])).collect(),
         }
     }
 
