@@ -20,7 +20,7 @@ use diffsol::{FaerContext, FaerSparseLU, FaerSparseMat, FaerVec, MatrixCommon};
 use diffsol_la::error::{LaError, LinearSolverError};
 use diffsol_la::{LinearOp, LinearSolver, Matrix};
 
-use super::integrate::Host;
+use super::method::Host;
 use super::ordering::reverse_cuthill_mckee;
 use super::reduce::Reduced;
 

@@ -25,7 +25,7 @@
 //! with a row every millisecond (0.12 ms with the columns x and v only,
 //! tsit45 0.33 ms), rows within 4.7e-10 m of the closed form, where
 //! tsit45's were within 4e-11 m. The engine therefore runs it at a tenth
-//! of the scenario's tolerances (`DOP853_TOL_SCALE` in `integrate`): 59
+//! of the scenario's tolerances (`DOP853_TOL_SCALE` in `method`): 59
 //! steps, 0.064 ms with two rows, 0.12 ms with x and v every millisecond,
 //! rows within 2e-11 m. The energy quadratures (three of the five states
 //! there) are read by no equation, so the inner stages and the dense

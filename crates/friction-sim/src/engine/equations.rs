@@ -12,7 +12,7 @@ use diffsol::{
     Op, ParameterisedOp, UnitCallable,
 };
 
-use super::integrate::Host;
+use super::method::Host;
 use super::network::Engine;
 
 /// The equations of one run.

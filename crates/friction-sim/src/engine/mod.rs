@@ -41,6 +41,8 @@
 //! - [`lcp`]: the box-constrained LCP solver;
 //! - [`energy`]: energy bookkeeping;
 //! - [`rows`]: output columns and rows;
+//! - [`start`]: the initial state and modes;
+//! - [`method`]: which method integrates a system (`auto`), and its set-up;
 //! - [`integrate`]: the integration loop;
 //! - [`stepper`]: what the loop asks of a method, and diffsol's solvers
 //!   behind it;
@@ -69,6 +71,7 @@ pub mod events;
 pub mod integrate;
 pub mod jacobian;
 pub mod lcp;
+pub mod method;
 pub mod modes;
 pub mod network;
 pub mod ordering;
@@ -80,6 +83,7 @@ pub mod root_search;
 pub mod rows;
 pub mod short;
 pub mod small_lu;
+pub mod start;
 pub mod stepper;
 
 pub use cosim::{Coupling, Link};

@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 
 use diffsol::{OdeEquations, OdeSolverMethod, OdeSolverStopReason};
 
-use super::integrate::Host;
+use super::method::Host;
 use super::network::Engine;
 
 /// Why a step ended.

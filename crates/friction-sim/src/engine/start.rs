@@ -1,0 +1,77 @@
+//! The state and modes a run starts from: bodies and drivers at their
+//! initial positions and velocities, every contact's states relaxed, and
+//! the stick/slip modes from the relative velocities (those at rest decided
+//! jointly).
+
+use friction_models::{FrictionModel, Input};
+
+use super::network::{Engine, RowKind};
+use super::outcome::{Event, Mode};
+use crate::error::SimError;
+
+impl Engine<'_> {
+    pub(crate) fn initial_state(&self) -> Vec<f64> {
+        let sys = self.sys;
+        let nb = self.nb;
+        let mut y = vec![0.0; self.n];
+        for (i, b) in sys.bodies.iter().enumerate() {
+            y[i] = b.x0;
+            y[nb + i] = b.v0;
+        }
+        let mut s = self.scr.borrow_mut();
+        for (k, dr) in sys.drivers.iter().enumerate() {
+            s.drv[k] = dr.motion.eval(0.0);
+        }
+        let mut d = self.disc.borrow_mut();
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            let (xa, va) = self.pos(&y, &s, ct.between[0]);
+            let (xb, vb) = self.pos(&y, &s, ct.between[1]);
+            let nzc = ct.model.n_states();
+            let off = self.z_off[c];
+            let inp = Input::new(0.0, xa - xb, va - vb);
+            let mut z = vec![0.0; nzc];
+            ct.model.init(&inp, &mut z, &mut d.mem[c]);
+            y[off..off + nzc].copy_from_slice(&z);
+            d.dir[c] = friction_models::sign(va - vb);
+        }
+        y
+    }
+
+    /// Modes from the sign of each stuckable contact's relative velocity;
+    /// contacts exactly at rest are settled jointly; contacts without normal
+    /// load are free.
+    pub(crate) fn initial_modes(&self, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
+        let mut d = self.disc.borrow().clone();
+        {
+            let mut s = self.scr.borrow_mut();
+            self.eval(0.0, y, &d, &mut s, None);
+            for c in 0..self.sys.contacts.len() {
+                if self.stuckable[c] {
+                    let v = s.vrel[c];
+                    d.modes[c] = if self.sys.contacts[c].normal.value(0.0) <= 0.0 {
+                        Mode::Free
+                    } else if v > 0.0 {
+                        Mode::Forward
+                    } else if v < 0.0 {
+                        Mode::Backward
+                    } else {
+                        Mode::Stuck
+                    };
+                }
+            }
+        }
+        let mut arrived: Vec<RowKind> = (0..self.sys.contacts.len())
+            .filter(|&c| d.modes[c] == Mode::Stuck)
+            .map(RowKind::Contact)
+            .collect();
+        for (k, st) in self.sys.stops.iter().enumerate() {
+            let x = y[st.body];
+            if x == st.max || x == st.min {
+                arrived.push(RowKind::Stop(k));
+            }
+        }
+        let ev = self.settle(0.0, y, &mut d, &arrived, &[])?;
+        *self.disc.borrow_mut() = d;
+        Ok(ev)
+    }
+}
