@@ -81,7 +81,7 @@ pub(crate) trait Stepper {
 /// packs into vectors: the same bits as one at a time (no fused
 /// multiply-add is formed). On CPUs with AVX2 the loop is compiled a second
 /// time for it and chosen at run time.
-pub(crate) fn write_rows<const K: usize, P>(
+pub(crate) fn write_rows<const K: usize, P: Copy>(
     ts: &[f64],
     cols: &[Option<usize>],
     out: &mut Vec<f64>,
@@ -108,7 +108,7 @@ pub(crate) fn write_rows<const K: usize, P>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn rows_avx2<const K: usize, P>(
+fn rows_avx2<const K: usize, P: Copy>(
     ts: &[f64],
     cols: &[Option<usize>],
     block: &mut [f64],
@@ -122,7 +122,7 @@ fn rows_avx2<const K: usize, P>(
 
 /// [`write_rows`] into the rows' block.
 #[inline(always)]
-fn rows_in<const K: usize, P>(
+fn rows_in<const K: usize, P: Copy>(
     ts: &[f64],
     cols: &[Option<usize>],
     block: &mut [f64],
@@ -141,12 +141,20 @@ fn rows_in<const K: usize, P>(
     };
     let mut groups = block.chunks_exact_mut(K * w);
     for (rows, tt) in groups.by_ref().zip(ts.chunks_exact(K)) {
-        let ps: [P; K] = std::array::from_fn(|k| point(tt[k]));
+        // plain loops over the K rows (`std::array::from_fn` was sometimes
+        // left out of line, a call per value: free decay 69 -> 82 µs)
+        let mut ps = [point(tt[0]); K];
+        for k in 1..K {
+            ps[k] = point(tt[k]);
+        }
         for (j, c) in cols.iter().enumerate() {
-            let v: [f64; K] = match *c {
-                None => std::array::from_fn(|k| tt[k]),
-                Some(i) => std::array::from_fn(|k| value(&ps[k], i)),
-            };
+            let mut v = [0.0; K];
+            for k in 0..K {
+                v[k] = match *c {
+                    None => tt[k],
+                    Some(i) => value(&ps[k], i),
+                };
+            }
             for (k, &x) in v.iter().enumerate() {
                 rows[k * w + j] = x;
             }
