@@ -68,19 +68,18 @@ pub(crate) struct Plan {
 // `Discrete`'s `Clone`).
 impl Clone for Plan {
     fn clone(&self) -> Self {
-        Plan {
-            clusters: self.clusters.clone(),
-            bodies: self.bodies.clone(),
-            steps: self.steps.clone(),
-            dense: self.dense.clone(),
-        }
+        let mut c = Plan::default();
+        c.clone_from(self);
+        c
     }
 
     fn clone_from(&mut self, o: &Self) {
-        self.clusters.clone_from(&o.clusters);
-        self.bodies.clone_from(&o.bodies);
-        self.steps.clone_from(&o.steps);
-        self.dense.clone_from(&o.dense);
+        // destructured: a field added to `Plan` must be added here
+        let Plan { clusters, bodies, steps, dense } = o;
+        self.clusters.clone_from(clusters);
+        self.bodies.clone_from(bodies);
+        self.steps.clone_from(steps);
+        self.dense.clone_from(dense);
     }
 }
 
@@ -339,19 +338,15 @@ impl Engine<'_> {
     /// Pseudo-inverse of the block of `W = E^T M^-1 E` over rows `crow`.
     fn pinv(&self, rows: &[Row], crow: &[usize]) -> DMatrix<f64> {
         let ns = crow.len();
-        let a = self.w_block(rows, crow);
+        let a = self.w_block(rows, crow, Vec::new());
         let scale = a.amax().max(f64::MIN_POSITIVE);
         a.pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns))
     }
 
     /// The block of `W = E^T M^-1 E` over rows `sel` (indices into `rows`):
     /// how the relative acceleration of one row answers a unit force in another.
-    pub(crate) fn w_block(&self, rows: &[Row], sel: &[usize]) -> DMatrix<f64> {
-        self.w_block_in(rows, sel, Vec::new())
-    }
-
-    /// [`Engine::w_block`] in the storage `store` (its allocation reused).
-    pub(crate) fn w_block_in(&self, rows: &[Row], sel: &[usize], mut store: Vec<f64>) -> DMatrix<f64> {
+    /// Built in the storage `store` (its allocation reused).
+    pub(crate) fn w_block(&self, rows: &[Row], sel: &[usize], mut store: Vec<f64>) -> DMatrix<f64> {
         let ns = sel.len();
         let inv_m = |i: usize| 1.0 / self.sys.bodies[i].mass;
         store.clear();

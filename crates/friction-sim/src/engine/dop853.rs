@@ -39,7 +39,6 @@ use std::cell::{Cell, RefCell};
 use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use super::network::Engine;
 use super::root_search::RootSearch;
-use super::short;
 use super::stepper::{write_rows, MethodStats, Stepper, Stop};
 
 /// Step-control parameters: dop853.f's defaults.
@@ -385,8 +384,7 @@ impl Stepper for Dop853<'_, '_> {
             self.start();
         } else {
             // first same as last: f at the last step's end
-            let (k0, rest) = self.k.split_at_mut(12 * n);
-            short::copy(&mut k0[..n], &rest[..n]);
+            self.k.copy_within(12 * n..13 * n, 0);
         }
         loop {
             let room = self.tstop - self.t;

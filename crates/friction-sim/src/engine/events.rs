@@ -36,7 +36,7 @@ impl Engine<'_> {
                 s.vrel[c] = self.pos(y, &s, ct.between[0]).1 - self.pos(y, &s, ct.between[1]).1;
             }
         }
-        super::short::fill(g, 1.0);
+        g.fill(1.0);
         for (c, ct) in self.sys.contacts.iter().enumerate() {
             g[c] = match d.modes[c] {
                 Mode::Smooth | Mode::Free => 1.0,

@@ -283,10 +283,12 @@ impl Engine<'_> {
                 // columns only (free decay with x, v every millisecond,
                 // 2,501 rows: 113 -> 94 µs; LuGre example with x, v, z,
                 // 4,001 rows, rtol 1e-4: 480 -> 452 µs; alternating runs)
-                let at_once = self.row_states_only
-                    && rows.is_block()
-                    && !row_times.is_empty()
-                    && solver.dense_rows(&row_times, &self.row_cols, rows.block());
+                let at_once = match &self.row_cols {
+                    Some(cols) if rows.is_block() && !row_times.is_empty() => {
+                        solver.dense_rows(&row_times, cols, rows.block())
+                    }
+                    _ => false,
+                };
                 if !at_once {
                     for &to in &row_times {
                         if (to - t_step).abs() <= 1e-15 * (1.0 + t_step.abs()) {

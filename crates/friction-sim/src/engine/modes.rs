@@ -256,7 +256,7 @@ impl Engine<'_> {
         for g in 0..ng {
             let sel = &members[starts[g]..starts[g + 1]];
             let m = sel.len();
-            let a = self.w_block_in(rows, sel, std::mem::take(w_store));
+            let a = self.w_block(rows, sel, std::mem::take(w_store));
             q.clear();
             q.extend(sel.iter().map(|&j| -b[j]));
             lo.clear();

@@ -68,25 +68,21 @@ pub(crate) struct Discrete {
 // works on such a copy at every event.
 impl Clone for Discrete {
     fn clone(&self) -> Self {
-        Discrete {
-            modes: self.modes.clone(),
-            stops: self.stops.clone(),
-            rows: self.rows.clone(),
-            plan: self.plan.clone(),
-            mem: self.mem.clone(),
-            dir: self.dir.clone(),
-            impacts: self.impacts,
-        }
+        let mut c = Discrete::default();
+        c.clone_from(self);
+        c
     }
 
     fn clone_from(&mut self, o: &Self) {
-        self.modes.clone_from(&o.modes);
-        self.stops.clone_from(&o.stops);
-        self.rows.clone_from(&o.rows);
-        self.plan.clone_from(&o.plan);
-        self.mem.clone_from(&o.mem);
-        self.dir.clone_from(&o.dir);
-        self.impacts = o.impacts;
+        // destructured: a field added to `Discrete` must be added here
+        let Discrete { modes, stops, rows, plan, mem, dir, impacts } = o;
+        self.modes.clone_from(modes);
+        self.stops.clone_from(stops);
+        self.rows.clone_from(rows);
+        self.plan.clone_from(plan);
+        self.mem.clone_from(mem);
+        self.dir.clone_from(dir);
+        self.impacts = *impacts;
     }
 }
 
@@ -158,13 +154,12 @@ pub struct Engine<'s> {
     /// Whether the columns include forces or slip velocities (else a row
     /// needs no contact evaluation).
     pub(crate) row_contacts: bool,
-    /// Whether the columns are the time and states only (a row is read from
-    /// the state vector alone: no drivers, no memory, no borrow).
-    pub(crate) row_states_only: bool,
-    /// With [`Engine::row_states_only`], the rows' columns as the methods
-    /// write them ([`super::stepper::Stepper::dense_rows`]): `None` the
-    /// time, `Some(i)` state `i`.
-    pub(crate) row_cols: Vec<Option<usize>>,
+    /// When the columns are the time and states only (a row is read from
+    /// the state vector alone: no drivers, no memory, no borrow), the rows'
+    /// columns as the methods write them
+    /// ([`super::stepper::Stepper::dense_rows`]): `None` the time, `Some(i)`
+    /// state `i`.
+    pub(crate) row_cols: Option<Vec<Option<usize>>>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
@@ -228,8 +223,7 @@ impl<'s> Engine<'s> {
             keep: sys.column_keep(),
             picks: Vec::new(),
             row_contacts: true,
-            row_states_only: false,
-            row_cols: Vec::new(),
+            row_cols: None,
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
                 stops: vec![StopMode::Free; sys.stops.len()],
@@ -265,9 +259,9 @@ impl<'s> Engine<'s> {
             Some(k) => k.iter().map(|&i| all[i]).collect(),
         };
         e.row_contacts = e.picks.iter().any(|p| matches!(p, Pick::Force(_) | Pick::SlipVel(_)));
-        e.row_states_only = e.picks.iter().all(|p| matches!(p, Pick::T | Pick::Y(_)));
-        if e.row_states_only {
-            e.row_cols = e.picks.iter().map(|p| if let Pick::Y(i) = *p { Some(i) } else { None }).collect();
+        if e.picks.iter().all(|p| matches!(p, Pick::T | Pick::Y(_))) {
+            e.row_cols =
+                Some(e.picks.iter().map(|p| if let Pick::Y(i) = *p { Some(i) } else { None }).collect());
         }
         e
     }

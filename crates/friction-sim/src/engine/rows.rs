@@ -253,7 +253,7 @@ impl Engine<'_> {
     /// z: a full row built and the columns picked from it took about 20 ns
     /// of a row's 40 (perf); read directly, the run went from 0.63 to 0.61 ms.
     pub(crate) fn row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
-        if self.row_states_only {
+        if self.row_cols.is_some() {
             // time and states only: LuGre example as above, 515 -> 476 µs
             // (alternating runs, min of 4)
             r.extend(self.picks.iter().map(|p| match *p {
