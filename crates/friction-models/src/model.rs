@@ -207,6 +207,21 @@ pub trait FrictionModel {
         None
     }
 
+    /// For set-valued models: the range `[lo, hi]` of the force `F` (in the
+    /// sign convention of [`FrictionModel::force`]: positive opposes positive
+    /// slip) that the contact can transmit while stuck, `lo <= 0 <= hi`.
+    /// The default is the symmetric `[-Fs, Fs]` of
+    /// [`FrictionModel::max_static`]; a one-way clutch overrides it.
+    ///
+    /// ```
+    /// use friction_models::{build, FrictionModel, ParamMap};
+    /// let m = build("coulomb", &ParamMap::new()).unwrap();
+    /// assert_eq!(m.static_range(&[], &[]), Some((-1.0, 1.0)));
+    /// ```
+    fn static_range(&self, z: &[f64], mem: &[f64]) -> Option<(f64, f64)> {
+        self.max_static(z, mem).map(|f| (-f, f))
+    }
+
     /// Half-width of the velocity band in which a set-valued model counts as
     /// stuck (Karnopp's `DV`); `0` means exactly at rest.
     fn stick_band(&self) -> f64 {

@@ -75,6 +75,10 @@ macro_rules! registry {
             fn max_static(&self, z: &[f64], mem: &[f64]) -> Option<f64> {
                 match self { $(AnyModel::$variant(m) => m.max_static(z, mem),)* }
             }
+            #[inline]
+            fn static_range(&self, z: &[f64], mem: &[f64]) -> Option<(f64, f64)> {
+                match self { $(AnyModel::$variant(m) => m.static_range(z, mem),)* }
+            }
             fn stick_band(&self) -> f64 {
                 match self { $(AnyModel::$variant(m) => m.stick_band(),)* }
             }
@@ -122,6 +126,7 @@ registry! {
     Table(table::Table, TableParams),
     Classical(classical::Classical, ClassicalParams),
     Karnopp(karnopp::Karnopp, KarnoppParams),
+    Freewheel(freewheel::Freewheel, FreewheelParams),
     Dankowicz(dankowicz::Dankowicz, DankowiczParams),
     Dahl(dahl::Dahl, DahlParams),
     LuGre(lugre::LuGre, LuGreParams),

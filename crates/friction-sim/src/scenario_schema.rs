@@ -840,6 +840,25 @@ fn cell(s: &str) -> String {
     }
 }
 
+/// The reference's section on statically indeterminate stuck forces.
+const REDUNDANT: &str = "## Redundant contacts\n\n\
+While contacts stick and stops rest, their forces follow from the statics of the bodies they hold. \
+Where more than one of them joins the same two members (two contacts holding one body to the ground, a \
+contact beside a resting stop, the plates of a clutch pack between two shafts), the statics give only \
+their sum: the split is not unique. The engine then splits by one rule, and names the set in the run's \
+`warnings` (summary.json) once:\n\n\
+1. stops push first: a sum that the resting stops can push (towards the body's side of the limit) is \
+shared equally by them, and the contacts beside them carry nothing;\n\
+2. otherwise the contacts carry it all, by the minimum-norm forces within their capacities N Fs \
+(minimise Σ λ² subject to Σ λ = the sum and |λ_j| <= N_j Fs_j): equal shares, each contact clamped at \
+its capacity and the others sharing the rest. A stop never pulls and no contact carries more than its \
+capacity.\n\n\
+The set holds while the sum stays within the contacts' summed capacity (on the side the stops cannot \
+push); the instant it reaches it is a break-away event, where the stick/slip decision (a box LCP over \
+all contacts and stops at rest) lets them slide and the stops release. A loop of stuck rows through \
+several bodies (a body held by the ground and a driver at once, a ring of stuck contacts) is split by \
+the minimum-norm forces without the capacities (the README's known limits).\n\n";
+
 /// The reference page `docs/scenario.md`.
 pub fn markdown() -> String {
     let mut m = String::new();
@@ -892,6 +911,7 @@ pub fn markdown() -> String {
         "The defaults of `max_steps` ({DEFAULT_MAX_STEPS}) and `max_output_bytes` ({DEFAULT_MAX_OUTPUT_BYTES}) are \
          the constants `DEFAULT_MAX_STEPS` and `DEFAULT_MAX_OUTPUT_BYTES` of `friction_sim::scenario`.\n\n"
     ));
+    m.push_str(REDUNDANT);
     m.push_str(
         "## Schedules\n\n\
          A driver's `motion`, a force's `value` and a contact's `normal` are signals of time. A plain number is \

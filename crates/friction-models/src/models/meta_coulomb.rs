@@ -226,6 +226,9 @@ impl FrictionModel for MetaCoulomb {
     fn max_static(&self, z: &[f64], mem: &[f64]) -> Option<f64> {
         self.p.inner.max_static(z, mem).map(|fs| self.p.mu * fs)
     }
+    fn static_range(&self, z: &[f64], mem: &[f64]) -> Option<(f64, f64)> {
+        self.p.inner.static_range(z, mem).map(|(lo, hi)| (self.p.mu * lo, self.p.mu * hi))
+    }
     fn stick_band(&self) -> f64 {
         self.p.inner.stick_band()
     }

@@ -14,6 +14,7 @@ pub mod coulomb_viscous;
 pub mod dahl;
 pub mod dankowicz;
 pub mod elasto_plastic;
+pub mod freewheel;
 pub mod friction_lag;
 pub mod gms;
 pub mod hess_soom;

@@ -361,6 +361,9 @@ impl FrictionModel for Stochastic {
     fn max_static(&self, z: &[f64], mem: &[f64]) -> Option<f64> {
         self.p.inner.max_static(&z[..self.n_inner()], mem)
     }
+    fn static_range(&self, z: &[f64], mem: &[f64]) -> Option<(f64, f64)> {
+        self.p.inner.static_range(&z[..self.n_inner()], mem)
+    }
     fn stick_band(&self) -> f64 {
         self.p.inner.stick_band()
     }

@@ -34,7 +34,7 @@
 //! | models | update | accuracy against the ODE solution at constant v |
 //! |---|---|---|
 //! | static maps: `viscous`, `coulomb_sat`, `coulomb_tanh`, `power_viscous`, `stribeck_sat`, `stribeck_tanh`, `magic_formula`, `bliman_tire` | `F(v)` at the step's velocity | exact |
-//! | set-valued: `coulomb`, `coulomb_viscous`, `stribeck`, `stribeck_exp`, `table`, `classical`, `karnopp` | the sliding force `F(v)` at the step's velocity; for a zero slip increment (`v = 0` exactly) the model's rest value, 0: the caller owns stick (it knows the forces that hold the contact; the maximum static force is [`FrictionModel::max_static`]) | exact while sliding |
+//! | set-valued: `coulomb`, `coulomb_viscous`, `stribeck`, `stribeck_exp`, `table`, `classical`, `karnopp`, `freewheel` | the sliding force `F(v)` at the step's velocity; for a zero slip increment (`v = 0` exactly) the model's rest value, 0: the caller owns stick (it knows the forces that hold the contact; the maximum static force is [`FrictionModel::max_static`]) | exact while sliding |
 //! | hysteresis operators: `maxwell_slip`, `jenkins`, `iwan4`, `iwan5`, `bristle` | slip set to `x + Δu`, memory updated by [`FrictionModel::accept`] (for `maxwell_slip` and `iwan4` fused with the force into one pass over the elements, the same to the bit) | exact (rate independent; the slip within a step is monotone) |
 //! | `hess_soom` (time-delayed friction memory) | time and slip set to the step's end, history updated by `accept` once per step | the model's own discrete history, sampled once per step |
 //! | `lugre` | exact exponential relaxation `z' = zss + (z - zss) exp(-σ0 |Δu| / g(v))`, `zss = sign(v) g(v)/σ0` | exact: 1e-15 after 1000 steps |
@@ -396,6 +396,7 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
         A::Table(x) => generic!(x),
         A::Classical(x) => generic!(x),
         A::Karnopp(x) => generic!(x),
+        A::Freewheel(x) => generic!(x),
         A::StribeckDankowicz(x) => generic!(x),
         A::ElastoPlastic(x) => generic!(x),
         A::BoucWen(x) => generic!(x),

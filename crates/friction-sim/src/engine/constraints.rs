@@ -8,14 +8,24 @@
 //! - a cluster whose rows form a tree (the usual case: a chain, a clutch
 //!   pack, a body stuck to the ground) is solved by one walk from the leaves
 //!   to the root, O(rows) per evaluation and exact;
-//! - a cluster with redundant rows (a loop, two contacts holding one body,
-//!   a body held by the ground and a driver) is statically indeterminate:
-//!   its forces are the minimum-norm solution `λ = W⁺ b`, `W = E^T M^-1 E`,
-//!   with the pseudo-inverse of its own block formed once per event.
+//! - rows joining the same two members (two contacts holding one body to
+//!   the ground, a contact and a resting stop on one body, the plates of a
+//!   clutch pack between two shafts) are a *bundle*: statically
+//!   indeterminate, they carry one total force, found like a single row,
+//!   which is then split among them within their limits ([`split_bundle`]:
+//!   the stops take what they can push, the contacts share the rest by the
+//!   minimum-norm forces within their capacities N Fs);
+//! - a cluster whose bundles still form a loop (a body held by the ground
+//!   and a driver, a ring of stuck contacts) is statically indeterminate
+//!   otherwise: its forces are the minimum-norm solution `λ = W⁺ b`,
+//!   `W = E^T M^-1 E`, with the pseudo-inverse of its own block formed once
+//!   per event.
 
 use nalgebra::DMatrix;
 
-use super::network::{Engine, Row, Scratch};
+use friction_models::FrictionModel;
+
+use super::network::{Discrete, Engine, Row, RowKind, Scratch, StopMode};
 
 /// What a cluster is held to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +61,15 @@ pub(crate) struct DenseBlock {
     pub pinv: DMatrix<f64>,
 }
 
+/// Rows that join the same two members (at least two): `rep` carries the
+/// bundle's total force in the cluster's statics; `Plan::bundle_rows[rows]`
+/// are its members with their orientation relative to `rep` (+1 or -1).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Bundle {
+    pub rep: usize,
+    pub rows: std::ops::Range<usize>,
+}
+
 /// How to find the forces of the active rows.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Plan {
@@ -62,6 +81,10 @@ pub(crate) struct Plan {
     pub bodies: Vec<usize>,
     pub steps: Vec<TreeStep>,
     pub dense: Vec<DenseBlock>,
+    /// parallel rows, split after the statics ([`split_bundle`])
+    pub bundles: Vec<Bundle>,
+    /// the bundles' members (row, orientation), bundle after bundle
+    pub bundle_rows: Vec<(usize, f64)>,
 }
 
 // Cloned field by field so that `clone_from` reuses the vectors (see
@@ -75,11 +98,13 @@ impl Clone for Plan {
 
     fn clone_from(&mut self, o: &Self) {
         // destructured: a field added to `Plan` must be added here
-        let Plan { clusters, bodies, steps, dense } = o;
+        let Plan { clusters, bodies, steps, dense, bundles, bundle_rows } = o;
         self.clusters.clone_from(clusters);
         self.bodies.clone_from(bodies);
         self.steps.clone_from(steps);
         self.dense.clone_from(dense);
+        self.bundles.clone_from(bundles);
+        self.bundle_rows.clone_from(bundle_rows);
     }
 }
 
@@ -88,6 +113,130 @@ impl Plan {
     pub(crate) fn bodies_of(&self, cl: &Cluster) -> &[usize] {
         &self.bodies[cl.bodies.clone()]
     }
+
+    /// The members of bundle `b` (row, orientation relative to its `rep`).
+    pub(crate) fn members_of(&self, b: &Bundle) -> &[(usize, f64)] {
+        &self.bundle_rows[b.rows.clone()]
+    }
+}
+
+/// What one member of a bundle can carry, in the orientation of the
+/// bundle's representative row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Limit {
+    /// a stuck contact: any force in `[lo, hi]`, `lo <= 0 <= hi` (N times
+    /// its static range: `[-N Fs, N Fs]`, or a one-way clutch's)
+    Contact(f64, f64),
+    /// a resting stop: any force of this sign (+1 or -1), none of the other
+    Stop(f64),
+}
+
+impl Limit {
+    /// What a contact can carry towards the sign of `total`.
+    fn cap(&self, total: f64) -> f64 {
+        match *self {
+            Limit::Contact(lo, hi) => {
+                if total >= 0.0 {
+                    hi
+                } else {
+                    -lo
+                }
+            }
+            Limit::Stop(_) => 0.0,
+        }
+    }
+}
+
+/// Split a bundle's total force `total` among its members, whose limits
+/// are `limits`, into `out` (same order); returns `(capacity, load)`: the
+/// contacts' summed capacity towards the total and the part of the total
+/// they must carry (`|total|`, or `-σ total` beside stops pushing in
+/// direction σ), so that the bundle holds while `load <= capacity`.
+///
+/// The rule (one of many splits that balance the members; documented in
+/// docs/scenario.md and named by a warning in the run's summary):
+/// - stops push first: a total the stops can push is shared equally by
+///   them, the contacts carry nothing;
+/// - otherwise the contacts carry it all, by the minimum-norm forces within
+///   their ranges (`min Σ λ² subject to Σ λ = total, lo_j <= λ_j <= hi_j`):
+///   equal shares `μ`, each clamped to its range (`λ_j = clamp(μ, lo_j,
+///   hi_j)`, water filling); a total beyond the summed capacity (only
+///   within the root finder's tolerance of the break-away event) is shared
+///   in proportion to the capacities.
+///
+/// O(n²) in the members without allocation (bundles are a handful of
+/// plates or contacts).
+pub(crate) fn split_bundle(total: f64, limits: &[Limit], out: &mut [f64]) -> (f64, f64) {
+    let mut n_contacts = 0usize;
+    let mut stop_side = 0.0;
+    let mut n_push = 0usize;
+    for l in limits {
+        match *l {
+            Limit::Contact(..) => n_contacts += 1,
+            Limit::Stop(side) => {
+                stop_side = side;
+                if side * total > 0.0 {
+                    n_push += 1;
+                }
+            }
+        }
+    }
+    // the side the contacts carry: beside stops always the one the stops
+    // cannot push (a continuous margin through total = 0)
+    let towards = if stop_side != 0.0 { -stop_side } else { total };
+    let cap: f64 = limits.iter().map(|l| l.cap(towards)).sum();
+    let load = if stop_side != 0.0 { -stop_side * total } else { total.abs() };
+    out.iter_mut().for_each(|o| *o = 0.0);
+    if n_push > 0 {
+        let share = total / n_push as f64;
+        for (o, l) in out.iter_mut().zip(limits) {
+            if let Limit::Stop(side) = *l {
+                if side * total > 0.0 {
+                    *o = share;
+                }
+            }
+        }
+        return (cap, load);
+    }
+    if total == 0.0 || n_contacts == 0 {
+        return (cap, load);
+    }
+    let sign = total.signum();
+    let t = total.abs();
+    // capacities towards the total (a stop here pushes nothing: cap 0)
+    let caps = || limits.iter().filter(|l| matches!(l, Limit::Contact(..))).map(|l| l.cap(total));
+    let reach: f64 = caps().sum();
+    if t >= reach {
+        for (o, l) in out.iter_mut().zip(limits) {
+            if let Limit::Contact(..) = *l {
+                let c = l.cap(total);
+                *o = if reach > 0.0 { total * (c / reach) } else { total / n_contacts as f64 };
+            }
+        }
+        return (cap, load);
+    }
+    // the largest capacity c_k whose level clamps no more than t: the
+    // contacts at or below it carry their capacity, the others share the rest
+    let mut best = -1.0f64;
+    for ck in caps() {
+        if ck > best && caps().map(|c| c.min(ck)).sum::<f64>() <= t {
+            best = ck;
+        }
+    }
+    let level = if best >= 0.0 {
+        let clamped: f64 = caps().filter(|&c| c <= best).sum();
+        // some capacity lies above `best`, else they would sum to at most t
+        let n_free = caps().filter(|&c| c > best).count().max(1);
+        (t - clamped) / n_free as f64
+    } else {
+        t / n_contacts as f64
+    };
+    for (o, l) in out.iter_mut().zip(limits) {
+        if let Limit::Contact(..) = *l {
+            *o = sign * level.min(l.cap(total));
+        }
+    }
+    (cap, load)
 }
 
 /// The root of `i` in the union-find forest `p` (paths compressed).
@@ -151,6 +300,10 @@ pub(crate) struct PlanWork {
     start: Vec<usize>,
     comp_rows: Vec<usize>,
     anchors: Vec<usize>,
+    /// a component's rows keyed by the members they join, and the first
+    /// row of each such group (the representatives of bundles)
+    keyed: Vec<(usize, usize, usize)>,
+    reps: Vec<usize>,
     walk: TreeWalk,
     /// a plan for the caller's temporary use ([`Engine::project`])
     pub(crate) spare: Plan,
@@ -182,6 +335,8 @@ impl Engine<'_> {
             start,
             comp_rows,
             anchors,
+            keyed,
+            reps,
             walk,
             ..
         } = &mut *guard;
@@ -227,6 +382,8 @@ impl Engine<'_> {
         plan.clusters.clear();
         plan.steps.clear();
         plan.dense.clear();
+        plan.bundles.clear();
+        plan.bundle_rows.clear();
         bucket(body_comp, ncomp, bstart, &mut plan.bodies);
         // each component's rows, ascending, in one block (`start[c]..start[c
         // + 1]`): a vector per component was half of the allocations of a
@@ -261,12 +418,42 @@ impl Engine<'_> {
                     }
                 }
             }
+            // parallel rows (joining the same two nodes) carry one total
+            // force in the statics: the first of them stands for all
+            keyed.clear();
+            keyed.extend(crow.iter().map(|&j| {
+                let (a, b) = ends[j];
+                (a.min(b), a.max(b), j)
+            }));
+            keyed.sort_unstable();
+            reps.clear();
+            let mut k = 0;
+            while k < keyed.len() {
+                let (a, b, rep) = keyed[k];
+                let mut e = k + 1;
+                while e < keyed.len() && keyed[e].0 == a && keyed[e].1 == b {
+                    e += 1;
+                }
+                reps.push(rep);
+                if e - k > 1 {
+                    let first = plan.bundle_rows.len();
+                    for &(_, _, j) in &keyed[k..e] {
+                        let orient = if ends[j] == ends[rep] { 1.0 } else { -1.0 };
+                        plan.bundle_rows.push((j, orient));
+                    }
+                    plan.bundles.push(Bundle { rep, rows: first..plan.bundle_rows.len() });
+                }
+                k = e;
+            }
+            // rows ascending, as before the bundles (the same plan, bit for
+            // bit, where there are none)
+            reps.sort_unstable();
             let nodes = bodies.len() + anchors.len();
-            if crow.len() + 1 == nodes {
+            if reps.len() + 1 == nodes {
                 let root = anchors.first().copied();
-                self.tree_steps(rows, ends, bodies, crow, root, &mut plan.steps, walk);
+                self.tree_steps(rows, ends, bodies, reps, root, &mut plan.steps, walk);
             } else {
-                plan.dense.push(DenseBlock { pinv: self.pinv(rows, crow), rows: crow.to_vec() });
+                plan.dense.push(DenseBlock { pinv: self.pinv(rows, reps), rows: reps.to_vec() });
             }
             plan.clusters.push(Cluster { bodies: bstart[c]..bstart[c + 1], anchor });
         }
@@ -375,7 +562,8 @@ impl Engine<'_> {
     /// Constraint forces of the active rows: fills `s.lam`, applies them to
     /// the bodies, drivers and contact forces, and sets every clustered
     /// body's acceleration. `s.f` holds the free forces on entry.
-    pub(crate) fn constraint_forces(&self, rows: &[Row], plan: &Plan, s: &mut Scratch) {
+    pub(crate) fn constraint_forces(&self, d: &Discrete, s: &mut Scratch) {
+        let (rows, plan) = (&d.rows[..], &d.plan);
         let sys = self.sys;
         let nb = self.nb;
         let ns = rows.len();
@@ -438,6 +626,38 @@ impl Engine<'_> {
                 s.lam[j] = l;
             }
         }
+        // bundles: the representative's force is the bundle's total
+        s.bundle_load.clear();
+        for b in &plan.bundles {
+            let total = s.lam[b.rep];
+            s.lim.clear();
+            for &(j, orient) in plan.members_of(b) {
+                s.lim.push(match rows[j].kind {
+                    RowKind::Contact(c) => {
+                        let (lo, hi) = sys.contacts[c].model.static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
+                        let n = s.normal[c];
+                        // a member the other way round sees the range mirrored
+                        if orient > 0.0 {
+                            Limit::Contact(lo * n, hi * n)
+                        } else {
+                            Limit::Contact(-hi * n, -lo * n)
+                        }
+                    }
+                    RowKind::Stop(k) => {
+                        // at the upper limit the stop pushes its body back (λ >= 0)
+                        let side = if d.stops[k] == StopMode::AtMax { 1.0 } else { -1.0 };
+                        Limit::Stop(orient * side)
+                    }
+                });
+            }
+            s.split.clear();
+            s.split.resize(s.lim.len(), 0.0);
+            let load = split_bundle(total, &s.lim, &mut s.split);
+            s.bundle_load.push(load);
+            for (&(j, orient), &l) in plan.members_of(b).iter().zip(&s.split) {
+                s.lam[j] = orient * l;
+            }
+        }
         for (j, r) in rows.iter().enumerate() {
             let l = s.lam[j];
             if let Some(i) = r.ia {
@@ -452,7 +672,7 @@ impl Engine<'_> {
             if let Some(k) = r.db {
                 s.fd[k] += l;
             }
-            if let super::network::RowKind::Contact(c) = r.kind {
+            if let RowKind::Contact(c) = r.kind {
                 s.fc[c] = l;
             }
         }

@@ -151,6 +151,7 @@ impl Engine<'_> {
                 stats: Default::default(),
                 energy: Default::default(),
                 failure: Some(e.to_string()),
+                warnings: Vec::new(),
             },
         }
     }

@@ -42,12 +42,21 @@ impl Engine<'_> {
                 Mode::Smooth | Mode::Free => 1.0,
                 Mode::Forward => s.vrel[c] - ct.model.stick_band(),
                 Mode::Backward => -s.vrel[c] - ct.model.stick_band(),
-                Mode::Stuck => {
-                    let fs = ct.model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
-                    // a margin above the settle test, so that a contact
-                    // stuck exactly at its limit starts on the positive side
-                    fs * (1.0 + 1e-9) - s.fc[c].abs()
-                }
+                Mode::Stuck => match ct.model.static_range(&[], &d.mem[c]) {
+                    Some((lo, hi)) if lo != -hi => {
+                        // a one-way range: its margins, plus an absolute one
+                        // so that an unloaded clutch at a zero bound holds
+                        let (n, f) = (s.normal[c], s.fc[c]);
+                        let e = 1e-12 * (1.0 + f.abs());
+                        (hi * n * (1.0 + 1e-9) + e - f).min(f - lo * n * (1.0 + 1e-9) + e)
+                    }
+                    range => {
+                        let fs = range.map_or(0.0, |r| r.1) * s.normal[c];
+                        // a margin above the settle test, so that a contact
+                        // stuck exactly at its limit starts on the positive side
+                        fs * (1.0 + 1e-9) - s.fc[c].abs()
+                    }
+                },
             };
         }
         let nc = self.sys.contacts.len();
@@ -66,6 +75,20 @@ impl Engine<'_> {
             };
             g[nc + 2 * k] = if g0.is_finite() { g0 } else { 1.0 };
             g[nc + 2 * k + 1] = if g1.is_finite() { g1 } else { 1.0 };
+        }
+        // bundles (parallel rows): they hold while their contacts can carry
+        // the total; a stop among them releases only with them
+        for (b, &(cap, load)) in d.plan.bundles.iter().zip(&s.bundle_load) {
+            let margin = cap * (1.0 + 1e-9) - load;
+            for &(j, _) in d.plan.members_of(b) {
+                match d.rows[j].kind {
+                    RowKind::Contact(c) => g[c] = margin,
+                    RowKind::Stop(k) => {
+                        g[nc + 2 * k] = 1.0;
+                        g[nc + 2 * k + 1] = 1.0;
+                    }
+                }
+            }
         }
         let off = nc + 2 * self.sys.stops.len();
         for (i, &c) in self.root_normal.iter().enumerate() {
@@ -231,19 +254,41 @@ impl Engine<'_> {
         Ok(ev)
     }
 
-    /// Stuck contacts whose force is within `rel` (relative) of, or beyond, N Fs.
+    /// Stuck contacts whose force is within `rel` (relative) of, or beyond,
+    /// N Fs; in a bundle of parallel rows, every contact of a bundle whose
+    /// total is within `rel` of what its contacts can carry.
     pub(crate) fn at_limit(&self, t: f64, y: &[f64], d: &Discrete, rel: f64) -> Vec<usize> {
         let mut s = self.scr.borrow_mut();
         self.eval(t, y, d, &mut s, None);
-        (0..self.sys.contacts.len())
+        let in_bundle = |c: usize| {
+            d.plan.bundle_rows.iter().any(|&(j, _)| d.rows[j].kind == RowKind::Contact(c))
+        };
+        let mut over: Vec<usize> = (0..self.sys.contacts.len())
             .filter(|&c| {
-                d.modes[c] == Mode::Stuck && {
-                    let fs =
-                        self.sys.contacts[c].model.max_static(&[], &d.mem[c]).unwrap_or(0.0) * s.normal[c];
-                    s.fc[c].abs() >= fs * (1.0 - rel) - 1e-300
+                d.modes[c] == Mode::Stuck && !in_bundle(c) && {
+                    let (n, f) = (s.normal[c], s.fc[c]);
+                    match self.sys.contacts[c].model.static_range(&[], &d.mem[c]) {
+                        Some((lo, hi)) if lo != -hi => {
+                            // as the root: an absolute margin beside the relative one
+                            let e = -rel.signum() * 1e-12 * (1.0 + f.abs());
+                            f >= hi * n * (1.0 - rel) + e || f <= lo * n * (1.0 - rel) - e
+                        }
+                        range => f.abs() >= range.map_or(0.0, |r| r.1) * n * (1.0 - rel) - 1e-300,
+                    }
                 }
             })
-            .collect()
+            .collect();
+        for (b, &(cap, load)) in d.plan.bundles.iter().zip(&s.bundle_load) {
+            if load >= cap * (1.0 - rel) - 1e-300 {
+                for &(j, _) in d.plan.members_of(b) {
+                    if let RowKind::Contact(c) = d.rows[j].kind {
+                        over.push(c);
+                    }
+                }
+            }
+        }
+        over.sort_unstable();
+        over
     }
 
     /// Safety net after an accepted step: a crossing the root finder missed

@@ -398,6 +398,7 @@ impl Engine<'_> {
             },
             energy,
             failure,
+            warnings: self.indeterminate_warnings(),
         };
         (out, kept)
     }

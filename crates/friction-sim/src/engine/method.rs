@@ -159,6 +159,7 @@ impl Engine<'_> {
             stats: o.stats,
             energy: o.energy,
             failure: o.failure,
+            warnings: o.warnings,
         })
     }
 

@@ -37,7 +37,7 @@ use friction_models::{FrictionModel, Input};
 
 use super::constraints::{bucket, find};
 use super::lcp::{solve_box_lcp_in, LcpWork};
-use super::network::{Discrete, Engine, Row, RowKind, StopMode};
+use super::network::{Discrete, Engine, Indeterminate, Row, RowKind, StopMode};
 use super::outcome::{Event, Mode};
 use crate::error::SimError;
 
@@ -131,6 +131,56 @@ impl Engine<'_> {
             }
         }
         self.plan_into(&d.rows, &mut d.plan);
+        self.note_indeterminate(d);
+    }
+
+    /// Remember (once) every set of rows whose forces are statically
+    /// indeterminate under the plan in `d`, for the run's warnings.
+    fn note_indeterminate(&self, d: &Discrete) {
+        let plan = &d.plan;
+        if plan.bundles.is_empty() && plan.dense.is_empty() {
+            return;
+        }
+        let mut seen = self.indeterminate.borrow_mut();
+        let mut note = |kind: Indeterminate, rows: &mut dyn Iterator<Item = usize>| {
+            let items: Vec<RowKind> = rows.map(|j| d.rows[j].kind).collect();
+            if !seen.iter().any(|(k, v)| *k == kind && *v == items) {
+                seen.push((kind, items));
+            }
+        };
+        for b in &plan.bundles {
+            note(Indeterminate::Parallel, &mut plan.members_of(b).iter().map(|&(j, _)| j));
+        }
+        for blk in &plan.dense {
+            note(Indeterminate::Loop, &mut blk.rows.iter().copied());
+        }
+    }
+
+    /// The run's warnings on statically indeterminate forces, one per set of
+    /// rows met (see [`super::constraints::split_bundle`]).
+    pub(crate) fn indeterminate_warnings(&self) -> Vec<String> {
+        self.indeterminate
+            .borrow()
+            .iter()
+            .map(|(kind, items)| {
+                let names: Vec<String> = items.iter().map(|&k| self.item_name(k)).collect();
+                match kind {
+                    Indeterminate::Parallel => format!(
+                        "statically indeterminate: {} hold the same members at once, so how they share \
+                         the load is not unique; while they stick, a resting stop pushes first and the \
+                         contacts share the rest by the minimum-norm forces within their capacities \
+                         N Fs (docs/scenario.md, \"Redundant contacts\")",
+                        names.join(", ")
+                    ),
+                    Indeterminate::Loop => format!(
+                        "statically indeterminate: the stuck rows {} close a loop; their forces are the \
+                         minimum-norm solution, which does not check each contact's capacity N Fs \
+                         (README, known limits)",
+                        names.join(", ")
+                    ),
+                }
+            })
+            .collect()
     }
 
     /// Choose the modes of every contact and stop that is at rest at (t, y),
@@ -276,14 +326,14 @@ impl Engine<'_> {
                         let ct = &sys.contacts[c];
                         let n = normal[c];
                         let mem = &d.mem[c];
-                        let fs = ct.model.max_static(&[], mem).unwrap_or(0.0) * n;
+                        let (slo, shi) = ct.model.static_range(&[], mem).unwrap_or((0.0, 0.0));
                         let (xa, _) = self.pos(y, &self.scr.borrow(), ct.between[0]);
                         let (xb, _) = self.pos(y, &self.scr.borrow(), ct.between[1]);
                         let fp =
                             n * ct.model.force(&Input::new(t, xa - xb, f64::MIN_POSITIVE), &[], mem).abs();
                         let fm =
                             n * ct.model.force(&Input::new(t, xa - xb, -f64::MIN_POSITIVE), &[], mem).abs();
-                        stat[jj] = (-fs, fs);
+                        stat[jj] = (slo * n, shi * n);
                         kin[jj] = (-fm, fp);
                         broken[jj] = must_slide.contains(&c);
                         (lo[jj], hi[jj]) = if broken[jj] { kin[jj] } else { stat[jj] };
@@ -409,6 +459,8 @@ impl Engine<'_> {
         let mut d = std::mem::take(&mut *self.disc_spare.borrow_mut());
         d.clone_from(&self.disc.borrow());
         let mut events = Vec::new();
+        // stops hit at speed without a bounce (restitution 0)
+        let mut plastic = Vec::new();
         // stops: the one that fired, and any other free stop at its limit moving outwards
         let ptol = 10.0 * self.sys.solver.atol_position;
         let vtol_stop = 10.0 * self.sys.solver.atol_velocity;
@@ -431,6 +483,9 @@ impl Engine<'_> {
                 y[nb + st.body] = v1;
                 events.push(Event { t, contact: name, from: "free".into(), to: "bounce".into() });
             } else {
+                if v.abs() > vtol_stop {
+                    plastic.push(k);
+                }
                 arrived.push(RowKind::Stop(k));
             }
         }
@@ -487,6 +542,19 @@ impl Engine<'_> {
             }
             if !new {
                 break;
+            }
+        }
+        // a plastic impact is an event even when the body leaves the stop at
+        // once (its rest is then no transition): the kinetic energy it took
+        // is in `energy.impacts`
+        for &k in &plastic {
+            if d.stops[k] == StopMode::Free {
+                events.push(Event {
+                    t,
+                    contact: self.item_name(RowKind::Stop(k)),
+                    from: "free".into(),
+                    to: "impact".into(),
+                });
             }
         }
         let old = std::mem::replace(&mut *self.disc.borrow_mut(), d);

@@ -101,6 +101,12 @@ pub(crate) struct Scratch {
     pub a: Vec<f64>,
     /// A contact's states before `accept`, to see whether it projected them.
     pub zbuf: Vec<f64>,
+    /// per bundle of the plan: the contacts' summed capacity and the load
+    /// they carry towards it ([`super::constraints::split_bundle`])
+    pub bundle_load: Vec<(f64, f64)>,
+    /// one bundle's limits and split (work space)
+    pub lim: Vec<super::constraints::Limit>,
+    pub split: Vec<f64>,
 }
 
 impl Scratch {
@@ -172,6 +178,17 @@ pub struct Engine<'s> {
     /// The copy of the discrete state the stick/slip decision works on
     /// (`Engine::resolve`), kept for its allocations.
     pub(crate) disc_spare: RefCell<Discrete>,
+    /// statically indeterminate sets of rows met during the run (warnings)
+    pub(crate) indeterminate: RefCell<Vec<(Indeterminate, Vec<RowKind>)>>,
+}
+
+/// Why the forces of a set of active rows are not unique.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Indeterminate {
+    /// rows joining the same two members (split by a rule)
+    Parallel,
+    /// rows closing a loop through several bodies (minimum-norm forces)
+    Loop,
 }
 
 impl<'s> Engine<'s> {
@@ -245,12 +262,16 @@ impl<'s> Engine<'s> {
                 need: vec![0.0; nb],
                 a: vec![0.0; nb],
                 zbuf: Vec::with_capacity(sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0)),
+                bundle_load: Vec::new(),
+                lim: Vec::new(),
+                split: Vec::new(),
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
             settle_work: RefCell::new(Default::default()),
             plan_work: RefCell::new(Default::default()),
             disc_spare: RefCell::new(Default::default()),
+            indeterminate: RefCell::new(Vec::new()),
         };
         *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
         let all = e.all_picks();

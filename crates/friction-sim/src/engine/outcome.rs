@@ -139,6 +139,11 @@ pub struct Outcome {
     pub energy: Energy,
     /// If the run failed, why; the rows then hold what was computed until then.
     pub failure: Option<String>,
+    /// What the user should know of a run that did not fail: sets of stuck
+    /// contacts and stops whose forces are statically indeterminate (two
+    /// contacts holding one body, a contact beside a resting stop), and the
+    /// rule by which their forces were split.
+    pub warnings: Vec<String>,
 }
 
 impl Outcome {
@@ -203,6 +208,11 @@ pub struct FlatOutcome {
     pub energy: Energy,
     /// If the run failed, why; the rows then hold what was computed until then.
     pub failure: Option<String>,
+    /// What the user should know of a run that did not fail: sets of stuck
+    /// contacts and stops whose forces are statically indeterminate (two
+    /// contacts holding one body, a contact beside a resting stop), and the
+    /// rule by which their forces were split.
+    pub warnings: Vec<String>,
 }
 
 impl FlatOutcome {
@@ -251,6 +261,7 @@ impl From<FlatOutcome> for Outcome {
             stats: t.stats,
             energy: t.energy,
             failure: t.failure,
+            warnings: t.warnings,
         }
     }
 }

@@ -44,7 +44,7 @@ impl Engine<'_> {
                 Self::add_force(s, ct.between[1], fc);
             }
         }
-        self.constraint_forces(&d.rows, &d.plan, s);
+        self.constraint_forces(d, s);
         if let Some(dy) = dy {
             short::copy(&mut dy[..nb], &y[nb..2 * nb]);
             short::copy(&mut dy[nb..2 * nb], &s.a);

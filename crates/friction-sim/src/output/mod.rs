@@ -330,6 +330,7 @@ pub fn summary(sys: &System, out: &Outcome) -> Value {
             stats: &out.stats,
             energy: &out.energy,
             failure: &out.failure,
+            warnings: &out.warnings,
         },
     )
 }
@@ -360,6 +361,7 @@ pub fn summary_flat(sys: &System, out: &FlatOutcome) -> Value {
             stats: &out.stats,
             energy: &out.energy,
             failure: &out.failure,
+            warnings: &out.warnings,
         },
     )
 }
@@ -374,6 +376,7 @@ struct Results<'a> {
     stats: &'a Stats,
     energy: &'a Energy,
     failure: &'a Option<String>,
+    warnings: &'a [String],
 }
 
 fn summary_of(sys: &System, out: Results<'_>) -> Value {
@@ -389,6 +392,7 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
         "status": if out.failure.is_some() { "failed" } else { "ok" },
         "partial": out.failure.is_some(),
         "error": out.failure,
+        "warnings": out.warnings,
         "final": finals,
         "units": out.columns.iter().zip(out.units).map(|(c, u)| (c.clone(), json!(u))).collect::<serde_json::Map<_, _>>(),
         "events": out.events.iter().map(|ev| json!({"t": ev.t, "contact": ev.contact, "from": ev.from, "to": ev.to})).collect::<Vec<_>>(),
