@@ -707,7 +707,7 @@ fn torque_burst_brake_spins_up_coasts_and_stops_on_the_third_brake_pulse() {
     let out = run("torque_burst_brake.toml");
     let w1 = 200.0 * (1.0 - 50f64.cos());
     let th05 = 200.0 * (0.5 - 50f64.sin() / 100.0);
-    for t in [0.1234, 0.3, 0.45] {
+    for t in [0.1234f64, 0.3, 0.45] {
         let w = 200.0 * (1.0 - (100.0 * t).cos());
         let th = 200.0 * (t - (100.0 * t).sin() / 100.0);
         assert!((at(&out, "v.rotor", t) - w).abs() < 2e-3 * w1, "ω at {t}");
