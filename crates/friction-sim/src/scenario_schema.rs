@@ -417,6 +417,8 @@ pub struct SchedKey {
     pub default: Option<f64>,
     /// Lower bound and whether it is allowed (`None`: unbounded).
     pub lo: Option<(f64, bool)>,
+    /// Upper bound and whether it is allowed (`None`: unbounded).
+    pub hi: Option<(f64, bool)>,
     /// Unit, with `u` the unit of the signal (m for a motion, N for a force).
     pub unit: &'static str,
     /// Meaning.
@@ -443,8 +445,29 @@ const fn sk(
     unit: &'static str,
     doc: &'static str,
 ) -> SchedKey {
-    SchedKey { name, default, lo, unit, doc }
+    SchedKey { name, default, lo, hi: None, unit, doc }
 }
+
+/// A key with an upper bound as well.
+const fn sk_in(
+    name: &'static str,
+    default: Option<f64>,
+    lo: Option<(f64, bool)>,
+    hi: Option<(f64, bool)>,
+    unit: &'static str,
+    doc: &'static str,
+) -> SchedKey {
+    SchedKey { name, default, lo, hi, unit, doc }
+}
+
+const DUTY: SchedKey = sk_in(
+    "duty",
+    Some(0.5),
+    POS,
+    Some((1.0, false)),
+    "-",
+    "fraction of the period at the high value (Modelica's `width` / 100)",
+);
 
 const T0: Option<(f64, bool)> = Some((0.0, true));
 const POS: Option<(f64, bool)> = Some((0.0, false));
@@ -560,6 +583,63 @@ pub const SCHEDULES: &[ScheduleType] = &[
         ],
         example: "{ type = \"input\", name = \"v_slip\", start = 0.01, quantity = \"velocity\" }",
     },
+    ScheduleType {
+        name: "pulse_train",
+        formula: "periodic pulses (Modelica.Blocks.Sources.Pulse with width = 100 duty): s = offset + amplitude for start + k period <= t < start + (k + duty) period (k = 0, 1, ...), offset elsewhere and before start. Each period is closed at its start; every edge is a breakpoint",
+        keys: &[
+            sk("amplitude", None, None, "u", "height of the pulses above `offset`"),
+            sk("period", None, POS, "s", "period"),
+            DUTY,
+            sk("offset", Some(0.0), None, "u", "value between the pulses and before `start`"),
+            sk("start", Some(0.0), None, "s", "start of the first period (negative: a phase shift)"),
+        ],
+        example: "{ type = \"pulse_train\", amplitude = 5.0, period = 0.1, duty = 0.2 }",
+    },
+    ScheduleType {
+        name: "square",
+        formula: "square wave: s = offset + amplitude for start + k period <= t < start + (k + duty) period (k = 0, 1, ...), offset - amplitude on the rest of each period, offset before start; every edge is a breakpoint",
+        keys: &[
+            sk("amplitude", None, None, "u", "half the peak-to-peak height"),
+            sk("period", None, POS, "s", "period"),
+            DUTY,
+            sk("offset", Some(0.0), None, "u", "mean value (with duty = 0.5) and value before `start`"),
+            sk("start", Some(0.0), None, "s", "start of the first period (negative: a phase shift)"),
+        ],
+        example: "{ type = \"square\", amplitude = 1.0, period = 0.5 }",
+    },
+    ScheduleType {
+        name: "sawtooth",
+        formula: "sawtooth (Modelica.Blocks.Sources.SawTooth): s = offset + amplitude (t - start - k period) / period for start + k period <= t < start + (k + 1) period, offset before start; the jumps back are breakpoints",
+        keys: &[
+            sk("amplitude", None, None, "u", "rise over one period"),
+            sk("period", None, POS, "s", "period"),
+            sk("offset", Some(0.0), None, "u", "value at the start of each period and before `start`"),
+            sk("start", Some(0.0), None, "s", "start of the first period (negative: a phase shift)"),
+        ],
+        example: "{ type = \"sawtooth\", amplitude = 2.0, period = 1.0 }",
+    },
+    ScheduleType {
+        name: "sum",
+        formula: "s = the sum of the terms (schedules, or numbers as constants; nested up to 16 levels); its rates are the sums of the rates, its breakpoints the union of the terms'",
+        keys: &[sk("terms", None, None, "u", "array of schedules or numbers")],
+        example: "{ type = \"sum\", terms = [{ type = \"sine\", amplitude = 1.0, frequency = 2.0 }, 0.5] }",
+    },
+    ScheduleType {
+        name: "product",
+        formula: "s = the product of the factors (schedules, or numbers as constants; nested up to 16 levels); its rates follow the product rule, its breakpoints are the union of the factors'",
+        keys: &[sk("factors", None, None, "", "array of schedules or numbers (the units multiply)")],
+        example: "{ type = \"product\", factors = [{ type = \"ramp\", rate = 1.0 }, { type = \"sine\", amplitude = 1.0, frequency = 2.0 }] }",
+    },
+    ScheduleType {
+        name: "window",
+        formula: "s = inner(t) for start <= t < end (closed at start, open at end), 0 elsewhere; inner is evaluated at the simulation time t (not restarted at start); start, end and the inner signal's breakpoints in between are breakpoints",
+        keys: &[
+            sk("start", Some(0.0), T0, "s", "start of the window (inside)"),
+            sk("end", None, POS, "s", "end of the window (outside), greater than `start`"),
+            sk("inner", None, None, "u", "the signal inside the window: a schedule or a number"),
+        ],
+        example: "{ type = \"window\", end = 0.5, inner = { type = \"sine\", amplitude = 200.0, frequency = 15.915494309189533 } }",
+    },
 ];
 
 // ---------------------------------------------------------------- JSON Schema
@@ -601,10 +681,19 @@ fn schedule_table_schema() -> Value {
                     "file" => json!({ "type": "string" }),
                     "name" => name_schema(),
                     "quantity" => json!({ "enum": ["value", "velocity"], "default": "value" }),
+                    "terms" | "factors" => json!({
+                        "type": "array",
+                        "items": { "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] },
+                        "minItems": 1,
+                        "maxItems": crate::schedule::MAX_TERMS,
+                    }),
+                    "inner" => {
+                        json!({ "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] })
+                    }
                     _ => {
                         let mut m = Map::new();
                         m.insert("type".into(), json!("number"));
-                        bounds(&mut m, k.lo, None);
+                        bounds(&mut m, k.lo, k.hi);
                         if let Some(d) = k.default {
                             m.insert("default".into(), json!(d));
                         }
@@ -919,18 +1008,44 @@ pub fn markdown() -> String {
          driver's `motion` must be a table). A table names its `type`; `u` is the unit of the signal (m for a \
          motion, N for a force, - for a normal-load factor). Every signal must stay finite over [0, t_end].\n\n",
     );
+    m.push_str(&format!(
+        "Signals compose: `sum`, `product` and `window` take other schedules (or numbers, as constants) as \
+         parts, nested up to {} levels (a window of a sum of a product is 3), at most {} terms or factors \
+         each. Every part is evaluated at the simulation time t. The rates of a composed signal (a driver's \
+         velocity and acceleration) follow from its parts' (a product's by the product rule), and its \
+         breakpoints, where the integrator stops and restarts, are the union of its parts', the window \
+         edges and every edge of a periodic part, so no step straddles a jump. An `input` cannot be a \
+         part. A torque `200 sin(100 t)` for t < 0.5 and 0 after:\n\n\
+         ```toml\nvalue = {{ type = \"window\", end = 0.5, inner = {{ type = \"sine\", amplitude = 200.0, \
+         frequency = 15.915494309189533 }} }}\n```\n\n\
+         The periodic signals `pulse_train`, `square` and `sawtooth` follow Modelica.Blocks.Sources.Pulse \
+         and Modelica.Blocks.Sources.SawTooth (Modelica Standard Library 4.0): `offset` before `start`, \
+         `duty` = Modelica's `width` / 100, a finite number of periods (Modelica's `nperiod`) is a \
+         `window`. At most {:.0} edges of periodic signals per schedule in [0, t_end].\n\n",
+        crate::schedule::MAX_DEPTH,
+        crate::schedule::MAX_TERMS,
+        crate::schedule::MAX_EDGES,
+    ));
     for s in SCHEDULES {
         m.push_str(&format!("### `{}`\n\n{}\n\n", s.name, s.formula));
         m.push_str("| key | unit | default | valid range | description |\n| --- | --- | --- | --- | --- |\n");
         for k in s.keys {
+            let hi = match k.hi {
+                Some((x, true)) => format!("{x}]"),
+                Some((x, false)) => format!("{x})"),
+                None => "inf)".to_string(),
+            };
             let range = match (k.name, k.lo) {
                 ("points", _) => "finite numbers, at least 2".to_string(),
                 ("file", _) => String::new(),
                 ("name", _) => "a name, unique among inputs".to_string(),
                 ("quantity", _) => "\"value\" \\| \"velocity\"".to_string(),
-                (_, Some((x, true))) => format!("[{x}, inf)"),
-                (_, Some((x, false))) => format!("({x}, inf)"),
-                (_, None) => "(-inf, inf)".to_string(),
+                ("terms" | "factors", _) => format!("1 to {} entries", crate::schedule::MAX_TERMS),
+                ("inner", _) => "a schedule or a number".to_string(),
+                ("end", _) => "(start, inf)".to_string(),
+                (_, Some((x, true))) => format!("[{x}, {hi}"),
+                (_, Some((x, false))) => format!("({x}, {hi}"),
+                (_, None) => format!("(-inf, {hi}"),
             };
             let default = match k.name {
                 "quantity" => "\"value\"".to_string(),

@@ -20,7 +20,57 @@
 //!                                                        interpolation, held after the last row
 //! input          {name, start, quantity = "value", offset = 0}
 //!                a signal set from outside (an FMU input, see below); s = start until set
+//! pulse_train    {amplitude, period, duty = 0.5, offset = 0, start = 0}
+//!                s = offset + amplitude on the first duty·period of every period from
+//!                start, offset elsewhere (Modelica.Blocks.Sources.Pulse, width = 100 duty)
+//! square         {amplitude, period, duty = 0.5, offset = 0, start = 0}
+//!                s = offset + amplitude on the first duty·period of every period from
+//!                start, offset - amplitude on the rest; offset before start
+//! sawtooth       {amplitude, period, offset = 0, start = 0}
+//!                s = offset + amplitude (t - start - k period)/period in period k from
+//!                start, offset before (Modelica.Blocks.Sources.SawTooth)
+//! sum            {terms}       s = Σ terms       (schedules or numbers, 1 to MAX_TERMS)
+//! product        {factors}     s = Π factors     (schedules or numbers, 1 to MAX_TERMS)
+//! window         {start = 0, end, inner}
+//!                s = inner(t) on [start, end), 0 elsewhere
 //! ```
+//!
+//! # Composed signals
+//!
+//! `sum`, `product` and `window` take other schedules (or plain numbers, as
+//! constants) and nest to [`MAX_DEPTH`] levels: a torque `200 sin(100 t)`
+//! for t < 0.5 and 0 after is
+//!
+//! ```toml
+//! value = { type = "window", end = 0.5, inner = { type = "sine", amplitude = 200.0, frequency = 15.915494309189533 } }
+//! ```
+//!
+//! - Every part is evaluated at the simulation time t (a window does not
+//!   restart its inner signal at `start`).
+//! - The rates follow from the parts' rates: a sum's are the sums, a
+//!   product's follow the product rule ((fg)' = f'g + fg', (fg)'' = f''g +
+//!   2f'g' + fg''), a window's are the inner signal's inside the window and 0
+//!   outside. A driver moved by a composed motion therefore has the exact
+//!   velocity and acceleration of its formula.
+//! - A window is closed at `start` and open at `end` (like `pulse`): at
+//!   t = end the signal is already 0.
+//! - The breakpoints (the times where the engine stops and restarts its
+//!   integrator) are the union of the parts' breakpoints, the window's
+//!   edges (the inner signal's breakpoints outside the window are dropped,
+//!   the signal being 0 there) and every edge of a periodic signal, so no
+//!   step straddles a jump.
+//! - An `input` cannot be part of a composition (an FMU input is a whole
+//!   force, load or motion); a force that is an input plus a known signal is
+//!   two `[[force]]` tables on the same body.
+//!
+//! The periodic signals follow Modelica.Blocks.Sources.Pulse and
+//! Modelica.Blocks.Sources.SawTooth (Modelica Standard Library 4.0): before
+//! `start` they hold `offset`; `duty` is Modelica's `width` / 100; a negative
+//! `start` shifts the phase (the train has begun before t = 0); a finite
+//! number of periods (Modelica's `nperiod`) is a `window`. Each period is
+//! closed at its start: at a rising edge the signal already has its high
+//! value. A run refuses a periodic signal with more than [`MAX_EDGES`]
+//! edges in [0, t_end].
 //!
 //! # Inputs
 //!
@@ -52,6 +102,17 @@
 use std::f64::consts::PI;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+
+/// Deepest nesting of composed schedules (`sum`, `product`, `window`): a
+/// window of a sum of a product is 3 levels.
+pub const MAX_DEPTH: usize = 16;
+
+/// Most `terms` of a `sum` or `factors` of a `product`.
+pub const MAX_TERMS: usize = 256;
+
+/// Most edges (jumps) that the periodic signals of one schedule may have in
+/// [0, t_end]: each is a breakpoint where the integrator restarts.
+pub const MAX_EDGES: f64 = 1e6;
 
 /// What an [`InputSignal`] sets: the signal itself or its rate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,6 +308,108 @@ pub enum Schedule {
     /// A signal set from outside (an FMU input); holds its start value in
     /// `friction run`.
     Input(InputSignal),
+    /// Periodic rectangular pulses (Modelica.Blocks.Sources.Pulse):
+    /// `offset + amplitude` on the first `duty` of every period from
+    /// `start`, `offset` elsewhere.
+    PulseTrain {
+        /// Height of the pulses above `offset`.
+        amplitude: f64,
+        /// Period \[s\].
+        period: f64,
+        /// Fraction of the period at `offset + amplitude`, in (0, 1).
+        duty: f64,
+        /// Value between the pulses and before `start`.
+        offset: f64,
+        /// Start of the first period \[s\] (negative: a phase shift).
+        start: f64,
+    },
+    /// Square wave: `offset + amplitude` on the first `duty` of every
+    /// period from `start`, `offset - amplitude` on the rest, `offset`
+    /// before `start`.
+    Square {
+        /// Half the peak-to-peak height.
+        amplitude: f64,
+        /// Period \[s\].
+        period: f64,
+        /// Fraction of the period at `offset + amplitude`, in (0, 1).
+        duty: f64,
+        /// Mean value (for `duty` = 0.5) and value before `start`.
+        offset: f64,
+        /// Start of the first period \[s\] (negative: a phase shift).
+        start: f64,
+    },
+    /// Sawtooth (Modelica.Blocks.Sources.SawTooth): rises from `offset` to
+    /// `offset + amplitude` over every period from `start`, then jumps back.
+    Sawtooth {
+        /// Rise over one period.
+        amplitude: f64,
+        /// Period \[s\].
+        period: f64,
+        /// Value at the start of every period and before `start`.
+        offset: f64,
+        /// Start of the first period \[s\] (negative: a phase shift).
+        start: f64,
+    },
+    /// The sum of signals.
+    Sum {
+        /// The terms (at least one).
+        terms: Vec<Schedule>,
+    },
+    /// The product of signals.
+    Product {
+        /// The factors (at least one).
+        factors: Vec<Schedule>,
+    },
+    /// A signal limited to the window `[start, end)`, 0 outside.
+    Window {
+        /// Start of the window \[s\] (inside).
+        start: f64,
+        /// End of the window \[s\] (outside), greater than `start`.
+        end: f64,
+        /// The signal inside the window, evaluated at the simulation time.
+        inner: Box<Schedule>,
+    },
+}
+
+/// Time of the point `frac` (0: its start) of period `k` of a periodic
+/// signal: the one formula of both its evaluation and its breakpoints, so
+/// that the value at a reported breakpoint is the value after the jump.
+#[inline]
+fn edge(start: f64, period: f64, k: f64, frac: f64) -> f64 {
+    start + (k + frac) * period
+}
+
+/// The period `k` that holds `t` (`edge(k, 0) <= t < edge(k + 1, 0)`), for
+/// `t >= start`.
+fn period_index(t: f64, start: f64, period: f64) -> f64 {
+    let mut k = ((t - start) / period).floor().max(0.0);
+    if edge(start, period, k, 0.0) > t && k > 0.0 {
+        k -= 1.0;
+    } else if edge(start, period, k + 1.0, 0.0) <= t {
+        k += 1.0;
+    }
+    k
+}
+
+/// The edges of a periodic signal in `(0, t_end)`: every period's start and,
+/// with `frac`, the point `frac` of every period.
+fn periodic_edges(start: f64, period: f64, frac: Option<f64>, t_end: f64) -> Vec<f64> {
+    let mut b = Vec::new();
+    let mut k = if start < 0.0 { (-start / period).floor().max(0.0) } else { 0.0 };
+    while edge(start, period, k, 0.0) < t_end {
+        b.push(edge(start, period, k, 0.0));
+        if let Some(f) = frac {
+            b.push(edge(start, period, k, f));
+        }
+        k += 1.0;
+    }
+    b
+}
+
+/// (s, s', s'') of a product `p · f` by the product rule.
+#[inline]
+fn times(p: (f64, f64, f64), f: (f64, f64, f64)) -> (f64, f64, f64) {
+    (p.0 * f.0, p.1 * f.0 + p.0 * f.1, p.2 * f.0 + 2.0 * p.1 * f.1 + p.0 * f.2)
 }
 
 impl Schedule {
@@ -352,6 +515,42 @@ impl Schedule {
                 (v[i] + slope * (t - ts[i]), slope, 0.0)
             }
             Schedule::Input(u) => u.eval(t),
+            Schedule::PulseTrain { amplitude, period, duty, offset, start } => {
+                if t < *start {
+                    return (*offset, 0.0, 0.0);
+                }
+                let k = period_index(t, *start, *period);
+                let high = t < edge(*start, *period, k, *duty);
+                (if high { offset + amplitude } else { *offset }, 0.0, 0.0)
+            }
+            Schedule::Square { amplitude, period, duty, offset, start } => {
+                if t < *start {
+                    return (*offset, 0.0, 0.0);
+                }
+                let k = period_index(t, *start, *period);
+                let high = t < edge(*start, *period, k, *duty);
+                (if high { offset + amplitude } else { offset - amplitude }, 0.0, 0.0)
+            }
+            Schedule::Sawtooth { amplitude, period, offset, start } => {
+                if t < *start {
+                    return (*offset, 0.0, 0.0);
+                }
+                let k = period_index(t, *start, *period);
+                let rate = amplitude / period;
+                (offset + rate * (t - edge(*start, *period, k, 0.0)), rate, 0.0)
+            }
+            Schedule::Sum { terms } => terms.iter().fold((0.0, 0.0, 0.0), |a, s| {
+                let e = s.eval(t);
+                (a.0 + e.0, a.1 + e.1, a.2 + e.2)
+            }),
+            Schedule::Product { factors } => factors.iter().fold((1.0, 0.0, 0.0), |p, s| times(p, s.eval(t))),
+            Schedule::Window { start, end, inner } => {
+                if t >= *start && t < *end {
+                    inner.eval(t)
+                } else {
+                    (0.0, 0.0, 0.0)
+                }
+            }
         }
     }
 
@@ -394,10 +593,47 @@ impl Schedule {
             Schedule::Pulse { from, to, .. } => vec![*from, *to],
             Schedule::Haversine { duration, start, .. } => vec![*start, start + duration],
             Schedule::Table { t, .. } => t.clone(),
-            _ => vec![],
+            Schedule::PulseTrain { period, duty, start, .. }
+            | Schedule::Square { period, duty, start, .. } => {
+                periodic_edges(*start, *period, Some(*duty), t_end)
+            }
+            Schedule::Sawtooth { period, start, .. } => periodic_edges(*start, *period, None, t_end),
+            Schedule::Sum { terms: parts } | Schedule::Product { factors: parts } => {
+                parts.iter().flat_map(|p| p.breakpoints(t_end)).collect()
+            }
+            Schedule::Window { start, end, inner } => {
+                let mut b = vec![*start, *end];
+                b.extend(inner.breakpoints(t_end).into_iter().filter(|x| x > start && x < end));
+                b
+            }
+            Schedule::Constant { .. }
+            | Schedule::Sine { .. }
+            | Schedule::VelocitySine { .. }
+            | Schedule::Input(_) => vec![],
         };
         b.retain(|&x| x > 0.0 && x < t_end);
+        if matches!(self, Schedule::Sum { .. } | Schedule::Product { .. } | Schedule::Window { .. }) {
+            b.sort_by(f64::total_cmp);
+            b.dedup();
+        }
         b
+    }
+
+    /// How many edges (jumps) the periodic signals in this schedule have in
+    /// [0, t_end], an upper estimate without listing them.
+    pub fn periodic_edges(&self, t_end: f64) -> f64 {
+        let n = |start: f64, period: f64| ((t_end - start.max(0.0)) / period).max(0.0).ceil() + 1.0;
+        match self {
+            Schedule::PulseTrain { period, start, .. } | Schedule::Square { period, start, .. } => {
+                2.0 * n(*start, *period)
+            }
+            Schedule::Sawtooth { period, start, .. } => n(*start, *period),
+            Schedule::Sum { terms: parts } | Schedule::Product { factors: parts } => {
+                parts.iter().map(|p| p.periodic_edges(t_end)).sum()
+            }
+            Schedule::Window { inner, .. } => inner.periodic_edges(t_end),
+            _ => 0.0,
+        }
     }
 
     /// Smallest and largest value over `[0, t_end]`, from the parameters
@@ -436,6 +672,32 @@ impl Schedule {
                 InputQuantity::Value => (u.start, u.start),
                 InputQuantity::Velocity => span(u.offset, u.offset + u.start * t_end),
             },
+            Schedule::PulseTrain { amplitude, offset, .. } | Schedule::Sawtooth { amplitude, offset, .. } => {
+                span(*offset, offset + amplitude)
+            }
+            Schedule::Square { amplitude, offset, .. } => {
+                (offset - amplitude.abs(), offset + amplitude.abs())
+            }
+            Schedule::Sum { terms } => terms.iter().fold((0.0, 0.0), |(lo, hi), s| {
+                let (a, b) = s.bounds(t_end);
+                (lo + a, hi + b)
+            }),
+            Schedule::Product { factors } => factors.iter().fold((1.0, 1.0), |(lo, hi), s| {
+                let (a, b) = s.bounds(t_end);
+                let c = [lo * a, lo * b, hi * a, hi * b];
+                // a NaN (0 · inf) stays: the signal is refused as not finite
+                if c.iter().any(|x| x.is_nan()) {
+                    return (f64::NAN, f64::NAN);
+                }
+                (
+                    c.iter().copied().fold(f64::INFINITY, f64::min),
+                    c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                )
+            }),
+            Schedule::Window { inner, .. } => {
+                let (lo, hi) = inner.bounds(t_end);
+                (lo.min(0.0), hi.max(0.0))
+            }
         }
     }
 
@@ -476,6 +738,22 @@ impl Schedule {
                 InputQuantity::Value => (0.0, 0.0),
                 InputQuantity::Velocity => (u.start.abs(), 0.0),
             },
+            Schedule::PulseTrain { .. } | Schedule::Square { .. } => (0.0, 0.0),
+            Schedule::Sawtooth { amplitude, period, .. } => ((amplitude / period).abs(), 0.0),
+            Schedule::Sum { terms } => terms.iter().fold((0.0, 0.0), |(d1, d2), s| {
+                let (a, b) = s.rate_bounds(t_end);
+                (d1 + a, d2 + b)
+            }),
+            Schedule::Product { factors } => {
+                // (|p|, |p'|, |p''|) bounds by the product rule
+                let (_, d1, d2) = factors.iter().fold((1.0, 0.0, 0.0), |p, s| {
+                    let (lo, hi) = s.bounds(t_end);
+                    let (a, b) = s.rate_bounds(t_end);
+                    times(p, (lo.abs().max(hi.abs()), a, b))
+                });
+                (d1, d2)
+            }
+            Schedule::Window { inner, .. } => inner.rate_bounds(t_end),
         }
     }
 
@@ -497,11 +775,51 @@ impl Schedule {
                  (|ds/dt| up to {d1}, |d²s/dt²| up to {d2}); reduce the amplitude or the frequency"
             ));
         }
+        let n = self.periodic_edges(t_end);
+        if n > MAX_EDGES {
+            return Err(format!(
+                "{what}: the periodic signal jumps about {n:.0} times in [0, t_end = {t_end}], each a restart \
+                 of the integrator; valid: at most {MAX_EDGES:.0} edges: lengthen `period` or shorten `t_end`"
+            ));
+        }
         Ok(())
     }
 
-    /// Parse from a TOML table; `what` names the table in error messages.
+    /// Parse from a TOML table; `what` names the table in error messages
+    /// (the parts of a composed schedule as `what.terms[1]`, `what.inner`).
     pub fn from_toml(tab: &toml::Table, what: &str, base_dir: &Path) -> Result<Schedule, String> {
+        Self::from_toml_at(tab, what, base_dir, 1)
+    }
+
+    /// A part of a composed schedule: a number (a constant) or a table, at
+    /// nesting level `depth`.
+    fn part_from_toml(
+        v: &toml::Value,
+        what: &str,
+        base_dir: &Path,
+        depth: usize,
+    ) -> Result<Schedule, String> {
+        match v {
+            toml::Value::Float(x) if x.is_finite() => Ok(Schedule::Constant { value: *x }),
+            toml::Value::Integer(i) => Ok(Schedule::Constant { value: *i as f64 }),
+            toml::Value::Table(t) => Self::from_toml_at(t, what, base_dir, depth),
+            other => Err(format!("{what}: expected a finite number or a schedule table, found {other}")),
+        }
+    }
+
+    /// [`Schedule::from_toml`] at nesting level `depth` (1: the signal itself).
+    fn from_toml_at(
+        tab: &toml::Table,
+        what: &str,
+        base_dir: &Path,
+        depth: usize,
+    ) -> Result<Schedule, String> {
+        if depth > MAX_DEPTH {
+            return Err(format!(
+                "{what}: schedules nested {depth} levels deep; valid: at most {MAX_DEPTH} levels of \
+                 sum, product and window"
+            ));
+        }
         let ty = match tab.get("type") {
             Some(toml::Value::String(s)) => s.as_str(),
             Some(v) => return Err(format!("{what}: `type` must be a string, found {v}")),
@@ -519,6 +837,11 @@ impl Schedule {
             "haversine" => &["amplitude", "duration", "start"],
             "table" => &["file"],
             "input" => &["name", "start", "quantity", "offset"],
+            "pulse_train" | "square" => &["amplitude", "period", "duty", "offset", "start"],
+            "sawtooth" => &["amplitude", "period", "offset", "start"],
+            "sum" => &["terms"],
+            "product" => &["factors"],
+            "window" => &["start", "end", "inner"],
             other => {
                 return Err(format!(
                     "{what}: unknown type \"{other}\"{}; valid types: {}",
@@ -555,7 +878,72 @@ impl Schedule {
             Ok(x)
         };
         let any = f64::NEG_INFINITY;
+        let list = |k: &str| -> Result<Vec<Schedule>, String> {
+            let a = match tab.get(k) {
+                Some(toml::Value::Array(a)) => a,
+                Some(v) => {
+                    return Err(format!("{what}: `{k}` must be an array of schedules or numbers, found {v}"))
+                }
+                None => return Err(format!("{what}: missing key `{k}` (type \"{ty}\")")),
+            };
+            if a.is_empty() || a.len() > MAX_TERMS {
+                return Err(format!(
+                    "{what}: `{k}` has {} entries; valid: 1 to {MAX_TERMS} schedules or numbers",
+                    a.len()
+                ));
+            }
+            a.iter()
+                .enumerate()
+                .map(|(i, v)| Self::part_from_toml(v, &format!("{what}.{k}[{i}]"), base_dir, depth + 1))
+                .collect()
+        };
+        let periodic = |with_duty: bool| -> Result<(f64, f64, f64, f64, f64), String> {
+            let amplitude = num("amplitude", None, any, true)?;
+            let period = num("period", None, 0.0, true)?;
+            let duty = if with_duty { num("duty", Some(0.5), 0.0, true)? } else { 0.0 };
+            if duty >= 1.0 {
+                return Err(format!("{what}: `duty` = {duty} is out of range; valid range (0, 1)"));
+            }
+            let offset = num("offset", Some(0.0), any, true)?;
+            let start = num("start", Some(0.0), any, true)?;
+            Ok((amplitude, period, duty, offset, start))
+        };
+        if ty == "input" && depth > 1 {
+            return Err(format!(
+                "{what}: an input cannot be part of a sum, product or window (an FMU input is a whole \
+                 signal); valid: a top-level `value`, `normal` or `motion` (a force that is an input plus \
+                 a known signal is two [[force]] tables on the same body)"
+            ));
+        }
         Ok(match ty {
+            "pulse_train" | "square" => {
+                let (amplitude, period, duty, offset, start) = periodic(true)?;
+                if ty == "square" {
+                    Schedule::Square { amplitude, period, duty, offset, start }
+                } else {
+                    Schedule::PulseTrain { amplitude, period, duty, offset, start }
+                }
+            }
+            "sawtooth" => {
+                let (amplitude, period, _, offset, start) = periodic(false)?;
+                Schedule::Sawtooth { amplitude, period, offset, start }
+            }
+            "sum" => Schedule::Sum { terms: list("terms")? },
+            "product" => Schedule::Product { factors: list("factors")? },
+            "window" => {
+                let start = num("start", Some(0.0), 0.0, false)?;
+                let end = num("end", None, 0.0, true)?;
+                if end <= start {
+                    return Err(format!(
+                        "{what}: `end` = {end} must be greater than `start` = {start}; valid range ({start}, inf)"
+                    ));
+                }
+                let inner = match tab.get("inner") {
+                    Some(v) => Self::part_from_toml(v, &format!("{what}.inner"), base_dir, depth + 1)?,
+                    None => return Err(format!("{what}: missing key `inner` (type \"window\")")),
+                };
+                Schedule::Window { start, end, inner: Box::new(inner) }
+            }
             "constant" => Schedule::Constant { value: num("value", None, any, true)? },
             "step" => Schedule::Step {
                 amplitude: num("amplitude", None, any, true)?,
@@ -680,6 +1068,12 @@ pub const TYPES: &[&str] = &[
     "haversine",
     "table",
     "input",
+    "pulse_train",
+    "square",
+    "sawtooth",
+    "sum",
+    "product",
+    "window",
 ];
 
 /// Read a two-column CSV (header row, then `t, value` rows).
@@ -746,6 +1140,35 @@ mod tests {
             Schedule::VelocitySine { bias: 0.1, amplitude: 0.5, frequency: 2.0, offset: 0.0 },
             Schedule::Haversine { amplitude: 3.0, duration: 0.5, start: 0.1 },
             Schedule::Points { points: vec![0.0, 1.0, -1.0], speed: 2.0 },
+            Schedule::Sawtooth { amplitude: 2.0, period: 0.5, offset: 1.0, start: 0.0 },
+            Schedule::Sum {
+                terms: vec![
+                    Schedule::Sine { amplitude: 2.0, frequency: 3.0, phase: 0.4, offset: 1.0 },
+                    Schedule::Haversine { amplitude: 3.0, duration: 5.0, start: 0.1 },
+                ],
+            },
+            Schedule::Product {
+                factors: vec![
+                    Schedule::Sine { amplitude: 2.0, frequency: 3.0, phase: 0.4, offset: 1.0 },
+                    Schedule::VelocitySine { bias: 0.1, amplitude: 0.5, frequency: 2.0, offset: 0.3 },
+                    Schedule::Ramp { rate: 0.5, offset: 1.0, start: 0.0 },
+                ],
+            },
+            Schedule::Window {
+                start: 0.1,
+                end: 3.0,
+                inner: Box::new(Schedule::Product {
+                    factors: vec![
+                        Schedule::Chirp { amplitude: 1.0, f0: 1.0, f1: 5.0, duration: 2.0, offset: 0.0 },
+                        Schedule::Sum {
+                            terms: vec![
+                                Schedule::Constant { value: 2.0 },
+                                Schedule::Ramp { rate: 1.0, offset: 0.0, start: 0.0 },
+                            ],
+                        },
+                    ],
+                }),
+            },
         ];
         for s in &scheds {
             for t in [0.13, 0.37, 0.71, 1.33, 2.9] {
@@ -757,6 +1180,36 @@ mod tests {
                 assert!((fd2 - dd).abs() < 1e-4 * (1.0 + dd.abs()), "{s:?} at {t}: {fd2} vs {dd}");
             }
         }
+    }
+
+    /// The bounds of a composed signal enclose its values, and its rate
+    /// bounds its rates, at many times.
+    #[test]
+    fn composed_bounds_enclose_the_signal() {
+        let s = Schedule::Sum {
+            terms: vec![
+                Schedule::Product {
+                    factors: vec![
+                        Schedule::Sine { amplitude: 2.0, frequency: 3.0, phase: 0.4, offset: -1.0 },
+                        Schedule::Ramp { rate: -0.5, offset: 1.0, start: 0.2 },
+                    ],
+                },
+                Schedule::Window {
+                    start: 0.5,
+                    end: 1.5,
+                    inner: Box::new(Schedule::Constant { value: -4.0 }),
+                },
+                Schedule::Square { amplitude: 1.0, period: 0.3, duty: 0.2, offset: 0.5, start: 0.1 },
+            ],
+        };
+        let (lo, hi) = s.bounds(3.0);
+        let (d1, d2) = s.rate_bounds(3.0);
+        for i in 0..=3000 {
+            let (x, v, a) = s.eval(i as f64 * 1e-3);
+            assert!(lo <= x && x <= hi, "{x} outside [{lo}, {hi}]");
+            assert!(v.abs() <= d1 && a.abs() <= d2, "rates {v}, {a} above {d1}, {d2}");
+        }
+        assert!(hi - lo < 20.0, "[{lo}, {hi}]");
     }
 
     #[test]

@@ -695,3 +695,52 @@ fn stuck_rows_carry_the_holding_force() {
         assert!(r[fi].abs() > 0.1, "t = {}: F.c = {} (the spring holds 0.19 N)", r[0], r[fi]);
     }
 }
+
+/// The torque burst and pulsing brake (composed signals): the rotor follows
+/// ω = 200 (1 - cos 100 t) during the burst `window(0, 0.5, 200 sin(100 t))`,
+/// coasts at ω1 = 200 (1 - cos 50) until the `pulse_train` brake engages at
+/// t = 1 s, decelerates at Fc / J = 50 rad/s² only on the engaged half of
+/// each 0.1 s period, and stops at t = 1.2 + (J ω1 / Fc - 0.1) = 1.240136 s,
+/// at the closed-form angle, for good.
+#[test]
+fn torque_burst_brake_spins_up_coasts_and_stops_on_the_third_brake_pulse() {
+    let out = run("torque_burst_brake.toml");
+    let w1 = 200.0 * (1.0 - 50f64.cos());
+    let th05 = 200.0 * (0.5 - 50f64.sin() / 100.0);
+    let (ts, ws, ths) = (out.series("t"), out.series("v.rotor"), out.series("x.rotor"));
+    for t in [0.123f64, 0.3, 0.45] {
+        let w = 200.0 * (1.0 - (100.0 * t).cos());
+        let th = 200.0 * (t - (100.0 * t).sin() / 100.0);
+        let i = ts.iter().position(|&s| (s - t).abs() < 1e-9).expect("a row every 1 ms");
+        assert!((ws[i] - w).abs() < 1e-7, "ω at {t}: {} vs {w}", ws[i]);
+        assert!((ths[i] - th).abs() < 1e-8, "θ at {t}: {} vs {th}", ths[i]);
+    }
+    // coasting between the burst and the brake
+    assert!((at(&out, "v.rotor", 0.75) - w1).abs() < 1e-8, "coast {}", at(&out, "v.rotor", 0.75));
+    assert!((at(&out, "x.rotor", 1.0) - (th05 + 0.5 * w1)).abs() < 1e-7);
+    // speed after the first engaged half period: ω1 - 50 · 0.05
+    assert!((at(&out, "v.rotor", 1.075) - (w1 - 2.5)).abs() < 1e-7, "{}", at(&out, "v.rotor", 1.075));
+    // the stop
+    let tau = 0.01 * w1 / 0.5;
+    let t_stop = 1.2 + (tau - 0.1);
+    let stop =
+        out.events.iter().find(|e| e.contact == "brake" && e.to == "stuck" && e.t > 1.0).expect("no stop");
+    assert!((stop.t - t_stop).abs() < 1e-7, "stops at {} (closed form {t_stop})", stop.t);
+    let d = tau - 0.1;
+    let th_stop = th05 + w1 * 0.5 // coast to t = 1
+        + (w1 * 0.05 - 25.0 * 0.05 * 0.05) + (w1 - 2.5) * 0.05 // first pulse and gap
+        + ((w1 - 2.5) * 0.05 - 25.0 * 0.05 * 0.05) + (w1 - 5.0) * 0.05 // second pulse and gap
+        + ((w1 - 5.0) * d - 25.0 * d * d); // stopping within the third pulse
+    eprintln!(
+        "torque burst: stop at {} s (closed form {t_stop}), angle {} rad (closed form {th_stop})",
+        stop.t,
+        out.last("x.rotor")
+    );
+    assert!((out.last("x.rotor") - th_stop).abs() < 1e-6, "final angle {} vs {th_stop}", out.last("x.rotor"));
+    assert_eq!(out.last("v.rotor"), 0.0);
+    let (ts, vs) = (out.series("t"), out.series("v.rotor"));
+    assert!(
+        ts.iter().zip(&vs).filter(|(t, _)| **t > t_stop + 1e-6).all(|(_, v)| *v == 0.0),
+        "moves after the stop"
+    );
+}

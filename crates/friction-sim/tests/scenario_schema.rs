@@ -107,7 +107,21 @@ fn documented_schedules_are_the_parsers() {
             let v: toml::Value = match k.name {
                 "points" => toml::Value::Array(vec![0.0.into(), 1.0.into()]),
                 "file" => "f.csv".into(),
-                "to" => 2.0.into(),
+                "to" | "end" => 2.0.into(),
+                "duty" => 0.5.into(),
+                "terms" | "factors" => {
+                    let mut sine = toml::Table::new();
+                    sine.insert("type".into(), "sine".into());
+                    sine.insert("amplitude".into(), 1.0.into());
+                    sine.insert("frequency".into(), 2.0.into());
+                    toml::Value::Array(vec![sine.into(), 3.0.into()])
+                }
+                "inner" => {
+                    let mut c = toml::Table::new();
+                    c.insert("type".into(), "constant".into());
+                    c.insert("value".into(), 1.0.into());
+                    c.into()
+                }
                 "name" => "u".into(),
                 // `offset` belongs to a velocity input
                 "quantity" => "velocity".into(),
@@ -188,6 +202,30 @@ fn invalid_scenarios_are_refused_by_the_schema_and_the_parser() {
             format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"step\", amplitude = 1.0, frequency = 2.0 }}\n{solver}"),
         ),
         ("bad name", format!("[[body]]\nname = \"a,b\"\nmass = 1.0\n{solver}")),
+        (
+            "empty sum",
+            format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"sum\", terms = [] }}\n{solver}"),
+        ),
+        (
+            "window without inner",
+            format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"window\", end = 1.0 }}\n{solver}"),
+        ),
+        (
+            "duty of 1",
+            format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"square\", amplitude = 1.0, period = 0.1, duty = 1.0 }}\n{solver}"),
+        ),
+        (
+            "negative period",
+            format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"sawtooth\", amplitude = 1.0, period = -0.1 }}\n{solver}"),
+        ),
+        (
+            "unknown type inside a sum",
+            format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"sum\", terms = [{{ type = \"sin\", amplitude = 1.0 }}] }}\n{solver}"),
+        ),
+        (
+            "a string inside a window",
+            format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"window\", end = 1.0, inner = \"x\" }}\n{solver}"),
+        ),
         ("restitution above 1", format!("{base}[[stop]]\nbody = \"m\"\nmax = 1.0\nrestitution = 1.5\n{solver}")),
     ];
     for (what, text) in &cases {
