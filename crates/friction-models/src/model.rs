@@ -239,11 +239,14 @@ pub trait FrictionModel {
     /// reversals of an internal state whose memory turns with it (`leuven`),
     /// an element reaching its slip force (`gms`).
     ///
+    /// Each is a rate in the units of the relative velocity (m/s or rad/s).
     /// A simulator must call [`FrictionModel::accept`] exactly at every
-    /// change of sign of each: the engine locates them as events (roots)
-    /// and keeps the sign each had at the last accepted instant. At such an
-    /// instant `accept` may change the memory so that a function jumps (it
-    /// must then not be zero). Pure, like [`FrictionModel::force`].
+    /// change of sign of each: the engine locates them as events (roots of
+    /// each function times its sign at the last accepted instant, plus its
+    /// velocity tolerance, as for the reversals of the relative velocity).
+    /// At such an instant `accept` may change the memory so that a function
+    /// jumps (it must then not be within that tolerance of zero). Pure, like
+    /// [`FrictionModel::force`].
     fn turns(&self, inp: &Input, z: &[f64], mem: &[f64], g: &mut [f64]) {
         let _ = (inp, z, mem, g);
     }

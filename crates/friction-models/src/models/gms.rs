@@ -66,7 +66,7 @@
 //! modes change at the switching instant itself, not at the end of a step:
 //! a sticking element reaching its slip force α_i s(v) is a change of sign
 //! of its turning-point function ([`FrictionModel::turns`], the margin
-//! α_i g(v) - k_i z_i sign(v)); a slipping element sticking again when v
+//! α_i g(v) - k_i z_i sign(v) as the slip law's rate); a slipping element sticking again when v
 //! reverses is a reversal event ([`FrictionModel::turns_at_reversals`]).
 //! Once recorded at the switch, a slipping element keeps slipping while
 //! s(v) changes (friction lag), however long the step.
@@ -393,10 +393,12 @@ impl FrictionModel for Gms {
             p.df_dv += damping * dzv;
         }
     }
-    /// One turning-point function per element: while it sticks, the margin
-    /// α_i g(v) - k_i z_i sign(v) to its slip force, which crosses zero where
-    /// the element starts to slip; while it slips, -α_i g(v) (it sticks again
-    /// at a reversal of v, located by the reversal events).
+    /// One turning-point function per element, a rate: while it sticks, the
+    /// slip law's rate in the direction of motion, C (α_i g(v) - k_i z_i
+    /// sign(v)) / (k_i g(v)), its margin to the slip force α_i g(v) as a
+    /// velocity, which crosses zero where the element starts to slip; while
+    /// it slips, -C α_i / k_i (it sticks again at a reversal of v, located
+    /// by the reversal events).
     fn n_turns(&self) -> usize {
         self.p.elements.len()
     }
@@ -404,7 +406,11 @@ impl FrictionModel for Gms {
         let s = sign(inp.v);
         let gv = self.g(inp.v);
         for (((e, &zi), &mode), gi) in self.p.elements.iter().zip(z).zip(mem).zip(g.iter_mut()) {
-            *gi = if mode == 0.0 { e.alpha * gv - s * (e.k * zi) } else { -e.alpha * gv };
+            *gi = if mode == 0.0 {
+                self.p.c * (e.alpha * gv - s * (e.k * zi)) / (e.k * gv)
+            } else {
+                -self.p.c * e.alpha / e.k
+            };
         }
     }
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {

@@ -23,22 +23,26 @@ impl Engine<'_> {
 
     /// The turning-point roots into `g` (`n_turn` values, the last block of
     /// [`Engine::roots`]): each function times its sign at the last
-    /// accepted instant, so that a root is a change of sign; 1 while it has
-    /// none yet. The drivers' motions must be in `s`.
+    /// accepted instant, plus the contact's velocity tolerance, so that a
+    /// root is a change of sign beyond the tolerance (as the reversal roots
+    /// of the relative velocity); 1 while it has none yet. The drivers'
+    /// motions must be in `s`.
     pub(crate) fn turn_roots(&self, t: f64, y: &[f64], d: &Discrete, s: &Scratch, g: &mut [f64]) {
         for &(c, k) in &self.root_turn {
             let n = self.sys.contacts[c].model.n_turns();
             let gk = &mut g[k..k + n];
             self.turns_into(t, y, s, c, &d.mem[c], gk);
+            let tol = self.vtol(c);
             for (gi, &si) in gk.iter_mut().zip(&d.turn[k..k + n]) {
-                *gi = if si == 0.0 { 1.0 } else { si * *gi };
+                *gi = if si == 0.0 { 1.0 } else { si * *gi + tol };
             }
         }
     }
 
     /// After contact `c`'s memory was updated at (t, y): the signs of its
     /// turning-point functions (the first of which is number `k`), kept
-    /// where a function is zero. Returns whether one changed sign: the
+    /// where a function is within twice the velocity tolerance of zero
+    /// (as the directions of the reversal roots). Returns whether one changed sign: the
     /// memory made it jump, so the roots must be re-armed (a restart).
     /// The drivers' motions must be in `s`.
     pub(crate) fn accept_turns(
@@ -54,8 +58,9 @@ impl Engine<'_> {
         let mut tb = std::mem::take(&mut s.tbuf);
         self.turns_into(t, y, s, c, &d.mem[c], &mut tb[..n]);
         let mut flipped = false;
+        let tol = 2.0 * self.vtol(c);
         for (si, &gi) in d.turn[k..k + n].iter_mut().zip(&tb[..n]) {
-            if gi != 0.0 {
+            if gi.abs() > tol {
                 let new = gi.signum();
                 flipped |= *si != 0.0 && new != *si;
                 *si = new;
@@ -67,7 +72,7 @@ impl Engine<'_> {
 
     /// A root of turning-point function `k` at (t, y), after `accept` moved
     /// the memory at this instant: the function now runs the other way (its
-    /// sign is flipped if `accept` found it exactly zero).
+    /// sign is flipped if it is within the velocity tolerance of zero).
     pub(crate) fn handle_turn(&self, t: f64, y: &[f64], k: usize) {
         let Some(&(c, first)) = self.root_turn.iter().rev().find(|&&(_, f)| f <= k) else {
             return;
@@ -81,7 +86,7 @@ impl Engine<'_> {
         self.turns_into(t, y, &s, c, &d.mem[c], &mut tb[..n]);
         let g = tb[k - first];
         s.tbuf = tb;
-        d.turn[k] = if g != 0.0 { g.signum() } else { -before };
+        d.turn[k] = if g.abs() > self.vtol(c) { g.signum() } else { -before };
         self.count.reversals.set(self.count.reversals.get() + 1);
     }
 }
