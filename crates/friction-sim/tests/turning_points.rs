@@ -138,25 +138,7 @@ fn extremum(t: &[f64], v: &[f64], a: f64, b: f64, sign: f64) -> usize {
 /// is resumed beyond it (wiping out).
 #[test]
 fn leuven_inner_loop_closes_at_its_turning_point_in_the_state() {
-    let out = run(&format!(
-        r#"
-[[driver]]
-name = "u"
-motion = {{ type = "sine", amplitude = 3e-5, frequency = 1.0 }}
-[[driver]]
-name = "bump"
-motion = {{ type = "haversine", amplitude = 3e-5, duration = 0.1, start = 0.35 }}
-[[contact]]
-name = "c"
-between = ["u", "bump"]
-model = "leuven"
-params = {LEUVEN}
-[solver]
-t_end = 1.0
-states = "all"
-output = "steps"
-"#
-    ));
+    let out = inner_loop_run("");
     let elements = [[4e4, 0.2], [2e4, 0.3], [1e4, 0.4], [5e3, 0.6]];
     let virgin = |z: f64| elements.iter().map(|e| (e[0] * z).min(e[1])).sum::<f64>();
     let t = col(&out, "t");
@@ -187,6 +169,31 @@ output = "steps"
     }
     assert!(n > 20, "{n} rows");
     assert!(worst < 1e-9, "largest deviation from Masing's branches {worst:e} over {n} rows");
+}
+
+/// Leuven driven by a sine (3e-5 m, 1 Hz) less a haversine bump during the
+/// first descent, one row per step and per event; `solver` extra lines.
+fn inner_loop_run(solver: &str) -> Outcome {
+    run(&format!(
+        r#"
+[[driver]]
+name = "u"
+motion = {{ type = "sine", amplitude = 3e-5, frequency = 1.0 }}
+[[driver]]
+name = "bump"
+motion = {{ type = "haversine", amplitude = 3e-5, duration = 0.1, start = 0.35 }}
+[[contact]]
+name = "c"
+between = ["u", "bump"]
+model = "leuven"
+params = {LEUVEN}
+[solver]
+t_end = 1.0
+states = "all"
+output = "steps"
+{solver}
+"#
+    ))
 }
 
 /// Leuven and GMS in pre-sliding under a sine of small amplitude: the loop
