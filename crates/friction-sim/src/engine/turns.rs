@@ -22,7 +22,7 @@ impl Engine<'_> {
     }
 
     /// The turning-point roots into `g` (`n_turn` values, the last block of
-    /// [`Engine::roots`]): each function times its sign at the last
+    /// `Engine::roots`): each function times its sign at the last
     /// accepted instant, plus the contact's velocity tolerance, so that a
     /// root is a change of sign beyond the tolerance (as the reversal roots
     /// of the relative velocity); 1 while it has none yet. The drivers'
