@@ -240,6 +240,32 @@ pub trait FrictionModel {
         false
     }
 
+    /// Number of turning-point functions ([`FrictionModel::turns`]): none by
+    /// default.
+    fn n_turns(&self) -> usize {
+        0
+    }
+
+    /// The turning-point functions at `inp`, written into `g`
+    /// ([`FrictionModel::n_turns`] values): continuous functions of
+    /// `(inp, z, mem)` along a motion whose changes of sign are the instants
+    /// at which the memory must change, when these are not the reversals of
+    /// the relative velocity ([`FrictionModel::turns_at_reversals`]): the
+    /// reversals of an internal state whose memory turns with it (`leuven`),
+    /// an element reaching its slip force (`gms`).
+    ///
+    /// Each is a rate in the units of the relative velocity (m/s or rad/s).
+    /// A simulator must call [`FrictionModel::accept`] exactly at every
+    /// change of sign of each: the engine locates them as events (roots of
+    /// each function times its sign at the last accepted instant, plus its
+    /// velocity tolerance, as for the reversals of the relative velocity).
+    /// At such an instant `accept` may change the memory so that a function
+    /// jumps (it must then not be within that tolerance of zero). Pure, like
+    /// [`FrictionModel::force`].
+    fn turns(&self, inp: &Input, z: &[f64], mem: &[f64], g: &mut [f64]) {
+        let _ = (inp, z, mem, g);
+    }
+
     /// Whether the model makes the equations stiff (stiff bristles, steep
     /// regularisation), so that `method = "auto"` picks an implicit solver.
     fn is_stiff(&self) -> bool {

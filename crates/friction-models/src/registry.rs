@@ -85,6 +85,13 @@ macro_rules! registry {
             fn turns_at_reversals(&self) -> bool {
                 match self { $(AnyModel::$variant(m) => m.turns_at_reversals(),)* }
             }
+            #[inline]
+            fn n_turns(&self) -> usize {
+                match self { $(AnyModel::$variant(m) => m.n_turns(),)* }
+            }
+            fn turns(&self, inp: &Input, z: &[f64], mem: &[f64], g: &mut [f64]) {
+                match self { $(AnyModel::$variant(m) => m.turns(inp, z, mem, g),)* }
+            }
             fn state_quantity(&self, k: usize) -> crate::model::Quantity {
                 match self { $(AnyModel::$variant(m) => m.state_quantity(k),)* }
             }

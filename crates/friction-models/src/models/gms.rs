@@ -60,6 +60,17 @@
 //! slip law (so its force does not overshoot), and a slipping element whose
 //! velocity has reversed already sticks, before `accept` records the change.
 //!
+//! # Switches as events
+//! The two transitions of an element (Al-Bender, Lampaert, Swevers 2005;
+//! Lampaert, Al-Bender, Swevers 2003) are events of the engine, so that the
+//! modes change at the switching instant itself, not at the end of a step:
+//! a sticking element reaching its slip force α_i s(v) is a change of sign
+//! of its turning-point function ([`FrictionModel::turns`], the margin
+//! α_i g(v) - k_i z_i sign(v) as the slip law's rate); a slipping element sticking again when v
+//! reverses is a reversal event ([`FrictionModel::turns_at_reversals`]).
+//! Once recorded at the switch, a slipping element keeps slipping while
+//! s(v) changes (friction lag), however long the step.
+//!
 //! # Sources
 //! Al-Bender (Fundamentals of friction modeling), Al-Bender, "Fundamentals of friction modeling", Generalized
 //! Maxwell-Slip model and Fig. 13; F. Al-Bender, V. Lampaert, J. Swevers,
@@ -380,6 +391,26 @@ impl FrictionModel for Gms {
             p.dg_dv[i] = dzv;
             p.df_dz[i] = e.k + damping * dzz;
             p.df_dv += damping * dzv;
+        }
+    }
+    /// One turning-point function per element, a rate: while it sticks, the
+    /// slip law's rate in the direction of motion, C (α_i g(v) - k_i z_i
+    /// sign(v)) / (k_i g(v)), its margin to the slip force α_i g(v) as a
+    /// velocity, which crosses zero where the element starts to slip; while
+    /// it slips, -C α_i / k_i (it sticks again at a reversal of v, located
+    /// by the reversal events).
+    fn n_turns(&self) -> usize {
+        self.p.elements.len()
+    }
+    fn turns(&self, inp: &Input, z: &[f64], mem: &[f64], g: &mut [f64]) {
+        let s = sign(inp.v);
+        let gv = self.g(inp.v);
+        for (((e, &zi), &mode), gi) in self.p.elements.iter().zip(z).zip(mem).zip(g.iter_mut()) {
+            *gi = if mode == 0.0 {
+                self.p.c * (e.alpha * gv - s * (e.k * zi)) / (e.k * gv)
+            } else {
+                -self.p.c * e.alpha / e.k
+            };
         }
     }
     fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {

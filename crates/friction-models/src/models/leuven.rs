@@ -35,6 +35,17 @@
 //! exact piecewise-linear function of z given the sliders at the step's start
 //! (as in `maxwell_slip`). Starts relaxed (ζ_i = 0).
 //!
+//! # Turning points
+//! The memory of `Fh` turns where the state z reverses, not where the slip
+//! velocity does: the turning points of the hysteresis force are those of z
+//! (Lampaert, Swevers, Al-Bender 2002, the Maxwell-slip form of the
+//! hysteresis function; Swevers et al. 2000, its memory stack of reversal
+//! points). z reverses where v does, and also in sliding where the Stribeck
+//! curve falls below `Fh` (dz/dt < 0 while v > 0). The one turning-point
+//! function ([`FrictionModel::turns`]) is dz/dt: the engine locates each of
+//! its changes of sign as an event and moves the sliders (`accept`) at that
+//! instant, so that between events z is monotone and `Fh` exact.
+//!
 //! # Choices
 //! Swevers et al. (2000) build `Fh` from a memory stack of reversal points
 //! and transition curves; this can overflow and, in some pre-sliding
@@ -382,6 +393,16 @@ impl FrictionModel for Leuven {
         p.dg_dx[0] = 0.0;
         p.dg_dz[0] = dr_dfh * kh;
         p.dg_dv[0] = dr_dv;
+    }
+    /// One turning-point function, the rate dz/dt itself: the memory of
+    /// `Fh` turns where z reverses (Lampaert, Swevers, Al-Bender 2002), which
+    /// is where v reverses but also, in sliding, where the Stribeck curve
+    /// falls below `Fh` (dz/dt = v (1 - |Fh/S(v)|^n) < 0 while v > 0).
+    fn n_turns(&self) -> usize {
+        1
+    }
+    fn turns(&self, inp: &Input, z: &[f64], mem: &[f64], g: &mut [f64]) {
+        g[0] = self.z_rate(self.hysteresis_force(z[0], mem), inp.v);
     }
     fn accept(&self, _inp: &Input, z: &mut [f64], mem: &mut [f64]) {
         for (e, s) in self.p.elements.iter().zip(mem.iter_mut()) {

@@ -235,6 +235,12 @@ impl FrictionModel for MetaCoulomb {
     fn turns_at_reversals(&self) -> bool {
         self.p.inner.turns_at_reversals()
     }
+    fn n_turns(&self) -> usize {
+        self.p.inner.n_turns()
+    }
+    fn turns(&self, inp: &Input, z: &[f64], mem: &[f64], g: &mut [f64]) {
+        self.p.inner.turns(inp, z, mem, g);
+    }
     fn is_stiff(&self) -> bool {
         self.p.inner.is_stiff()
     }

@@ -1,6 +1,7 @@
 //! Root functions (what diffsol's root finder watches) and what each root
 //! means: arrivals at rest, break-aways, stop impacts and releases, normal
-//! loads crossing zero, and reversals of hysteresis contacts.
+//! loads crossing zero, and reversals and turning points of hysteresis
+//! contacts.
 
 use friction_models::FrictionModel;
 
@@ -14,7 +15,7 @@ const NORMAL_EPS: f64 = 1e-12;
 
 impl Engine<'_> {
     /// Root functions at (t, y) under the current modes; layout
-    /// `[contacts | 2 per stop | normal crossings | reversals]`.
+    /// `[contacts | 2 per stop | normal crossings | reversals | turning points]`.
     pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         if g.is_empty() {
             // no event can happen (`nroots` is 0)
@@ -29,6 +30,7 @@ impl Engine<'_> {
         if forces {
             self.eval(t, y, &d, &mut s, None);
         } else if !self.root_rev.is_empty()
+            || self.n_turn > 0
             || d.modes.iter().any(|m| matches!(m, Mode::Forward | Mode::Backward))
         {
             s.drivers_at(&self.sys.drivers, t);
@@ -99,6 +101,8 @@ impl Engine<'_> {
         for (i, &c) in self.root_rev.iter().enumerate() {
             g[off + i] = if d.dir[c] == 0.0 { 1.0 } else { d.dir[c] * s.vrel[c] + self.vtol(c) };
         }
+        let off = off + self.root_rev.len();
+        self.turn_roots(t, y, &d, &s, &mut g[off..]);
     }
 
     fn stop_lambda(&self, d: &Discrete, lam: &[f64], k: usize) -> f64 {
@@ -200,6 +204,10 @@ impl Engine<'_> {
             }
         } else if idx < nc + nstop + self.root_normal.len() {
             // handled by the engagement check above
+        } else if idx >= nc + nstop + self.root_normal.len() + self.root_rev.len() {
+            drop(d);
+            self.handle_turn(t, y, idx - nc - nstop - self.root_normal.len() - self.root_rev.len());
+            return Ok(events);
         } else {
             let c = self.root_rev[idx - nc - nstop - self.root_normal.len()];
             // the memory was updated at this instant (accept); the motion now

@@ -31,6 +31,8 @@ impl Engine<'_> {
         let mut d = self.disc.borrow_mut();
         let mut s = self.scr.borrow_mut();
         s.drivers_at(&sys.drivers, t);
+        // the index of the contact's first turning-point function
+        let mut k_turn = 0;
         for (c, ct) in sys.contacts.iter().enumerate() {
             let nzc = ct.model.n_states();
             if ct.model.n_memory() == 0 && nzc == 0 {
@@ -55,6 +57,12 @@ impl Engine<'_> {
                 if (f1 - f0).abs() > 1e-9 * (1.0 + f0.abs()) {
                     jumped = true;
                 }
+            }
+            // the signs of the turning-point functions under the new memory
+            let n_turns = ct.model.n_turns();
+            if n_turns > 0 {
+                jumped |= self.accept_turns(t, y, c, k_turn, &mut d, &mut s);
+                k_turn += n_turns;
             }
             // the direction of motion, for the reversal roots; a reversal
             // itself flips it at its event

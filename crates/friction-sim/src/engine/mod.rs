@@ -21,8 +21,9 @@
 //! contact's relative velocity reaching zero (Karnopp: entering its band), a
 //! stuck contact's |λ| reaching the maximum static force N Fs, a normal load
 //! crossing zero, a resting stop's reaction changing sign, a free body
-//! reaching a stop, and the reversals of every hysteresis contact (so its
-//! memory is updated at the turning point, not at the end of a step). At
+//! reaching a stop, the reversals of every hysteresis contact (so its
+//! memory is updated at the turning point, not at the end of a step), and
+//! the changes of sign of the models' turning-point functions. At
 //! every event the stuck/sliding choice of all contacts at rest is made
 //! jointly by a linear complementarity problem ([`modes`], [`lcp`]).
 //!
@@ -52,6 +53,8 @@
 //!   7) for non-stiff networks, on the coefficients of [`dop853_tableau`];
 //! - [`root_search`]: the first event root within a step of either, on its
 //!   dense output;
+//! - [`turns`]: the turning points of the models' own functions
+//!   (`leuven`'s state, `gms`'s elements) as events;
 //! - [`cosim`]: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs);
 //! - [`outcome`]: the result types;
@@ -85,6 +88,7 @@ pub mod short;
 pub mod small_lu;
 pub mod start;
 pub mod stepper;
+pub mod turns;
 
 pub use cosim::{Coupling, Link};
 pub use network::Engine;

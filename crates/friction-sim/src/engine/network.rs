@@ -60,6 +60,10 @@ pub(crate) struct Discrete {
     /// Direction of the last motion of each contact whose memory turns at
     /// reversals (+1, -1, or 0 before it has moved).
     pub dir: Vec<f64>,
+    /// Sign of each turning-point function (`FrictionModel::turns`) at the
+    /// last accepted instant (0 before it has one), in the order of
+    /// `Engine::root_turn`.
+    pub turn: Vec<f64>,
     pub impacts: f64,
 }
 
@@ -75,13 +79,14 @@ impl Clone for Discrete {
 
     fn clone_from(&mut self, o: &Self) {
         // destructured: a field added to `Discrete` must be added here
-        let Discrete { modes, stops, rows, plan, mem, dir, impacts } = o;
+        let Discrete { modes, stops, rows, plan, mem, dir, turn, impacts } = o;
         self.modes.clone_from(modes);
         self.stops.clone_from(stops);
         self.rows.clone_from(rows);
         self.plan.clone_from(plan);
         self.mem.clone_from(mem);
         self.dir.clone_from(dir);
+        self.turn.clone_from(turn);
         self.impacts = *impacts;
     }
 }
@@ -107,6 +112,8 @@ pub(crate) struct Scratch {
     /// one bundle's limits and split (work space)
     pub lim: Vec<super::constraints::Limit>,
     pub split: Vec<f64>,
+    /// A contact's turning-point functions (`FrictionModel::turns`).
+    pub tbuf: Vec<f64>,
 }
 
 impl Scratch {
@@ -145,11 +152,16 @@ pub struct Engine<'s> {
     /// Offset of the energy quadratures in the state.
     pub(crate) q_off: usize,
     pub(crate) n: usize,
-    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`;
-    /// none at all when no event can happen.
+    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals |
+    /// turning points]`; none at all when no event can happen.
     pub(crate) nroots: usize,
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
+    /// The contacts with turning-point functions (`FrictionModel::n_turns`)
+    /// and the index of their first one among all of them.
+    pub(crate) root_turn: Vec<(usize, usize)>,
+    /// The number of turning-point functions of all contacts.
+    pub(crate) n_turn: usize,
     pub(crate) stuckable: Vec<bool>,
     /// Per contact, whether its states are output columns (`[solver] states`).
     pub(crate) state_cols: Vec<bool>,
@@ -222,8 +234,18 @@ impl<'s> Engine<'s> {
         // be a constant): without stuckable contacts, stops or reversals
         // there are no events, and no root is evaluated at all (a chain of
         // 256 tanh contacts evaluated 256 constant roots at every step)
-        let events = stuckable.iter().any(|&s| s) || !sys.stops.is_empty() || !root_rev.is_empty();
-        let nroots = if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() } else { 0 };
+        let mut root_turn = Vec::new();
+        let mut n_turn = 0;
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            if ct.model.n_turns() > 0 {
+                root_turn.push((c, n_turn));
+                n_turn += ct.model.n_turns();
+            }
+        }
+        let events =
+            stuckable.iter().any(|&s| s) || !sys.stops.is_empty() || !root_rev.is_empty() || n_turn > 0;
+        let nroots =
+            if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() + n_turn } else { 0 };
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let mut e = Engine {
@@ -235,6 +257,8 @@ impl<'s> Engine<'s> {
             nroots,
             root_normal,
             root_rev,
+            root_turn,
+            n_turn,
             stuckable,
             state_cols: sys.state_columns(),
             keep: sys.column_keep(),
@@ -248,6 +272,7 @@ impl<'s> Engine<'s> {
                 plan: Plan::default(),
                 mem,
                 dir: vec![0.0; nc],
+                turn: vec![0.0; n_turn],
                 impacts: 0.0,
             }),
             scr: RefCell::new(Scratch {
@@ -265,6 +290,7 @@ impl<'s> Engine<'s> {
                 bundle_load: Vec::new(),
                 lim: Vec::new(),
                 split: Vec::new(),
+                tbuf: vec![0.0; sys.contacts.iter().map(|c| c.model.n_turns()).max().unwrap_or(0)],
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
