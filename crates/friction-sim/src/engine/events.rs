@@ -14,7 +14,7 @@ const NORMAL_EPS: f64 = 1e-12;
 
 impl Engine<'_> {
     /// Root functions at (t, y) under the current modes; layout
-    /// `[contacts | 2 per stop | normal crossings | reversals]`.
+    /// `[contacts | 2 per stop | normal crossings | reversals | 2 per gap]`.
     pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         if g.is_empty() {
             // no event can happen (`nroots` is 0)
@@ -75,6 +75,9 @@ impl Engine<'_> {
         let off = off + self.root_normal.len();
         for (i, &c) in self.root_rev.iter().enumerate() {
             g[off + i] = if d.dir[c] == 0.0 { 1.0 } else { d.dir[c] * s.vrel[c] + self.vtol(c) };
+        }
+        if !self.sys.gaps.is_empty() {
+            self.gap_roots(t, y, &mut s, &mut g[self.root_gap..]);
         }
     }
 
@@ -140,6 +143,14 @@ impl Engine<'_> {
         // a normal load may have jumped through zero at this very instant
         // (a root on a schedule's breakpoint): engagement first
         let mut arrived = self.engagement(t, y, &mut events);
+        if idx >= self.root_gap && !self.sys.gaps.is_empty() {
+            // a gap's contact starting or ending, or its damping limit
+            // switching: a kink of a force, no mode changes
+            if !arrived.is_empty() {
+                events.extend(self.resolve(t, y, arrived, &[], &[])?);
+            }
+            return Ok(events);
+        }
         // read in place (a copy cloned every contact's memory); released
         // before the discrete state changes below
         let d = self.disc.borrow();

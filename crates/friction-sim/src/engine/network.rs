@@ -139,9 +139,11 @@ pub struct Engine<'s> {
     /// Offset of the energy quadratures in the state.
     pub(crate) q_off: usize,
     pub(crate) n: usize,
-    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals]`;
-    /// none at all when no event can happen.
+    /// Root layout: `[contacts | 2 per stop | normal crossings | reversals
+    /// | 2 per gap]`; none at all when no event can happen.
     pub(crate) nroots: usize,
+    /// Where the gaps' roots start ([`super::gap`]).
+    pub(crate) root_gap: usize,
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
     pub(crate) stuckable: Vec<bool>,
@@ -187,7 +189,8 @@ impl<'s> Engine<'s> {
         let nc = sys.contacts.len();
         let q_off = 2 * nb + nz;
         // quadratures: contact works (nc), damper dissipations (nd), force work, driver work
-        let n = q_off + nc + sys.dampers.len() + 2;
+        // then the gaps' damping dissipations (ng)
+        let n = q_off + nc + sys.dampers.len() + 2 + sys.gaps.len();
         let stuckable: Vec<bool> = sys
             .contacts
             .iter()
@@ -205,8 +208,12 @@ impl<'s> Engine<'s> {
         // be a constant): without stuckable contacts, stops or reversals
         // there are no events, and no root is evaluated at all (a chain of
         // 256 tanh contacts evaluated 256 constant roots at every step)
-        let events = stuckable.iter().any(|&s| s) || !sys.stops.is_empty() || !root_rev.is_empty();
-        let nroots = if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() } else { 0 };
+        let events = stuckable.iter().any(|&s| s)
+            || !sys.stops.is_empty()
+            || !root_rev.is_empty()
+            || !sys.gaps.is_empty();
+        let root_gap = if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() } else { 0 };
+        let nroots = if events { root_gap + 2 * sys.gaps.len() } else { 0 };
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let mut e = Engine {
@@ -216,6 +223,7 @@ impl<'s> Engine<'s> {
             q_off,
             n,
             nroots,
+            root_gap,
             root_normal,
             root_rev,
             stuckable,
