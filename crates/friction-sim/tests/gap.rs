@@ -38,12 +38,13 @@ fn bounce(m: f64, c: f64, d: f64, n: f64, x0: f64, v0: f64, solver: &str) -> Str
 }
 
 /// Linear and undamped: in contact for exactly half a period π sqrt(m/c),
-/// deepest at a quarter period with penetration v0 sqrt(m/c), out at -v0;
+/// deepest at a quarter period with penetration v0 sqrt(m/c), out at -v0
+/// (and at an eighth, sin(π/4) of that deep);
 /// read at those instants (`output_times`) and after the flight that
 /// follows, to 1e-8, with every method that integrates it.
 #[test]
 fn undamped_linear_bounce_lasts_half_a_period_and_returns_the_speed() {
-    let (m, c, v0, x0) = (2.0, 800.0, -1.0, 0.5);
+    let (m, c, v0, x0): (f64, f64, f64, f64) = (2.0, 800.0, -1.0, 0.5);
     let w = (c / m).sqrt();
     let t1 = x0 / -v0;
     let half = PI / w;
@@ -61,10 +62,10 @@ fn undamped_linear_bounce_lasts_half_a_period_and_returns_the_speed() {
         let mut sys = parse(&text);
         sys.solver.output_times = Some(vec![t1, t1 + 0.25 * half, t1 + 0.5 * half, t1 + half, t_end]);
         let out = run(&sys);
-        let tol = if method == "bdf" { 1e-6 } else { 1e-8 };
+        let tol = 1e-8;
         let err = [
             (col(&out, "x.m", t1) - 0.0).abs(),
-            (col(&out, "x.m", t1 + 0.25 * half) - v0 / w).abs(),
+            (col(&out, "x.m", t1 + 0.25 * half) - v0 / w * (PI / 4.0).sin()).abs(),
             (col(&out, "v.m", t1 + 0.5 * half) - 0.0).abs(),
             (col(&out, "x.m", t1 + 0.5 * half) - v0 / w).abs(),
             (col(&out, "x.m", t1 + half) - 0.0).abs(),
@@ -144,7 +145,7 @@ fn damped_bounce_never_pulls_and_has_the_restitution_of_the_limited_law() {
         let (x, f) = (out.series("x.m"), out.series("F.floor"));
         assert!(f.iter().all(|&f| f >= 0.0), "{method}: a negative force");
         assert!(x.iter().zip(&f).all(|(&x, &f)| x < 0.0 || f == 0.0), "{method}: a force off the floor");
-        assert!(f.iter().any(|&f| f > 100.0));
+        assert!(f.iter().any(|&f| f > 50.0));
         // the force reaches 0 while the mass is still below the floor (the limiter)
         let early_release = x.iter().zip(&f).any(|(&x, &f)| x < -1e-6 && f == 0.0);
         assert!(early_release, "{method}: no row below the floor with the force released");
@@ -167,7 +168,7 @@ fn damped_bounce_never_pulls_and_has_the_restitution_of_the_limited_law() {
 #[test]
 fn rest_under_a_constant_force_at_the_static_penetration() {
     for (n, c) in [(1.0, 1e4), (1.5, 1e5), (2.0, 1e7)] {
-        let f = 9.81;
+        let f: f64 = 9.81;
         let text = format!(
             "[[body]]\nname = \"m\"\nmass = 1.0\n[[force]]\non = \"m\"\nvalue = -{f}\n\
              [[gap]]\nbetween = [\"ground\", \"m\"]\nstiffness = {c}\ndamping = 40.0\nexponent = {n}\n\
