@@ -705,7 +705,7 @@ fn stuck_rows_carry_the_holding_force() {
 #[test]
 fn ball_on_compliant_floor_falls_bounces_lower_and_rests_at_the_static_penetration() {
     let out = run("ball_on_compliant_floor.toml");
-    let (m, g, h, c, n) = (0.1, 9.81, 0.05, 1e6, 1.5);
+    let (m, g, h, c, n): (f64, f64, f64, f64, f64) = (0.1, 9.81, 0.05, 1e6, 1.5);
     let t_hit = (2.0 * h / g).sqrt();
     let (t, x, f) = (out.series("t"), out.series("x.ball"), out.series("F.floor"));
     let mut worst: f64 = 0.0;
