@@ -207,7 +207,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"translational\"",
                 false,
-                "rotational: mass is an inertia [kg m²], x0 an angle [rad], v0 [rad/s]; a spring, damper or contact joins members of one kind",
+                "rotational: mass is an inertia [kg m²], x0 an angle [rad], v0 [rad/s]; a spring, damper, contact or gap joins members of one kind",
             ),
             key("mass", POSITIVE, "kg", "", true, "mass (inertia [kg m²] if rotational)"),
             key("x0", ANY, "m", "0", false, "initial position"),

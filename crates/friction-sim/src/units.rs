@@ -3,7 +3,7 @@
 //! (`kind = "rotational"`: angle in rad, torque in N m, inertia in kg m²).
 //!
 //! The equations are the same for both; only the units (and the words)
-//! change. A spring, damper or contact joins members of one kind (the ground
+//! change. A spring, damper, contact or gap joins members of one kind (the ground
 //! joins either); its force column is then a force or a torque.
 //!
 //! | column | translational | rotational |
@@ -161,8 +161,8 @@ pub(crate) fn check_kinds(sys: &System) -> Result<(), (Link, usize, Invalid)> {
                     Invalid::at(
                         "between",
                         format!(
-                            "{what} \"{name}\": `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper or \
-                             contact joins members of one kind (the ground joins either): set `kind` on both",
+                            "{what} \"{name}\": `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper, \
+                             contact or gap joins members of one kind (the ground joins either): set `kind` on both",
                             sys.member_name(between[0]),
                             ka.name(),
                             sys.member_name(between[1]),

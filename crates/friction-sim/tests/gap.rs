@@ -23,7 +23,11 @@ fn run(sys: &System) -> Outcome {
 
 fn col(out: &Outcome, name: &str, t: f64) -> f64 {
     let i = out.col(name).unwrap();
-    let r = out.rows.iter().find(|r| (r[0] - t).abs() <= 1e-12 * (1.0 + t)).unwrap_or_else(|| panic!("no row at {t}"));
+    let r = out
+        .rows
+        .iter()
+        .find(|r| (r[0] - t).abs() <= 1e-12 * (1.0 + t))
+        .unwrap_or_else(|| panic!("no row at {t}"));
     r[i]
 }
 
@@ -139,7 +143,9 @@ fn damped_bounce_never_pulls_and_has_the_restitution_of_the_limited_law() {
             1.0,
             x0,
             v0,
-            &format!("t_end = {t_end}\nmethod = \"{method}\"\noutput_dt = 1e-5\nrtol = 1e-11\natol = 1e-13\n"),
+            &format!(
+                "t_end = {t_end}\nmethod = \"{method}\"\noutput_dt = 1e-5\nrtol = 1e-11\natol = 1e-13\n"
+            ),
         );
         let out = run(&parse(&text));
         let (x, f) = (out.series("x.m"), out.series("F.floor"));
@@ -184,7 +190,12 @@ fn rest_under_a_constant_force_at_the_static_penetration() {
         let stored = c * delta.powf(n + 1.0) / (n + 1.0);
         assert!((out.energy.spring.1 - stored).abs() < 1e-8 * stored, "{:?} vs {stored}", out.energy.spring);
         let e = &out.energy;
-        assert!(e.residual.abs() < 1e-9 * e.work_forces.abs(), "residual {} of {}", e.residual, e.work_forces);
+        assert!(
+            e.residual.abs() < 1e-9 * e.work_forces.abs(),
+            "residual {} of {}",
+            e.residual,
+            e.work_forces
+        );
     }
 }
 
@@ -229,7 +240,11 @@ fn bad_gaps_are_refused_with_file_line_key_value_and_range() {
     let cases = [
         ("stiffness = -5.0\n", 10, "gap \"g0\": `stiffness` = -5 is out of range; valid range (0, inf)"),
         ("stiffness = 0.0\n", 10, "`stiffness` = 0 is out of range; valid range (0, inf)"),
-        ("stiffness = 1.0\nexponent = 0.5\n", 11, "gap \"g0\": `exponent` = 0.5 is out of range; valid range [1, inf)"),
+        (
+            "stiffness = 1.0\nexponent = 0.5\n",
+            11,
+            "gap \"g0\": `exponent` = 0.5 is out of range; valid range [1, inf)",
+        ),
         ("stiffness = 1.0\ndamping = -1.0\n", 11, "`damping` = -1 is out of range; valid range [0, inf)"),
         ("stiffness = 1.0\nlength = nan\n", 11, "`length` = NaN is not finite"),
         ("", 8, "gap \"g0\": missing key `stiffness`"),
@@ -240,13 +255,18 @@ fn bad_gaps_are_refused_with_file_line_key_value_and_range() {
         assert!(err.contains("bad.toml") && err.contains(&format!("bad.toml:{line}:")), "line {line}: {err}");
         assert!(err.contains(want), "`{want}` not in: {err}");
     }
-    let unknown = format!("{base}[[gap]]\nbetween = [\"ground\", \"mm\"]\nstiffness = 1.0\n[solver]\nt_end = 1.0\n");
+    let unknown =
+        format!("{base}[[gap]]\nbetween = [\"ground\", \"mm\"]\nstiffness = 1.0\n[solver]\nt_end = 1.0\n");
     let err = scenario::parse(&unknown, "bad.toml", Path::new(".")).unwrap_err().to_string();
-    assert!(err.contains("unknown member \"mm\"") && err.contains("did you mean") && err.contains(":9"), "{err}");
+    assert!(
+        err.contains("unknown member \"mm\"") && err.contains("did you mean") && err.contains(":9"),
+        "{err}"
+    );
     let twice = format!("{base}[[gap]]\nname = \"c\"\nbetween = [\"ground\", \"m\"]\nstiffness = 1.0\n[solver]\nt_end = 1.0\n");
     let err = scenario::parse(&twice, "bad.toml", Path::new(".")).unwrap_err().to_string();
     assert!(err.contains("gap name \"c\" is used twice"), "{err}");
-    let key = format!("{base}[[gap]]\nbetween = [\"ground\", \"m\"]\nstifness = 1.0\n[solver]\nt_end = 1.0\n");
+    let key =
+        format!("{base}[[gap]]\nbetween = [\"ground\", \"m\"]\nstifness = 1.0\n[solver]\nt_end = 1.0\n");
     let err = scenario::parse(&key, "bad.toml", Path::new(".")).unwrap_err().to_string();
     assert!(err.contains("unknown field `stifness`") && err.contains("stiffness"), "{err}");
     // the builder: the same messages
@@ -287,4 +307,26 @@ fn builder_gap_equals_the_file_gap() {
     assert_eq!(a.rows, b.rows);
     assert_eq!(a.columns.last().map(String::as_str), Some("F.floor"));
     assert_eq!(a.units.last().map(String::as_str), Some("N"));
+}
+
+/// A gap between rotational parts (a backlash side) has a torque column;
+/// one joining a rotational and a translational part is refused.
+#[test]
+fn rotational_gaps_have_torque_columns_and_kinds_must_match() {
+    let text = "[[body]]\nname = \"w\"\nkind = \"rotational\"\nmass = 0.01\nv0 = 1.0\n\
+                [[gap]]\nname = \"tooth\"\nbetween = [\"w\", \"ground\"]\nlength = -0.1\nstiffness = 100.0\n\
+                [solver]\nt_end = 0.5\n";
+    let sys = parse(text);
+    let units = friction_sim::units::column_units(&sys);
+    let cols = friction_sim::engine::columns(&sys);
+    assert_eq!(cols.last().map(String::as_str), Some("F.tooth"));
+    assert_eq!(units.last().map(String::as_str), Some("N m"));
+    let out = run(&sys);
+    // the wheel turns to 0.1 rad, is pushed back, and turns away at -1 rad/s
+    assert!((out.last("v.w") + 1.0).abs() < 1e-6, "{}", out.last("v.w"));
+    let mixed =
+        "[[body]]\nname = \"w\"\nkind = \"rotational\"\nmass = 0.01\n[[body]]\nname = \"m\"\nmass = 1.0\n\
+                 [[gap]]\nbetween = [\"w\", \"m\"]\nstiffness = 100.0\n[solver]\nt_end = 0.5\n";
+    let err = scenario::parse(mixed, "mixed.toml", Path::new(".")).unwrap_err().to_string();
+    assert!(err.contains("mixed.toml:9") && err.contains("gap \"g0\": `between` joins"), "{err}");
 }

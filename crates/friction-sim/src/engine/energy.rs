@@ -52,7 +52,8 @@ impl Engine<'_> {
         let stored = (ke1 - ke0) + (pe1 - pe0);
         let dissipated: f64 =
             contacts.iter().map(|c| c.1).sum::<f64>() + dampers.iter().map(|d| d.1).sum::<f64>();
-        let dissipated = if gaps.is_empty() { dissipated } else { dissipated + gaps.iter().map(|g| g.1).sum::<f64>() };
+        let dissipated =
+            if gaps.is_empty() { dissipated } else { dissipated + gaps.iter().map(|g| g.1).sum::<f64>() };
         let residual = work_forces + work_drivers - stored - dissipated - impacts;
         Energy {
             work_forces,
