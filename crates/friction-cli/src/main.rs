@@ -361,6 +361,7 @@ fn run(
     );
     let diss: f64 =
         e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|c| c.1).sum::<f64>() + e.impacts;
+    let diss = diss + e.gaps.iter().map(|g| g.1).sum::<f64>();
     say!("energy: dissipated {diss:.6e} J, balance residual {:.3e} J", e.residual);
     say!("wrote {}/timeseries.csv, summary.json, plot.{}", dir.display(), if svg { "svg" } else { "png" });
     if let Some(f) = &res.failure {

@@ -25,8 +25,8 @@ use friction_models::{AnyModel, FrictionModel, ModelError};
 
 use crate::error::SimError;
 use crate::scenario::{
-    check_name, Body, Contact, Damper, Driver, Force, Member, SolverSettings, Spring, StateColumns, Stop,
-    System,
+    check_name, Body, Contact, Damper, Driver, Force, Gap, Member, SolverSettings, Spring, StateColumns,
+    Stop, System,
 };
 use crate::schedule::Schedule;
 
@@ -242,6 +242,55 @@ pub(crate) fn check_contact_name(
     Ok(())
 }
 
+/// A gap as given in a file or to the builder (optional keys `None`).
+pub(crate) struct RawGap<'a, S: AsRef<str>> {
+    pub name: &'a str,
+    pub between: &'a [S],
+    pub length: Option<f64>,
+    pub stiffness: Option<f64>,
+    pub damping: Option<f64>,
+    pub exponent: Option<f64>,
+}
+
+/// A gap's name (unique among contacts and gaps: both have an `F.NAME`
+/// column), ends, length, stiffness, damping and exponent.
+pub(crate) fn check_gap<S: AsRef<str>>(
+    names: &Names,
+    seen: &mut std::collections::HashSet<String>,
+    g: RawGap<'_, S>,
+) -> Result<Gap, Invalid> {
+    let name = g.name;
+    let what = format!("gap \"{name}\"");
+    check_name(name).map_err(|m| Invalid::at("name", format!("gap: `name`: {m}")))?;
+    if !seen.insert(name.to_string()) {
+        return Err(Invalid::at(
+            "name",
+            format!("gap name \"{name}\" is used twice (contacts and gaps share the column names F.NAME)"),
+        ));
+    }
+    let between = names.pair(g.between, &what)?;
+    let stiffness = positive(g.stiffness, "stiffness", &what, false)?;
+    let damping = g.damping.unwrap_or(0.0);
+    if !(damping.is_finite() && damping >= 0.0) {
+        return Err(Invalid::at(
+            "damping",
+            format!("{what}: `damping` = {damping} is out of range; valid range [0, inf)"),
+        ));
+    }
+    let exponent = g.exponent.unwrap_or(1.0);
+    if !(exponent.is_finite() && exponent >= 1.0) {
+        return Err(Invalid::at(
+            "exponent",
+            format!("{what}: `exponent` = {exponent} is out of range; valid range [1, inf)"),
+        ));
+    }
+    let length = g.length.unwrap_or(0.0);
+    if !length.is_finite() {
+        return Err(Invalid::at("length", format!("{what}: `length` = {length} is not finite")));
+    }
+    Ok(Gap { name: name.to_string(), between, length, stiffness, damping, exponent })
+}
+
 /// A model error of contact `i`, with the key path of the parameter.
 pub(crate) fn model_invalid(i: usize, what: &str, e: &ModelError) -> (Option<String>, String) {
     let key = match e.param() {
@@ -453,7 +502,7 @@ struct PendingContact {
 /// scenario format; start with [`System::builder`]. Every method takes
 /// and returns the builder; [`SystemBuilder::build`] checks everything and
 /// reports the first problem, in the order of a scenario file (solver,
-/// name, drivers, bodies, springs, dampers, forces, contacts, stops).
+/// name, drivers, bodies, springs, dampers, forces, contacts, gaps, stops).
 #[derive(Debug)]
 pub struct SystemBuilder {
     name: String,
@@ -463,9 +512,47 @@ pub struct SystemBuilder {
     dampers: Vec<(String, Between, f64)>,
     forces: Vec<(String, String, Schedule)>,
     contacts: Vec<PendingContact>,
+    gaps: Vec<(String, Between, GapSpec)>,
     stops: Vec<(String, f64, f64, f64)>,
     solver: Option<SolverSettings>,
     rotational: Vec<String>,
+}
+
+/// The parameters of a gap for [`SystemBuilder::gap`] (see
+/// [`crate::scenario::Gap`]); `GapSpec::new(stiffness)` is an undamped
+/// linear gap closing at x2 - x1 = 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GapSpec {
+    /// Relative position x2 - x1 below which the members are in contact \[m\].
+    pub length: f64,
+    /// Spring constant c [N/m^n].
+    pub stiffness: f64,
+    /// Damping constant d [N s/m], limited by the spring force.
+    pub damping: f64,
+    /// Exponent n >= 1 of the spring force.
+    pub exponent: f64,
+}
+
+impl GapSpec {
+    /// A linear undamped gap of stiffness `stiffness`, contact below x2 - x1 = 0.
+    pub fn new(stiffness: f64) -> Self {
+        GapSpec { length: 0.0, stiffness, damping: 0.0, exponent: 1.0 }
+    }
+
+    /// With contact below x2 - x1 = `length`.
+    pub fn length(self, length: f64) -> Self {
+        GapSpec { length, ..self }
+    }
+
+    /// With damping constant `damping`.
+    pub fn damping(self, damping: f64) -> Self {
+        GapSpec { damping, ..self }
+    }
+
+    /// With spring exponent `exponent`.
+    pub fn exponent(self, exponent: f64) -> Self {
+        GapSpec { exponent, ..self }
+    }
 }
 
 impl System {
@@ -479,6 +566,7 @@ impl System {
             dampers: vec![],
             forces: vec![],
             contacts: vec![],
+            gaps: vec![],
             stops: vec![],
             solver: None,
             rotational: vec![],
@@ -586,6 +674,14 @@ impl SystemBuilder {
         self
     }
 
+    /// A compliant one-sided contact (`[[gap]]`, Modelica's ElastoGap)
+    /// between two members: it pushes them apart while x2 - x1 <
+    /// `spec.length` (see [`crate::scenario::Gap`]).
+    pub fn gap(mut self, name: &str, between: impl Into<Between>, spec: GapSpec) -> Self {
+        self.gaps.push((name.to_string(), between.into(), spec));
+        self
+    }
+
     /// Hard end stops of body `body` at `min` and `max` (either may be
     /// infinite) with a coefficient of restitution in \[0, 1\].
     pub fn stop(mut self, body: &str, min: f64, max: f64, restitution: f64) -> Self {
@@ -661,6 +757,18 @@ impl SystemBuilder {
             check_load(&model, &c.normal, &what).map_err(inv)?;
             contacts.push(Contact { name: c.name, between, model, normal: c.normal });
         }
+        let mut gaps = Vec::new();
+        for (name, between, g) in &self.gaps {
+            let raw = RawGap {
+                name,
+                between: &ends(between),
+                length: Some(g.length),
+                stiffness: Some(g.stiffness),
+                damping: Some(g.damping),
+                exponent: Some(g.exponent),
+            };
+            gaps.push(check_gap(&names, &mut seen, raw).map_err(inv)?);
+        }
         let mut stops = Vec::new();
         for (body, min, max, e) in &self.stops {
             stops.push(check_stop(&names, &bodies, body, *min, *max, *e).map_err(inv)?);
@@ -672,8 +780,18 @@ impl SystemBuilder {
                 Member::Ground => return Err(err("rotational: the ground has no kind".into())),
             }
         }
-        let sys =
-            System { name: self.name, bodies, drivers, springs, dampers, forces, contacts, stops, solver };
+        let sys = System {
+            name: self.name,
+            bodies,
+            drivers,
+            springs,
+            dampers,
+            forces,
+            contacts,
+            gaps,
+            stops,
+            solver,
+        };
         crate::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
         check_states(&sys).map_err(inv)?;
         check_columns(&sys).map_err(inv)?;

@@ -69,6 +69,7 @@ pub fn drive_outcome(
             model,
             normal,
         }],
+        gaps: vec![],
         stops: vec![],
         solver: SolverSettings {
             method: settings.method,

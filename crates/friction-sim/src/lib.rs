@@ -54,7 +54,7 @@ pub mod schedule;
 pub mod sweep;
 pub mod units;
 
-pub use builder::{Between, End, Ground, SystemBuilder};
+pub use builder::{Between, End, GapSpec, Ground, SystemBuilder};
 pub use engine::{simulate, simulate_flat, Event, FlatOutcome, Mode, Outcome};
 pub use error::SimError;
 pub use scenario::{Member, Method, SolverSettings, StateColumns, System};

@@ -32,6 +32,13 @@
 //! # friction run holds `start`. quantity = "value" (default: for a driver its position)
 //! # or "velocity" (the driver's velocity, its position integrated from `offset`):
 //! #   motion = { type = "input", name = "v_slip", start = 0.0, quantity = "velocity" }
+//! [[gap]]               # a compliant one-sided contact (Modelica's ElastoGap): pushes the
+//! name = "floor"        # members apart while x2 - x1 < length, with c p^n plus damping
+//! between = ["ground", "m"]   # d (v1 - v2) limited to that spring force (it never pulls);
+//! length = 0.0          # p = length - (x2 - x1) is the penetration
+//! stiffness = 1e5
+//! damping = 10.0
+//! exponent = 1.0
 //! [[stop]]              # hard end stops of a body
 //! body = "m"
 //! min = -0.1
@@ -98,8 +105,8 @@
 //! Before a run, the output is estimated as rows × columns × 8 bytes (rows
 //! from `t_end / output_dt` or `output_times`; columns: `t`, position and
 //! velocity of every body and driver, the force, slip and slip velocity of
-//! every contact, and the
-//! internal-state columns chosen by `states`). A run whose estimate exceeds
+//! every contact, the
+//! internal-state columns chosen by `states`, and the force of every gap). A run whose estimate exceeds
 //! `max_output_bytes` ([`DEFAULT_MAX_OUTPUT_BYTES`], 4 GiB, by default) is
 //! refused with the estimate; raise `output_dt`, shorten `t_end`, set
 //! `states = "none"`, or raise `max_output_bytes`.
@@ -259,6 +266,87 @@ pub struct Contact {
     pub model: AnyModel,
     /// Normal load scale N(t) [-]; multiplies the force and the maximum static force.
     pub normal: Schedule,
+}
+
+/// A compliant one-sided contact between two members: Modelica's
+/// `Translational.Components.ElastoGap` (and `Rotational.Components.ElastoBacklash`
+/// with one side). With the penetration `p = length - (x2 - x1)` and its
+/// rate `ṗ = v1 - v2`, while `p > 0` it pushes the members apart with
+///
+/// ```text
+/// F = c p^n + clamp(d ṗ, -c p^n, c p^n)      (0 while p <= 0)
+/// ```
+///
+/// on the second member along +x and on the first along -x: the damping
+/// force is limited by the spring force (MSL's `f_d`), so the contact
+/// never pulls and its force is continuous where contact starts. This is
+/// MSL's force law with `s_rel = x2 - x1`, `s_rel0 = length`, `f = -F`.
+#[derive(Debug, Clone)]
+pub struct Gap {
+    /// Name.
+    pub name: String,
+    /// First and second member.
+    pub between: [Member; 2],
+    /// Relative position `x2 - x1` below which the members are in contact
+    /// (MSL's `s_rel0`) \[m\].
+    pub length: f64,
+    /// Spring constant c [N/m^n] (the force at a penetration of 1 m).
+    pub stiffness: f64,
+    /// Damping constant d [N s/m].
+    pub damping: f64,
+    /// Exponent n of the spring force (>= 1; 1.5 for Hertzian contact of spheres).
+    pub exponent: f64,
+}
+
+/// A gap's contact force and its parts at one penetration and rate.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct GapForce {
+    /// The contact force F >= 0 pushing the members apart \[N\].
+    pub force: f64,
+    /// Its elastic part c p^n \[N\].
+    pub elastic: f64,
+    /// Its damping part, limited to [-c p^n, c p^n] \[N\].
+    pub damping: f64,
+    /// ∂F/∂(x2 - x1) and ∂F/∂(v2 - v1) on the branch in force.
+    pub d_srel: f64,
+    /// See `d_srel`.
+    pub d_vrel: f64,
+}
+
+impl Gap {
+    /// The force law at relative position `srel = x2 - x1` and velocity
+    /// `vrel = v2 - v1`.
+    #[inline]
+    pub fn law(&self, srel: f64, vrel: f64) -> GapForce {
+        let p = self.length - srel;
+        if p <= 0.0 {
+            return GapForce::default();
+        }
+        let n = self.exponent;
+        let (pn, dpn) = if n == 1.0 { (p, 1.0) } else { (p.powf(n), n * p.powf(n - 1.0)) };
+        let fc = self.stiffness * pn;
+        let dfc = -self.stiffness * dpn; // d fc / d srel
+        let fd2 = -self.damping * vrel;
+        if fd2 > fc {
+            // compressing fast: the damping force held at the spring force
+            GapForce { force: 2.0 * fc, elastic: fc, damping: fc, d_srel: 2.0 * dfc, d_vrel: 0.0 }
+        } else if fd2 < -fc {
+            // separating fast: the damping would pull, the force is zero
+            GapForce { force: 0.0, elastic: fc, damping: -fc, d_srel: 0.0, d_vrel: 0.0 }
+        } else {
+            GapForce { force: fc + fd2, elastic: fc, damping: fd2, d_srel: dfc, d_vrel: -self.damping }
+        }
+    }
+
+    /// The elastic energy stored at `srel = x2 - x1`: c p^(n+1) / (n + 1) \[J\].
+    pub fn energy(&self, srel: f64) -> f64 {
+        let p = self.length - srel;
+        if p <= 0.0 {
+            0.0
+        } else {
+            self.stiffness * p.powf(self.exponent + 1.0) / (self.exponent + 1.0)
+        }
+    }
 }
 
 /// Hard end stops of a body.
@@ -435,6 +523,8 @@ pub struct System {
     pub forces: Vec<Force>,
     /// Frictional contacts.
     pub contacts: Vec<Contact>,
+    /// Compliant one-sided contacts (`[[gap]]`).
+    pub gaps: Vec<Gap>,
     /// End stops.
     pub stops: Vec<Stop>,
     /// Solver settings.
@@ -462,6 +552,8 @@ struct RawFile {
     contact: Vec<Spanned<RawContact>>,
     #[serde(default)]
     stop: Vec<Spanned<RawStop>>,
+    #[serde(default)]
+    gap: Vec<Spanned<RawGap>>,
     solver: Option<Spanned<RawSolver>>,
 }
 
@@ -523,6 +615,17 @@ struct RawContact {
     #[serde(default)]
     params: toml::Table,
     normal: Option<toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGap {
+    name: Option<String>,
+    between: Vec<String>,
+    length: Option<f64>,
+    stiffness: Option<f64>,
+    damping: Option<f64>,
+    exponent: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -934,13 +1037,29 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 .map_err(|e| at(&span, e))?,
         );
     }
+    let mut gaps = Vec::new();
+    for (i, g) in raw.gap.iter().enumerate() {
+        let span = g.span();
+        let g = g.get_ref();
+        let name = g.name.clone().unwrap_or_else(|| format!("g{i}"));
+        let raw_gap = builder::RawGap {
+            name: &name,
+            between: &g.between,
+            length: g.length,
+            stiffness: g.stiffness,
+            damping: g.damping,
+            exponent: g.exponent,
+        };
+        gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
+    }
 
-    let sys = System { name, bodies, drivers, springs, dampers, forces, contacts, stops, solver };
+    let sys = System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver };
     crate::units::check_kinds(&sys).map_err(|(link, i, e)| {
         let span = match link {
             crate::units::Link::Spring => raw.spring[i].span(),
             crate::units::Link::Damper => raw.damper[i].span(),
             crate::units::Link::Contact => raw.contact[i].span(),
+            crate::units::Link::Gap => raw.gap[i].span(),
         };
         at(&span, e)
     })?;
@@ -1211,8 +1330,8 @@ impl System {
     }
 
     /// Number of output columns: `t`, x and v of every body and driver, the
-    /// force, slip and slip velocity of every contact, and the state columns chosen by
-    /// [`SolverSettings::states`]; of those, the ones [`SolverSettings::columns`] keeps.
+    /// force, slip and slip velocity of every contact, the state columns chosen by
+    /// [`SolverSettings::states`], and the force of every gap; of those, the ones [`SolverSettings::columns`] keeps.
     pub fn output_columns(&self) -> usize {
         match self.column_keep() {
             Some(k) => k.len(),
@@ -1229,12 +1348,13 @@ impl System {
             .filter(|(_, on)| *on)
             .map(|(c, _)| c.model.n_states() + c.model.n_memory())
             .sum();
-        1 + 2 * (self.bodies.len() + self.drivers.len()) + 3 * self.contacts.len() + states
+        1 + 2 * (self.bodies.len() + self.drivers.len()) + 3 * self.contacts.len() + states + self.gaps.len()
     }
 
     /// The names of the columns before [`SolverSettings::columns`] selects:
     /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
-    /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses.
+    /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses,
+    /// `F.NAME` of gaps (their contact force, >= 0).
     pub(crate) fn all_column_names(&self) -> Vec<String> {
         let mut cols = Vec::with_capacity(self.all_columns());
         cols.push("t".to_string());
@@ -1259,6 +1379,9 @@ impl System {
                     cols.push(format!("z.{}.{k}", c.name));
                 }
             }
+        }
+        for g in &self.gaps {
+            cols.push(format!("F.{}", g.name));
         }
         cols
     }

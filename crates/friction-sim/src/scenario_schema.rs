@@ -207,7 +207,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"translational\"",
                 false,
-                "rotational: mass is an inertia [kg m²], x0 an angle [rad], v0 [rad/s]; a spring, damper or contact joins members of one kind",
+                "rotational: mass is an inertia [kg m²], x0 an angle [rad], v0 [rad/s]; a spring, damper, contact or gap joins members of one kind",
             ),
             key("mass", POSITIVE, "kg", "", true, "mass (inertia [kg m²] if rotational)"),
             key("x0", ANY, "m", "0", false, "initial position"),
@@ -300,6 +300,42 @@ pub const TABLES: &[Table] = &[
                 false,
                 "normal-load factor N(t): multiplies the friction force and the maximum static force; \
                  N <= 0 disengages the contact",
+            ),
+        ],
+    },
+    Table {
+        name: "gap",
+        array: true,
+        required: false,
+        doc: "A compliant one-sided contact between two members (Modelica's ElastoGap; with two of them, \
+              a backlash). With the penetration p = length - (x2 - x1), while p > 0 it pushes the members \
+              apart (the first along -x, the second along +x) with F = c p^n + clamp(d (v1 - v2), -c p^n, \
+              c p^n): the damping force is limited by the spring force, so the contact never pulls and \
+              its force starts from 0. The output column `F.NAME` is F (>= 0); its elastic energy counts \
+              with the springs' and its damping's dissipation is the summary's `energy.gaps.NAME`. The \
+              instants contact starts or ends and the damping limit switches are events (no step \
+              straddles a kink).",
+        keys: &[
+            key("name", Kind::Name, "", "\"gI\"", false, "name, unique among contacts and gaps (I: the gap's index)"),
+            key("between", Kind::Pair, "", "", true, "first and second member"),
+            key(
+                "length",
+                ANY,
+                "m",
+                "0",
+                false,
+                "the members are in contact while x2 - x1 < length (MSL's s_rel0); e.g. [\"ground\", \"m\"] \
+                 with length 0: a floor under m at x = 0",
+            ),
+            key("stiffness", POSITIVE, "N/m^n", "", true, "spring constant c: the force at a penetration of 1 m"),
+            key("damping", NON_NEGATIVE, "N s/m", "0", false, "damping constant d, its force limited to the spring force"),
+            key(
+                "exponent",
+                Kind::Number { lo: Some((1.0, true)), hi: None },
+                "-",
+                "1",
+                false,
+                "exponent n of the spring force c p^n (1.5: Hertzian contact of spheres)",
             ),
         ],
     },
@@ -1129,6 +1165,13 @@ between = ["m", "ground"]
 model = "lugre"
 params = { fc = 1.0, fs = 1.5, vs = 0.001 }
 normal = 1.0
+
+[[gap]]
+name = "bumper"
+between = ["m", "ground"]
+length = -4.0     # contact while 0 - x.m < -4: a compliant bumper beyond x = 4
+stiffness = 1e4
+damping = 10.0
 
 [[stop]]
 body = "m"

@@ -6,9 +6,10 @@
 //! # Paths
 //! ```text
 //! SECTION.NAME.KEY[.KEY..]   an element of an array of tables ([[body]], [[driver]],
-//!                            [[spring]], [[damper]], [[force]], [[contact]], [[stop]])
-//!                            by its name (springs, dampers, forces and contacts
-//!                            without a name by their default name spring0, c0, ...;
+//!                            [[spring]], [[damper]], [[force]], [[contact]], [[gap]],
+//!                            [[stop]]) by its name (springs, dampers, forces, contacts
+//!                            and gaps without a name by their default name spring0,
+//!                            c0, g0, ...;
 //!                            stops by their body); for a contact, a KEY that is not
 //!                            one of name, between, model, params, normal is a model
 //!                            parameter: contact.c.fc = contact.c.params.fc
@@ -22,7 +23,7 @@
 //!     COL a column of the time series (x.m, v.m, F.c, z.c.0); an optional
 //!     window [t0:t1] (either bound may be left out; a bound written N% is N
 //!     percent of the run's t_end) restricts the rows: ptp.v.m[10:], ptp.v.m[50%:]
-//! energy.dissipated.NAME   ∫ F v dt of contact (or damper) NAME [J]
+//! energy.dissipated.NAME   ∫ F v dt of contact (or damper, or gap's damping) NAME [J]
 //! energy.dissipated        the total dissipated energy (summary.json's dissipated_total) [J]
 //! energy.residual          the energy balance residual [J]
 //! events.count             number of logged transitions
@@ -36,7 +37,7 @@ use rayon::prelude::*;
 use crate::engine::columns;
 use crate::{output, scenario, simulate, Outcome, SimError, System};
 
-const ARRAYS: [&str; 7] = ["body", "driver", "spring", "damper", "force", "contact", "stop"];
+const ARRAYS: [&str; 8] = ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop"];
 const CONTACT_KEYS: [&str; 5] = ["name", "between", "model", "params", "normal"];
 /// Settings of the scenario format that must be TOML integers.
 const INTEGER_KEYS: [&str; 1] = ["max_steps"];
@@ -50,6 +51,7 @@ fn element_name(section: &str, i: usize, t: &toml::Table) -> Option<String> {
     match section {
         "spring" | "damper" | "force" => Some(format!("{section}{i}")),
         "contact" => Some(format!("c{i}")),
+        "gap" => Some(format!("g{i}")),
         _ => None,
     }
 }
@@ -226,11 +228,12 @@ fn parse_metric(m: &str, sys: &System) -> Result<MetricKind, String> {
                     .iter()
                     .map(|c| c.name.as_str())
                     .chain(sys.dampers.iter().map(|d| d.name.as_str()))
+                    .chain(sys.gaps.iter().map(|g| g.name.as_str()))
                     .collect();
                 if known.contains(&name) {
                     Ok(MetricKind::Dissipated(Some(name.into())))
                 } else {
-                    bad(format!("no contact or damper \"{name}\"; known: {}", known.join(", ")))
+                    bad(format!("no contact, damper or gap \"{name}\"; known: {}", known.join(", ")))
                 }
             }
             _ => bad("valid: energy.dissipated, energy.dissipated.NAME, energy.residual".into()),
@@ -286,6 +289,7 @@ fn eval_metric(m: &MetricKind, sys: &System, out: &Outcome) -> f64 {
             .contacts
             .iter()
             .chain(out.energy.dampers.iter())
+            .chain(out.energy.gaps.iter())
             .find(|(n, _)| n == name)
             .map(|(_, w)| *w)
             .unwrap_or(f64::NAN),

@@ -3,7 +3,7 @@
 //! (`kind = "rotational"`: angle in rad, torque in N m, inertia in kg m²).
 //!
 //! The equations are the same for both; only the units (and the words)
-//! change. A spring, damper or contact joins members of one kind (the ground
+//! change. A spring, damper, contact or gap joins members of one kind (the ground
 //! joins either); its force column is then a force or a torque.
 //!
 //! | column | translational | rotational |
@@ -15,6 +15,7 @@
 //! | `s.NAME` (contact slip: first member minus second) | m | rad |
 //! | `sv.NAME` (slip velocity) | m/s | rad/s |
 //! | `z.NAME.k` (internal state k) | the model's [`friction_models::Quantity`] | the same, rotational |
+//! | `F.NAME` (gap: its contact force, >= 0) | N | N m |
 //!
 //! ```
 //! let text = "[[body]]\nname = \"w\"\nkind = \"rotational\"\nmass = 0.1\nv0 = 10.0\n\
@@ -127,6 +128,9 @@ fn all_column_units(sys: &System) -> Vec<String> {
             }
         }
     }
+    for g in &sys.gaps {
+        u.push(sys.link_kind(g.between).unit(Quantity::Force).into());
+    }
     u
 }
 
@@ -136,9 +140,10 @@ pub(crate) enum Link {
     Spring,
     Damper,
     Contact,
+    Gap,
 }
 
-/// Every spring, damper and contact joins members of one kind (the ground
+/// Every spring, damper, contact and gap joins members of one kind (the ground
 /// joins either); the first that does not, with its index.
 pub(crate) fn check_kinds(sys: &System) -> Result<(), (Link, usize, Invalid)> {
     let check = |link: Link, i: usize, name: &str, between: [Member; 2]| {
@@ -148,6 +153,7 @@ pub(crate) fn check_kinds(sys: &System) -> Result<(), (Link, usize, Invalid)> {
                     Link::Spring => "spring",
                     Link::Damper => "damper",
                     Link::Contact => "contact",
+                    Link::Gap => "gap",
                 };
                 return Err((
                     link,
@@ -155,8 +161,8 @@ pub(crate) fn check_kinds(sys: &System) -> Result<(), (Link, usize, Invalid)> {
                     Invalid::at(
                         "between",
                         format!(
-                            "{what} \"{name}\": `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper or \
-                             contact joins members of one kind (the ground joins either): set `kind` on both",
+                            "{what} \"{name}\": `between` joins \"{}\" ({}) and \"{}\" ({}); a spring, damper, \
+                             contact or gap joins members of one kind (the ground joins either): set `kind` on both",
                             sys.member_name(between[0]),
                             ka.name(),
                             sys.member_name(between[1]),
@@ -176,6 +182,9 @@ pub(crate) fn check_kinds(sys: &System) -> Result<(), (Link, usize, Invalid)> {
     }
     for (i, c) in sys.contacts.iter().enumerate() {
         check(Link::Contact, i, &c.name, c.between)?;
+    }
+    for (i, g) in sys.gaps.iter().enumerate() {
+        check(Link::Gap, i, &g.name, g.between)?;
     }
     Ok(())
 }

@@ -94,9 +94,20 @@ fn stick_slip_stops() -> System {
         .unwrap()
 }
 
+fn ball_on_compliant_floor() -> System {
+    System::builder("ball_on_compliant_floor")
+        .body_at("ball", 0.1, 0.05, 0.0)
+        .force("gravity", "ball", -0.981)
+        .gap("floor", (Ground, "ball"), friction_sim::GapSpec::new(1e6).damping(20.0).exponent(1.5))
+        .solver(solver(1.0, 1e-4, 1e-9, [1e-12, 1e-10, 1e-10], 0.1))
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn builder_and_scenario_file_give_equal_systems() {
     for (file, built) in [
+        ("ball_on_compliant_floor.toml", ball_on_compliant_floor()),
         ("lugre_stick_slip.toml", lugre_stick_slip()),
         ("clutch.toml", clutch()),
         ("stick_slip_stops.toml", stick_slip_stops()),

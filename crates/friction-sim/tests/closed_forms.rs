@@ -23,6 +23,7 @@ fn run(sys: &System) -> Outcome {
 fn dissipated(out: &Outcome) -> f64 {
     out.energy.contacts.iter().map(|c| c.1).sum::<f64>()
         + out.energy.dampers.iter().map(|c| c.1).sum::<f64>()
+        + out.energy.gaps.iter().map(|c| c.1).sum::<f64>()
         + out.energy.impacts
 }
 

@@ -213,6 +213,7 @@ fn every_explicit_example_runs_with_dop853_and_agrees_with_tsit45() {
         let e = &d.energy;
         let diss = e.contacts.iter().map(|c| c.1).sum::<f64>()
             + e.dampers.iter().map(|c| c.1).sum::<f64>()
+            + e.gaps.iter().map(|c| c.1).sum::<f64>()
             + e.impacts;
         let s = diss.abs().max(e.work_forces.abs() + e.work_drivers.abs()).max(1e-12);
         assert!(e.residual.abs() < 1e-6 * s, "{name}: energy residual {} of {s}", e.residual);

@@ -24,6 +24,7 @@ fn run(name: &str) -> Outcome {
 fn dissipated(out: &Outcome) -> f64 {
     out.energy.contacts.iter().map(|c| c.1).sum::<f64>()
         + out.energy.dampers.iter().map(|c| c.1).sum::<f64>()
+        + out.energy.gaps.iter().map(|c| c.1).sum::<f64>()
         + out.energy.impacts
 }
 
@@ -743,4 +744,45 @@ fn torque_burst_brake_spins_up_coasts_and_stops_on_the_third_brake_pulse() {
         ts.iter().zip(&vs).filter(|(t, _)| **t > t_stop + 1e-6).all(|(_, v)| *v == 0.0),
         "moves after the stop"
     );
+}
+
+/// The ball on a compliant floor: free fall to the first contact at
+/// sqrt(2 h / g) on the closed form x = h - g t²/2, a force never negative
+/// and 0 off the floor, bounces each lower than the last, rest at the static
+/// penetration (m g / c)^(1/n), and the energy the floor's damping took is
+/// the potential energy lost less what the floor stores.
+#[test]
+fn ball_on_compliant_floor_falls_bounces_lower_and_rests_at_the_static_penetration() {
+    let out = run("ball_on_compliant_floor.toml");
+    let (m, g, h, c, n): (f64, f64, f64, f64, f64) = (0.1, 9.81, 0.05, 1e6, 1.5);
+    let t_hit = (2.0 * h / g).sqrt();
+    let (t, x, f) = (out.series("t"), out.series("x.ball"), out.series("F.floor"));
+    let mut worst: f64 = 0.0;
+    for (&t, &x) in t.iter().zip(&x) {
+        if t < t_hit {
+            worst = worst.max((x - (h - 0.5 * g * t * t)).abs());
+        }
+    }
+    assert!(worst < 1e-10, "free fall off by {worst:e}");
+    let first = t.iter().zip(&f).find(|(_, &f)| f > 0.0).map(|(t, _)| *t).unwrap();
+    assert!(first >= t_hit && first < t_hit + 1e-4, "first contact at {first}, closed form {t_hit}");
+    assert!(f.iter().all(|&f| f >= 0.0), "a pulling force");
+    assert!(x.iter().zip(&f).all(|(&x, &f)| x < 0.0 || f == 0.0), "a force off the floor");
+    // the apexes of the flights, each lower than the last
+    let apexes: Vec<f64> = (1..x.len() - 1)
+        .filter(|&i| x[i] > 0.0 && x[i] >= x[i - 1] && x[i] > x[i + 1] && t[i] > t_hit)
+        .map(|i| x[i])
+        .collect();
+    assert!(apexes.len() >= 3, "apexes {apexes:?}");
+    assert!(apexes.windows(2).all(|w| w[1] < w[0]) && apexes[0] < h, "apexes {apexes:?}");
+    let delta = (m * g / c).powf(1.0 / n);
+    let x_end = out.last("x.ball");
+    assert!((x_end + delta).abs() < 1e-6 * delta, "rest at {x_end}, closed form {}", -delta);
+    assert!((out.last("F.floor") - m * g).abs() < 1e-6 * m * g);
+    let e = &out.energy;
+    let diss: f64 = e.gaps.iter().map(|g| g.1).sum();
+    let stored = c * delta.powf(n + 1.0) / (n + 1.0);
+    let want = m * g * (h + delta) - stored;
+    assert!((diss - want).abs() < 1e-6 * want, "dissipated {diss}, closed form {want}");
+    assert_energy_balance("ball_on_compliant_floor", &out, 1e-9);
 }

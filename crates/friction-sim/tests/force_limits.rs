@@ -341,9 +341,7 @@ value = { type = "ramp", rate = 1.0 }
 #[test]
 fn a_chain_with_a_redundant_contact_per_body_keeps_every_force_within_capacity() {
     let n = 5;
-    let mut text = String::from(
-        "[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.05 }\n",
-    );
+    let mut text = String::from("[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.05 }\n");
     let mut caps = Vec::new();
     for i in 0..n {
         let (ca, cb) = (0.4 + 0.1 * i as f64, 0.15);
@@ -402,7 +400,8 @@ fn no_stuck_contact_of_any_example_carries_more_than_its_capacity() {
             if ct.model.n_states() > 0 || ct.model.n_memory() > 0 {
                 continue;
             }
-            let (Some(fi), Some(vi)) = (out.col(&format!("F.{}", ct.name)), out.col(&format!("sv.{}", ct.name)))
+            let (Some(fi), Some(vi)) =
+                (out.col(&format!("F.{}", ct.name)), out.col(&format!("sv.{}", ct.name)))
             else {
                 continue;
             };

@@ -66,7 +66,7 @@ fn documented_keys_are_the_parsers_keys() {
         assert!(top.remove(t.name), "table {} is not in the parser's top-level keys", t.name);
     }
     assert_eq!(top, keys_of(""), "top-level keys");
-    for table in ["body", "driver", "spring", "damper", "force", "contact", "stop"] {
+    for table in ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop"] {
         let got = accepted(&format!("[[{table}]]\nzzz_unknown = 1\n[solver]\nt_end = 1.0\n"));
         assert_eq!(got, keys_of(table), "[[{table}]]");
     }
@@ -227,6 +227,19 @@ fn invalid_scenarios_are_refused_by_the_schema_and_the_parser() {
             format!("{base}[[force]]\non = \"m\"\nvalue = {{ type = \"window\", end = 1.0, inner = \"x\" }}\n{solver}"),
         ),
         ("restitution above 1", format!("{base}[[stop]]\nbody = \"m\"\nmax = 1.0\nrestitution = 1.5\n{solver}")),
+        (
+            "gap stiffness negative",
+            format!("{base}[[gap]]\nbetween = [\"ground\", \"m\"]\nstiffness = -1.0\n{solver}"),
+        ),
+        (
+            "gap exponent below 1",
+            format!("{base}[[gap]]\nbetween = [\"ground\", \"m\"]\nstiffness = 1.0\nexponent = 0.5\n{solver}"),
+        ),
+        (
+            "gap damping negative",
+            format!("{base}[[gap]]\nbetween = [\"ground\", \"m\"]\nstiffness = 1.0\ndamping = -1.0\n{solver}"),
+        ),
+        ("gap without stiffness", format!("{base}[[gap]]\nbetween = [\"ground\", \"m\"]\n{solver}")),
     ];
     for (what, text) in &cases {
         assert!(parse(text, "t.toml", Path::new(".")).is_err(), "the parser accepts {what}");

@@ -46,6 +46,7 @@ pub fn cost_system(model: AnyModel) -> System {
             model,
             normal: Schedule::Constant { value: 1.0 },
         }],
+        gaps: vec![],
         stops: vec![],
         solver: SolverSettings {
             method: Method::Auto,

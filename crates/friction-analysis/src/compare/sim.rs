@@ -149,6 +149,7 @@ pub(crate) fn body_run(
             model: model.clone(),
             normal: Schedule::Constant { value: 1.0 },
         }],
+        gaps: vec![],
         stops: vec![],
         solver: SolverSettings {
             method: Method::Auto,

@@ -46,7 +46,8 @@ use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 /// Static description of `freewheel`.
 pub static INFO: ModelInfo = ModelInfo {
     id: "freewheel",
-    summary: "one-way clutch: free (drag Fd) in one direction, locked up to Fl in the other, slipping at Fl beyond",
+    summary:
+        "one-way clutch: free (drag Fd) in one direction, locked up to Fl in the other, slipping at Fl beyond",
     family: Family::SetValued,
     equations: "F = Fd sign(v)                 for d v > 0 (overrunning: drag only)
 F = Fl sign(v)                 for d v < 0 (slipping through the lock)
@@ -58,7 +59,8 @@ F in [-Fd, Fl]   (d = -1)",
             symbol: "-",
             unit: "-",
             kind: ParamKind::Choice { default: "forward", options: &["forward", "backward"] },
-            doc: "the direction of the first member's slip relative to the second in which the clutch overruns",
+            doc:
+                "the direction of the first member's slip relative to the second in which the clutch overruns",
         },
         ParamSpec::real(
             "fd",
@@ -141,7 +143,11 @@ impl Freewheel {
     /// Build from user parameters.
     pub fn from_params(values: &ParamMap) -> Result<Self, ModelError> {
         let r = ParamReader::new(INFO.id, INFO.params, values);
-        let p = FreewheelParams { free_forward: r.choice("free")? == "forward", fd: r.real("fd")?, fl: r.real("fl")? };
+        let p = FreewheelParams {
+            free_forward: r.choice("free")? == "forward",
+            fd: r.real("fd")?,
+            fl: r.real("fl")?,
+        };
         r.finish()?;
         Self::new(p)
     }

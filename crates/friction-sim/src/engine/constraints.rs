@@ -634,7 +634,8 @@ impl Engine<'_> {
             for &(j, orient) in plan.members_of(b) {
                 s.lim.push(match rows[j].kind {
                     RowKind::Contact(c) => {
-                        let (lo, hi) = sys.contacts[c].model.static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
+                        let (lo, hi) =
+                            sys.contacts[c].model.static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
                         let n = s.normal[c];
                         // a member the other way round sees the range mirrored
                         if orient > 0.0 {

@@ -1,7 +1,8 @@
 //! Energy bookkeeping: stored energy of the network, and the balance of the
 //! work done on it against what it stored and dissipated.
 //!
-//! The powers of the contacts, dampers, forces and drivers are integrated as
+//! The powers of the contacts, dampers, forces, drivers and the gaps'
+//! damping are integrated as
 //! quadrature states alongside the motion (their Jacobian rows are zero, so
 //! Newton's iteration updates them by substitution); impulses (sticking
 //! projections, impacts) are booked as they happen.
@@ -17,7 +18,7 @@ impl Engine<'_> {
         let ke = (0..nb).map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
         let mut s = self.scr.borrow_mut();
         s.drivers_at(&sys.drivers, t);
-        let pe = sys
+        let pe: f64 = sys
             .springs
             .iter()
             .map(|sp| {
@@ -26,6 +27,8 @@ impl Engine<'_> {
                 0.5 * sp.stiffness * (xb - xa - sp.length).powi(2)
             })
             .sum();
+        // the gaps' elastic energy counts with the springs'
+        let pe = if sys.gaps.is_empty() { pe } else { pe + self.gap_energy(y, &s) };
         (ke, pe)
     }
 
@@ -43,10 +46,14 @@ impl Engine<'_> {
             sys.dampers.iter().enumerate().map(|(k, dp)| (dp.name.clone(), q[nc + k])).collect();
         let work_forces = q[nc + nd];
         let work_drivers = q[nc + nd + 1];
+        let gaps: Vec<(String, f64)> =
+            sys.gaps.iter().enumerate().map(|(k, g)| (g.name.clone(), q[nc + nd + 2 + k])).collect();
         let impacts = self.disc.borrow().impacts;
         let stored = (ke1 - ke0) + (pe1 - pe0);
         let dissipated: f64 =
             contacts.iter().map(|c| c.1).sum::<f64>() + dampers.iter().map(|d| d.1).sum::<f64>();
+        let dissipated =
+            if gaps.is_empty() { dissipated } else { dissipated + gaps.iter().map(|g| g.1).sum::<f64>() };
         let residual = work_forces + work_drivers - stored - dissipated - impacts;
         Energy {
             work_forces,
@@ -55,6 +62,7 @@ impl Engine<'_> {
             spring: (pe0, pe1),
             contacts,
             dampers,
+            gaps,
             impacts,
             residual,
         }

@@ -15,7 +15,8 @@ const NORMAL_EPS: f64 = 1e-12;
 
 impl Engine<'_> {
     /// Root functions at (t, y) under the current modes; layout
-    /// `[contacts | 2 per stop | normal crossings | reversals | turning points]`.
+    /// `[contacts | 2 per stop | normal crossings | reversals | turning
+    /// points | 2 per gap]`.
     pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         if g.is_empty() {
             // no event can happen (`nroots` is 0)
@@ -102,7 +103,10 @@ impl Engine<'_> {
             g[off + i] = if d.dir[c] == 0.0 { 1.0 } else { d.dir[c] * s.vrel[c] + self.vtol(c) };
         }
         let off = off + self.root_rev.len();
-        self.turn_roots(t, y, &d, &s, &mut g[off..]);
+        self.turn_roots(t, y, &d, &s, &mut g[off..self.root_gap]);
+        if !self.sys.gaps.is_empty() {
+            self.gap_roots(t, y, &mut s, &mut g[self.root_gap..]);
+        }
     }
 
     fn stop_lambda(&self, d: &Discrete, lam: &[f64], k: usize) -> f64 {
@@ -167,6 +171,14 @@ impl Engine<'_> {
         // a normal load may have jumped through zero at this very instant
         // (a root on a schedule's breakpoint): engagement first
         let mut arrived = self.engagement(t, y, &mut events);
+        if idx >= self.root_gap && !self.sys.gaps.is_empty() {
+            // a gap's contact starting or ending, or its damping limit
+            // switching: a kink of a force, no mode changes
+            if !arrived.is_empty() {
+                events.extend(self.resolve(t, y, arrived, &[], &[])?);
+            }
+            return Ok(events);
+        }
         // read in place (a copy cloned every contact's memory); released
         // before the discrete state changes below
         let d = self.disc.borrow();
@@ -268,9 +280,8 @@ impl Engine<'_> {
     pub(crate) fn at_limit(&self, t: f64, y: &[f64], d: &Discrete, rel: f64) -> Vec<usize> {
         let mut s = self.scr.borrow_mut();
         self.eval(t, y, d, &mut s, None);
-        let in_bundle = |c: usize| {
-            d.plan.bundle_rows.iter().any(|&(j, _)| d.rows[j].kind == RowKind::Contact(c))
-        };
+        let in_bundle =
+            |c: usize| d.plan.bundle_rows.iter().any(|&(j, _)| d.rows[j].kind == RowKind::Contact(c));
         let mut over: Vec<usize> = (0..self.sys.contacts.len())
             .filter(|&c| {
                 d.modes[c] == Mode::Stuck && !in_bundle(c) && {

@@ -38,6 +38,8 @@
 //!   of [`reduce`];
 //! - [`constraints`]: clusters of stuck bodies and their constraint forces;
 //! - [`events`]: root functions and what each root means;
+//! - [`gap`]: compliant one-sided contacts (`[[gap]]`): forces, partials,
+//!   roots, energy;
 //! - [`modes`]: the joint stick/slip decision at an event (the LCP);
 //! - [`lcp`]: the box-constrained LCP solver;
 //! - [`energy`]: energy bookkeeping;
@@ -71,6 +73,7 @@ pub mod dop853_tableau;
 pub mod energy;
 pub mod equations;
 pub mod events;
+pub mod gap;
 pub mod integrate;
 pub mod jacobian;
 pub mod lcp;

@@ -153,8 +153,10 @@ pub struct Engine<'s> {
     pub(crate) q_off: usize,
     pub(crate) n: usize,
     /// Root layout: `[contacts | 2 per stop | normal crossings | reversals |
-    /// turning points]`; none at all when no event can happen.
+    /// turning points | 2 per gap]`; none at all when no event can happen.
     pub(crate) nroots: usize,
+    /// Where the gaps' roots start ([`super::gap`]).
+    pub(crate) root_gap: usize,
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
     /// The contacts with turning-point functions (`FrictionModel::n_turns`)
@@ -216,7 +218,8 @@ impl<'s> Engine<'s> {
         let nc = sys.contacts.len();
         let q_off = 2 * nb + nz;
         // quadratures: contact works (nc), damper dissipations (nd), force work, driver work
-        let n = q_off + nc + sys.dampers.len() + 2;
+        // then the gaps' damping dissipations (ng)
+        let n = q_off + nc + sys.dampers.len() + 2 + sys.gaps.len();
         let stuckable: Vec<bool> = sys
             .contacts
             .iter()
@@ -242,10 +245,14 @@ impl<'s> Engine<'s> {
                 n_turn += ct.model.n_turns();
             }
         }
-        let events =
-            stuckable.iter().any(|&s| s) || !sys.stops.is_empty() || !root_rev.is_empty() || n_turn > 0;
-        let nroots =
+        let events = stuckable.iter().any(|&s| s)
+            || !sys.stops.is_empty()
+            || !root_rev.is_empty()
+            || n_turn > 0
+            || !sys.gaps.is_empty();
+        let root_gap =
             if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() + n_turn } else { 0 };
+        let nroots = if events { root_gap + 2 * sys.gaps.len() } else { 0 };
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let mut e = Engine {
@@ -255,6 +262,7 @@ impl<'s> Engine<'s> {
             q_off,
             n,
             nroots,
+            root_gap,
             root_normal,
             root_rev,
             root_turn,

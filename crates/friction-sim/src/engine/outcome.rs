@@ -102,12 +102,15 @@ pub struct Energy {
     pub work_drivers: f64,
     /// Kinetic energy at start and end \[J\].
     pub kinetic: (f64, f64),
-    /// Spring energy at start and end \[J\].
+    /// Spring energy at start and end, the gaps' elastic energy included \[J\].
     pub spring: (f64, f64),
     /// ∫ F v_rel dt per contact: dissipated (plus, for elastic contact models, stored) \[J\].
     pub contacts: Vec<(String, f64)>,
     /// Dissipated per damper \[J\].
     pub dampers: Vec<(String, f64)>,
+    /// Dissipated per gap by its (limited) damping \[J\]; its elastic
+    /// energy counts in `spring`.
+    pub gaps: Vec<(String, f64)>,
     /// Kinetic energy lost in impulses (sticking projections, impacts) \[J\].
     pub impacts: f64,
     /// work in - (change of stored energy + dissipation) \[J\].
@@ -125,6 +128,8 @@ pub struct Outcome {
     /// (negative while the first member slides forward). `s.NAME` and
     /// `sv.NAME` are the slip and slip velocity the model sees: first member
     /// minus second. The power the contact dissipates is `-F.NAME · sv.NAME`.
+    /// A gap's `F.NAME` (after every other column) is its contact force,
+    /// `>= 0`: it pushes its second member along +x and its first along -x.
     pub columns: Vec<String>,
     /// The unit of each column (see [`crate::units`]): `s`, `m`, `m/s`, `N`,
     /// or `rad`, `rad/s`, `N m` for rotational parts.

@@ -34,6 +34,9 @@ impl Engine<'_> {
             Self::add_force(s, dp.between[0], fdmp);
             Self::add_force(s, dp.between[1], -fdmp);
         }
+        if !sys.gaps.is_empty() {
+            self.gap_forces(y, s);
+        }
         let mut dy = dy;
         for (c, ct) in sys.contacts.iter().enumerate() {
             let off = self.z_off[c];
@@ -97,7 +100,7 @@ impl Engine<'_> {
     /// The powers whose integrals are the energy bookkeeping (the
     /// quadrature states' rates), at (t, y) after an evaluation there: per
     /// contact `F v_rel`, per damper `c Δv²`, then the power of the forces
-    /// and of the drivers.
+    /// and of the drivers, then per gap its damping's power.
     fn powers_from(&self, t: f64, y: &[f64], s: &Scratch, g: &mut [f64]) {
         let sys = self.sys;
         let nb = self.nb;
@@ -120,6 +123,9 @@ impl Engine<'_> {
         }
         g[nc + sys.dampers.len()] = pf;
         g[nc + sys.dampers.len() + 1] = pd;
+        if !sys.gaps.is_empty() {
+            self.gap_powers(y, s, &mut g[nc + sys.dampers.len() + 2..]);
+        }
     }
 
     /// The right-hand side dy = f(t, y) under the current modes.

@@ -1,7 +1,7 @@
 //! Output columns and rows: time, positions and velocities of bodies and
-//! drivers, contact forces, slips and slip velocities, and the contacts'
+//! drivers, contact forces, slips and slip velocities, the contacts'
 //! internal states (those chosen
-//! by `[solver] states`), and where the rows go: kept in memory, or streamed
+//! by `[solver] states`) and the gaps' forces, and where the rows go: kept in memory, or streamed
 //! to a sink with a bounded, thinned copy kept for plots.
 
 use friction_models::FrictionModel;
@@ -188,6 +188,8 @@ pub(crate) enum Pick {
     SlipVel(usize),
     /// A contact's memory value.
     Mem(usize, usize),
+    /// A gap's contact force (>= 0).
+    GapForce(usize),
 }
 
 impl Engine<'_> {
@@ -244,6 +246,7 @@ impl Engine<'_> {
                 p.extend((0..ct.model.n_memory()).map(|k| Pick::Mem(c, k)));
             }
         }
+        p.extend((0..sys.gaps.len()).map(Pick::GapForce));
         p
     }
 
@@ -287,6 +290,7 @@ impl Engine<'_> {
             }
             Pick::SlipVel(c) => s.vrel[c],
             Pick::Mem(c, k) => d.mem[c][k],
+            Pick::GapForce(k) => self.gap_force(y, &s, k).force,
         }));
     }
 }

@@ -387,6 +387,8 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
     let e = &out.energy;
     let dissipated: f64 =
         e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|d| d.1).sum::<f64>() + e.impacts;
+    let dissipated =
+        if e.gaps.is_empty() { dissipated } else { dissipated + e.gaps.iter().map(|g| g.1).sum::<f64>() };
     json!({
         "name": sys.name,
         "status": if out.failure.is_some() { "failed" } else { "ok" },
@@ -429,6 +431,7 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
             "spring_end": e.spring.1,
             "contacts": e.contacts.iter().map(|(n, w)| (n.clone(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "dampers": e.dampers.iter().map(|(n, w)| (n.clone(), json!(w))).collect::<serde_json::Map<_, _>>(),
+            "gaps": e.gaps.iter().map(|(n, w)| (n.clone(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "impacts": e.impacts,
             "dissipated_total": dissipated,
             "residual": e.residual,

@@ -1,0 +1,31 @@
+"""A compliant one-sided contact ([[gap]], Modelica's ElastoGap) from a dict scenario."""
+
+import math
+
+import numpy as np
+
+import friction
+
+
+def test_gap_from_a_dict_bounces_for_half_a_period(root):
+    # 2 kg at 1 m/s onto an undamped linear gap of 800 N/m at x = 0: in contact for
+    # half a period pi sqrt(m/c) = pi/20 s, 0.05 m deep, out again at 1 m/s
+    m, c, v0, x0 = 2.0, 800.0, -1.0, 0.5
+    w = math.sqrt(c / m)
+    t1, half = x0 / -v0, math.pi / w
+    d = {
+        "name": "gap_bounce",
+        "body": [{"name": "m", "mass": m, "x0": x0, "v0": v0}],
+        "gap": [{"name": "floor", "between": ["ground", "m"], "stiffness": c}],
+        "solver": {"t_end": t1 + half + 0.3, "output_dt": 1e-4, "rtol": 1e-12, "atol": 1e-14},
+    }
+    r = friction.simulate(d)
+    x, f = r.columns["x.m"], r.columns["F.floor"]
+    assert r.units["F.floor"] == "N"
+    assert np.all(f >= 0.0)
+    assert np.all(f[x > 0.0] == 0.0)
+    assert abs(x.min() - v0 / w) < 1e-7
+    assert abs(r.columns["v.m"][-1] + v0) < 1e-8
+    assert abs(x[-1] - 0.3) < 1e-8
+    assert r.summary["energy"]["gaps"] == {"floor": r.summary["energy"]["gaps"]["floor"]}
+    assert abs(r.summary["energy"]["residual"]) < 1e-9
