@@ -86,7 +86,7 @@ output_dt = 0.1
 #[test]
 fn parallel_contacts_share_by_minimum_norm_and_break_away_at_their_summed_capacity() {
     let mut seed = 0x5eed_1234_u64;
-    for n in 2..=10 {
+    for n in 2..=10usize {
         let caps: Vec<f64> = (0..n).map(|_| 0.05 + next(&mut seed)).collect();
         let total: f64 = caps.iter().sum();
         let rate = 1.0;
@@ -95,7 +95,7 @@ fn parallel_contacts_share_by_minimum_norm_and_break_away_at_their_summed_capaci
         );
         for (i, c) in caps.iter().enumerate() {
             // half of them with the members the other way round
-            let between = if i % 2 == 0 { "[\"m\", \"ground\"]" } else { "[\"ground\", \"m\"]" };
+            let between = if i.is_multiple_of(2) { "[\"m\", \"ground\"]" } else { "[\"ground\", \"m\"]" };
             text += &format!(
                 "[[contact]]\nname = \"c{i}\"\nbetween = {between}\nmodel = \"coulomb\"\nparams = {{ fc = {c} }}\n"
             );
@@ -112,7 +112,7 @@ fn parallel_contacts_share_by_minimum_norm_and_break_away_at_their_summed_capaci
                 for i in 0..n {
                     // the force on the body opposes the push; on the ground
                     // side of a reversed contact it has the other sign
-                    let sign = if i % 2 == 0 { -1.0 } else { 1.0 };
+                    let sign = if i.is_multiple_of(2) { -1.0 } else { 1.0 };
                     assert!(
                         (f[i][r] - sign * want[i]).abs() < 1e-9,
                         "n = {n}, t = {tr}: F.c{i} = {}, want {}",
@@ -130,7 +130,7 @@ fn parallel_contacts_share_by_minimum_norm_and_break_away_at_their_summed_capaci
         assert_eq!(brk.len(), n, "n = {n}: {:?}", out.events);
         for e in &brk {
             let i: usize = e.contact[1..].parse().unwrap();
-            assert_eq!(e.to, if i % 2 == 0 { "forward" } else { "backward" }, "n = {n}: {e:?}");
+            assert_eq!(e.to, if i.is_multiple_of(2) { "forward" } else { "backward" }, "n = {n}: {e:?}");
         }
         assert!(brk.iter().all(|e| (e.t - t_break).abs() < 1e-8), "n = {n}: {:?}", brk);
         // after the break-away: m x'' = t - Σ cap, so x(t) = (t - t_b)³ / (6 m)
@@ -358,8 +358,7 @@ fn a_chain_with_a_redundant_contact_per_body_keeps_every_force_within_capacity()
     }
     text += "[solver]\nt_end = 4.0\noutput_dt = 0.01\nrtol = 1e-9\n";
     let (_, out) = run(&text);
-    for i in 0..n {
-        let (ca, cb) = caps[i];
+    for (i, &(ca, cb)) in caps.iter().enumerate() {
         let fa = out.series(&format!("F.a{i}"));
         let fb = out.series(&format!("F.b{i}"));
         let v = out.series(&format!("v.m{i}"));

@@ -490,6 +490,9 @@ fn every_model_is_stable_for_steps_from_nanoseconds_to_seconds() {
             "gms" => rows(&[[4e4, 0.2], [2e4, 0.3], [1e4, 0.5]]),
             "leuven" | "maxwell_slip" => rows(&[[4e4, 0.2], [2e4, 0.3], [1e4, 0.4], [5e3, 0.6]]),
             "table" => table_points(),
+            // its default lock (1e9 N, effectively rigid) is its force
+            // scale in the locked direction: a lock of the others' scale
+            "freewheel" => ParamMap::from([("fl".to_string(), ParamValue::Num(2.0))]),
             _ => ParamMap::new(),
         };
         let m = build(info.id, &p).unwrap_or_else(|e| panic!("{}: {e}", info.id));

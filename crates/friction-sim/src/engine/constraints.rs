@@ -12,7 +12,7 @@
 //!   the ground, a contact and a resting stop on one body, the plates of a
 //!   clutch pack between two shafts) are a *bundle*: statically
 //!   indeterminate, they carry one total force, found like a single row,
-//!   which is then split among them within their limits ([`split_bundle`]:
+//!   which is then split among them within their limits (`split_bundle`:
 //!   the stops take what they can push, the contacts share the rest by the
 //!   minimum-norm forces within their capacities N Fs);
 //! - a cluster whose bundles still form a loop (a body held by the ground
