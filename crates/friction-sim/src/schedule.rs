@@ -391,6 +391,21 @@ fn period_index(t: f64, start: f64, period: f64) -> f64 {
     k
 }
 
+/// A two-level periodic signal (pulse train, square wave): `before` until
+/// `start`, then `high` on the first `duty` of every period and `low` on the
+/// rest.
+fn duty_level(t: f64, start: f64, period: f64, duty: f64, before: f64, high: f64, low: f64) -> f64 {
+    if t < start {
+        return before;
+    }
+    let k = period_index(t, start, period);
+    if t < edge(start, period, k, duty) {
+        high
+    } else {
+        low
+    }
+}
+
 /// The edges of a periodic signal in `(0, t_end)`: every period's start and,
 /// with `frac`, the point `frac` of every period.
 fn periodic_edges(start: f64, period: f64, frac: Option<f64>, t_end: f64) -> Vec<f64> {
@@ -516,20 +531,12 @@ impl Schedule {
             }
             Schedule::Input(u) => u.eval(t),
             Schedule::PulseTrain { amplitude, period, duty, offset, start } => {
-                if t < *start {
-                    return (*offset, 0.0, 0.0);
-                }
-                let k = period_index(t, *start, *period);
-                let high = t < edge(*start, *period, k, *duty);
-                (if high { offset + amplitude } else { *offset }, 0.0, 0.0)
+                let low = *offset;
+                (duty_level(t, *start, *period, *duty, *offset, offset + amplitude, low), 0.0, 0.0)
             }
             Schedule::Square { amplitude, period, duty, offset, start } => {
-                if t < *start {
-                    return (*offset, 0.0, 0.0);
-                }
-                let k = period_index(t, *start, *period);
-                let high = t < edge(*start, *period, k, *duty);
-                (if high { offset + amplitude } else { offset - amplitude }, 0.0, 0.0)
+                let low = offset - amplitude;
+                (duty_level(t, *start, *period, *duty, *offset, offset + amplitude, low), 0.0, 0.0)
             }
             Schedule::Sawtooth { amplitude, period, offset, start } => {
                 if t < *start {

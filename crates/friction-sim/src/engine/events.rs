@@ -13,6 +13,16 @@ use crate::error::SimError;
 /// at a crossing starts on the right side of it.
 const NORMAL_EPS: f64 = 1e-12;
 
+/// How far a stuck force `f` is inside a one-sided range `[lo, hi]` (a
+/// one-way clutch's), widened by the relative margin `rel`, plus an absolute
+/// margin so that an unloaded clutch at a zero bound holds: the root of a
+/// stuck contact with such a range (`rel` = 1e-9) and its break-away test
+/// (at the limit when `<= 0` with `-rel`).
+fn one_way_margin(lo: f64, hi: f64, f: f64, rel: f64) -> f64 {
+    let e = 1e-12 * (1.0 + f.abs());
+    (hi * (1.0 + rel) + e - f).min(f - lo * (1.0 + rel) + e)
+}
+
 impl Engine<'_> {
     /// Root functions at (t, y) under the current modes; layout
     /// `[contacts | 2 per stop | normal crossings | reversals | turning
@@ -47,11 +57,8 @@ impl Engine<'_> {
                 Mode::Backward => -s.vrel[c] - ct.model.stick_band(),
                 Mode::Stuck => match ct.model.static_range(&[], &d.mem[c]) {
                     Some((lo, hi)) if lo != -hi => {
-                        // a one-way range: its margins, plus an absolute one
-                        // so that an unloaded clutch at a zero bound holds
-                        let (n, f) = (s.normal[c], s.fc[c]);
-                        let e = 1e-12 * (1.0 + f.abs());
-                        (hi * n * (1.0 + 1e-9) + e - f).min(f - lo * n * (1.0 + 1e-9) + e)
+                        let n = s.normal[c];
+                        one_way_margin(lo * n, hi * n, s.fc[c], 1e-9)
                     }
                     range => {
                         let fs = range.map_or(0.0, |r| r.1) * s.normal[c];
@@ -287,11 +294,7 @@ impl Engine<'_> {
                 d.modes[c] == Mode::Stuck && !in_bundle(c) && {
                     let (n, f) = (s.normal[c], s.fc[c]);
                     match self.sys.contacts[c].model.static_range(&[], &d.mem[c]) {
-                        Some((lo, hi)) if lo != -hi => {
-                            // as the root: an absolute margin beside the relative one
-                            let e = -rel.signum() * 1e-12 * (1.0 + f.abs());
-                            f >= hi * n * (1.0 - rel) + e || f <= lo * n * (1.0 - rel) - e
-                        }
+                        Some((lo, hi)) if lo != -hi => one_way_margin(lo * n, hi * n, f, -rel) <= 0.0,
                         range => f.abs() >= range.map_or(0.0, |r| r.1) * n * (1.0 - rel) - 1e-300,
                     }
                 }
