@@ -25,78 +25,39 @@
 //! memory is updated at the turning point, not at the end of a step), and
 //! the changes of sign of the models' turning-point functions. At
 //! every event the stuck/sliding choice of all contacts at rest is made
-//! jointly by a linear complementarity problem ([`modes`], [`lcp`]).
+//! jointly by a linear complementarity problem (`network/modes.rs`, `network/lcp/`).
 //!
-//! # Where each job lives
-//! - [`network`]: the prepared system (offsets, members, constraint rows);
-//! - [`rhs`]: one evaluation of the equations;
-//! - [`jacobian`]: the exact Jacobian-vector product and its sparsity;
-//! - [`equations`]: the equations as diffsol operators;
-//! - [`band_lu`]: the linear solver of large implicit runs (band LU or
-//!   faer's sparse LU), after the ordering of [`ordering`] and, where the
-//!   pattern allows, the elimination of positions and single bristle states
-//!   of [`reduce`];
-//! - [`constraints`]: clusters of stuck bodies and their constraint forces;
-//! - [`events`]: root functions and what each root means;
-//! - [`gap`]: compliant one-sided contacts (`[[gap]]`): forces, partials,
-//!   roots, energy;
-//! - [`modes`]: the joint stick/slip decision at an event (the LCP);
-//! - [`lcp`]: the box-constrained LCP solver;
-//! - [`energy`]: energy bookkeeping;
-//! - [`rows`]: output columns and rows;
-//! - [`start`]: the initial state and modes;
-//! - [`method`]: which method integrates a system (`auto`), and its set-up;
-//! - [`integrate`]: the integration loop;
-//! - [`stepper`]: what the loop asks of a method, and diffsol's solvers
-//!   behind it;
-//! - [`radau`]: the engine's own Radau IIA (order 5) for small stiff
-//!   networks, on the small dense LU of [`small_lu`];
-//! - [`dop853`]: the engine's own DOP853 (order 8, dense output of order
-//!   7) for non-stiff networks, on the coefficients of [`dop853_tableau`];
-//! - [`root_search`]: the first event root within a step of either, on its
-//!   dense output;
-//! - [`turns`]: the turning points of the models' own functions
-//!   (`leuven`'s state, `gms`'s elements) as events;
-//! - [`cosim`]: the loop as the slave of a co-simulation (communication
-//!   points, inputs, outputs);
-//! - [`outcome`]: the result types;
-//! - [`short`]: fill and copy of short vectors without a libc call.
+//! # Where each job lives: three floors
+//! Each floor uses only the floors below it.
+//! - `network/` (top): the prepared system as one `Engine` (offsets,
+//!   members, constraint rows, the discrete state and its work spaces) and
+//!   everything it computes: one evaluation of the equations, the exact
+//!   Jacobian, clusters of stuck bodies and their forces, the roots and what
+//!   each means, the joint stick/slip decision and its LCP, compliant
+//!   gaps, turning points, energy, output rows, the initial state;
+//! - `integrate/` (middle): which method integrates a system (`auto`), the
+//!   integration loop, what the loop asks of a method (the stepper trait),
+//!   diffsol's solvers behind it, the engine's own Radau IIA (order 5) and
+//!   DOP853 (order 8), the root search on their dense output, and the loop
+//!   as the slave of a co-simulation;
+//! - `linalg/` (bottom): diffsol's vectors as slices, the band LU and the
+//!   sparse choice of large implicit runs, the elimination of positions and
+//!   single bristle states, the ordering, the small dense LU of Radau and
+//!   short vector fills;
+//! - `outcome.rs`: the result types every floor returns.
 
 // Index loops over parallel arrays (bodies, rows, contacts) read best as such.
 #![allow(clippy::needless_range_loop)]
 
-pub mod band_lu;
-pub mod constraints;
-pub mod cosim;
-pub mod dop853;
-pub mod dop853_tableau;
-pub mod energy;
-pub mod equations;
-pub mod events;
-pub mod gap;
-pub mod integrate;
-pub mod jacobian;
-pub mod lcp;
-pub mod method;
-pub mod modes;
-pub mod network;
-pub mod ordering;
-pub mod outcome;
-pub mod radau;
-pub mod reduce;
-pub mod rhs;
-pub mod root_search;
-pub mod rows;
-pub mod short;
-pub mod small_lu;
-pub mod start;
-pub mod stepper;
-pub mod turns;
+mod integrate;
+mod linalg;
+mod network;
+mod outcome;
 
-pub use cosim::{Coupling, Link};
+pub use integrate::cosim::{Coupling, Link};
+pub use network::rows::{Progress, RowSink, KEPT_ROWS};
 pub use network::Engine;
 pub use outcome::{Energy, Event, FlatOutcome, Mode, Outcome, Stats};
-pub use rows::{Progress, RowSink, KEPT_ROWS};
 
 use crate::error::SimError;
 use crate::scenario::System;

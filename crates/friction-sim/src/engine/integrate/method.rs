@@ -5,20 +5,18 @@
 
 use std::time::Instant;
 
-use diffsol::{
-    FaerSparseMat, FaerVec, NalgebraLU, NalgebraMat, NalgebraVec, OdeBuilder, Vector, VectorCommon,
-};
+use diffsol::{FaerSparseMat, NalgebraLU, NalgebraMat, OdeBuilder};
 
-use super::band_lu::BandOrSparseLu;
-use super::cosim::Coupling;
-use super::dop853::Dop853;
-use super::equations::EngineEquations;
-use super::integrate::Hooks;
-use super::network::Engine;
-use super::outcome::{Event, FlatOutcome, Outcome};
-use super::radau::Radau5;
-use super::rows::{Kept, Progress, RowOut, RowSink};
-use super::stepper::Diffsol;
+use crate::engine::integrate::cosim::Coupling;
+use crate::engine::integrate::dop853::Dop853;
+use crate::engine::integrate::equations::EngineEquations;
+use crate::engine::integrate::main_loop::Hooks;
+use crate::engine::integrate::radau::Radau5;
+use crate::engine::integrate::stepper::Diffsol;
+use crate::engine::linalg::band_lu::BandOrSparseLu;
+use crate::engine::network::rows::{Kept, Progress, RowOut, RowSink};
+use crate::engine::network::Engine;
+use crate::engine::outcome::{Event, FlatOutcome, Outcome};
 use crate::error::SimError;
 use crate::scenario::{LinearAlgebra, Method};
 
@@ -51,32 +49,8 @@ pub(crate) const RADAU_UP_TO: usize = 3;
 /// 1e-9, largest error of the rows against the piecewise closed form: tsit45
 /// 4.0e-11 m (276 steps); DOP853 at the tolerance itself 4.7e-10 m (44
 /// steps, 0.050 ms with two rows), at a tenth of it 1.9e-11 m (59 steps,
-/// 0.064 ms; see [`super::dop853`]).
+/// 0.064 ms; see [`crate::engine::integrate::dop853`]).
 pub(crate) const DOP853_TOL_SCALE: f64 = 0.1;
-
-/// Host access to diffsol's vectors (one batch) as slices.
-pub(crate) trait Host {
-    fn host(&self) -> &[f64];
-    fn host_mut(&mut self) -> &mut [f64];
-}
-
-impl Host for NalgebraVec<f64> {
-    fn host(&self) -> &[f64] {
-        self.batch_as_slice(0)
-    }
-    fn host_mut(&mut self) -> &mut [f64] {
-        self.batch_as_mut_slice(0)
-    }
-}
-
-impl Host for FaerVec<f64> {
-    fn host(&self) -> &[f64] {
-        self.inner().col_as_slice(0)
-    }
-    fn host_mut(&mut self) -> &mut [f64] {
-        self.inner_mut().col_as_slice_mut(0)
-    }
-}
 
 /// Set up diffsol's problem on matrix type `$m` with linear solver `$ls`
 /// and integrate with `$method` (a macro: diffsol's solver constructors
@@ -163,7 +137,7 @@ impl Engine<'_> {
         })
     }
 
-    /// Run, streaming rows to `sink` (see [`super::simulate_streaming`]) and
+    /// Run, streaming rows to `sink` (see [`crate::engine::simulate_streaming`]) and
     /// reporting progress (simulated time, events) at most every 0.1 s.
     pub fn run_with(
         &self,
@@ -176,7 +150,7 @@ impl Engine<'_> {
     }
 
     /// [`Engine::run_with`], optionally as the slave of a co-simulation
-    /// (see [`super::cosim`]); the outcome's rows are in [`Kept`] (in one
+    /// (see [`crate::engine::integrate::cosim`]); the outcome's rows are in [`Kept`] (in one
     /// block if `flat` or streamed).
     pub(crate) fn run_full(
         &self,

@@ -5,8 +5,8 @@
 
 use friction_models::FrictionModel;
 
-use super::network::{Discrete, Engine, RowKind, StopMode};
-use super::outcome::{Event, Mode};
+use crate::engine::network::{Discrete, Engine, RowKind, StopMode};
+use crate::engine::outcome::{Event, Mode};
 use crate::error::SimError;
 
 /// Margin on the normal-load roots, so that a contact engaged or released

@@ -6,7 +6,7 @@
 
 use friction_models::FrictionModel;
 
-use super::network::{Discrete, Engine, Scratch};
+use crate::engine::network::{Discrete, Engine, Scratch};
 use crate::error::SimError;
 
 /// A consumer of output rows as they are computed (for example a CSV

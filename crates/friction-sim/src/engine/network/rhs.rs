@@ -3,9 +3,9 @@
 
 use friction_models::FrictionModel;
 
-use super::network::{Discrete, Engine, Scratch};
-use super::outcome::Mode;
-use super::short;
+use crate::engine::linalg::short;
+use crate::engine::network::{Discrete, Engine, Scratch};
+use crate::engine::outcome::Mode;
 
 impl Engine<'_> {
     /// One evaluation of the equations at (t, y) under discrete state `d`:

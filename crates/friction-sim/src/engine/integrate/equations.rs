@@ -12,8 +12,8 @@ use diffsol::{
     Op, ParameterisedOp, UnitCallable,
 };
 
-use super::method::Host;
-use super::network::Engine;
+use crate::engine::linalg::host::Host;
+use crate::engine::network::Engine;
 
 /// The equations of one run.
 pub(crate) struct EngineEquations<'x, 'e, M: Matrix> {

@@ -5,8 +5,8 @@
 
 use friction_models::{FrictionModel, Input};
 
-use super::network::{Engine, RowKind};
-use super::outcome::{Event, Mode};
+use crate::engine::network::{Engine, RowKind};
+use crate::engine::outcome::{Event, Mode};
 use crate::error::SimError;
 
 impl Engine<'_> {

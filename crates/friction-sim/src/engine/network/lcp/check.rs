@@ -62,6 +62,7 @@ pub(super) fn validate(a: &DMatrix<f64>, q: &[f64], lo: &[f64], hi: &[f64]) -> R
     Ok(a_max)
 }
 
+#[cfg(test)]
 /// Verifies that `lambda` solves the box LCP `(A, q, lo, hi)`.
 ///
 /// `tol` is relative: `w = Aλ + q` is compared with

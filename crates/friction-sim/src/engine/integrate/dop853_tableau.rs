@@ -231,3 +231,115 @@ pub(super) const D: [[f64; 12]; 4] = [
         -0.14972683625798562581422125276e03,
     ],
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::{A, B, C};
+
+    /// Every rooted tree of order 1 to `max`, each as the list of its
+    /// subtrees' indices (non-decreasing, so each tree appears once), with
+    /// its order.
+    fn rooted_trees(max: usize) -> Vec<(Vec<usize>, usize)> {
+        let mut trees: Vec<(Vec<usize>, usize)> = vec![(vec![], 1)];
+        for n in 2..=max {
+            // the children of a tree of order n: a multiset of earlier trees
+            // whose orders sum to n - 1
+            let mut found = Vec::new();
+            let mut stack: Vec<(Vec<usize>, usize)> = vec![(vec![], 0)];
+            while let Some((kids, sum)) = stack.pop() {
+                if sum == n - 1 {
+                    found.push((kids, n));
+                    continue;
+                }
+                let from = kids.last().copied().unwrap_or(0);
+                for (j, t) in trees.iter().enumerate().skip(from) {
+                    if sum + t.1 <= n - 1 {
+                        let mut k = kids.clone();
+                        k.push(j);
+                        stack.push((k, sum + t.1));
+                    }
+                }
+            }
+            trees.extend(found);
+        }
+        trees
+    }
+
+    /// The Butcher order conditions `b · Φ(t) = 1 / γ(t)` of every tree of
+    /// order up to `max`, for weights `b` over stages 0 to 11 with the
+    /// coefficients `a` (Hairer, Nørsett and Wanner, section II.2): the
+    /// largest defect relative to the sum of the magnitudes of its terms.
+    fn worst_defect(a: &[Vec<(usize, f64)>], b: &[(usize, f64)], max: usize) -> (f64, usize) {
+        let s = a.len();
+        let trees = rooted_trees(max);
+        // g[t][i]: the stage-i factor of tree t (product over its subtrees
+        // of (A g[sub])_i), with its magnitude bound; gamma[t]: the density
+        let mut g: Vec<Vec<f64>> = Vec::with_capacity(trees.len());
+        let mut gabs: Vec<Vec<f64>> = Vec::with_capacity(trees.len());
+        let mut gamma: Vec<f64> = Vec::with_capacity(trees.len());
+        let (mut worst, mut at) = (0.0_f64, 0);
+        for (t, (kids, order)) in trees.iter().enumerate() {
+            let mut gi = vec![1.0; s];
+            let mut ga = vec![1.0; s];
+            let mut dens = *order as f64;
+            for &k in kids {
+                for i in 0..s {
+                    let (mut v, mut w) = (0.0, 0.0);
+                    for &(j, aij) in &a[i] {
+                        v += aij * g[k][j];
+                        w += (aij * gabs[k][j]).abs();
+                    }
+                    gi[i] *= v;
+                    ga[i] *= w;
+                }
+                dens *= gamma[k];
+            }
+            let phi: f64 = b.iter().map(|&(i, bi)| bi * gi[i]).sum();
+            let scale: f64 = b.iter().map(|&(i, bi)| (bi * ga[i]).abs()).sum::<f64>().max(1.0);
+            let d = (phi - 1.0 / dens).abs() / scale;
+            if d > worst {
+                (worst, at) = (d, t);
+            }
+            g.push(gi);
+            gabs.push(ga);
+            gamma.push(dens);
+        }
+        (worst, at)
+    }
+
+    fn rows() -> Vec<Vec<(usize, f64)>> {
+        A.iter().map(|r| r.to_vec()).collect()
+    }
+
+    #[test]
+    fn there_are_200_rooted_trees_up_to_order_8() {
+        // 1, 1, 2, 4, 9, 20, 48, 115 trees of orders 1 to 8 (OEIS A000081)
+        let t = rooted_trees(8);
+        let count = |n: usize| t.iter().filter(|x| x.1 == n).count();
+        assert_eq!((1..=8).map(count).collect::<Vec<_>>(), [1, 1, 2, 4, 9, 20, 48, 115]);
+    }
+
+    #[test]
+    fn the_order_8_solution_meets_every_order_condition_up_to_8() {
+        assert_eq!(rows().len(), 12);
+        for (i, r) in A.iter().enumerate() {
+            let c: f64 = r.iter().map(|x| x.1).sum();
+            assert!((c - C[i]).abs() < 1e-14, "row {i}");
+        }
+        let (d, t) = worst_defect(&rows(), &B, 8);
+        assert!(d < 1e-13, "tree {t}: relative defect {d:e}");
+    }
+
+    #[test]
+    fn a_wrong_digit_breaks_an_order_condition() {
+        // the check can fail: one weight perturbed by 1e-9 relative, or one
+        // coefficient of a late stage, violates some condition of order <= 8
+        let mut b = B;
+        b[3].1 *= 1.0 + 1e-9;
+        assert!(worst_defect(&rows(), &b, 8).0 > 1e-11);
+        let mut a = rows();
+        a[9][2].1 *= 1.0 + 1e-9;
+        let (d, _) = worst_defect(&a, &B, 8);
+        assert!(d > 1e-12, "{d:e}");
+    }
+}

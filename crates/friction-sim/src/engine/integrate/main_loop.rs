@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use friction_models::{FrictionModel, Input};
 
-use super::cosim::{Coupling, Link};
-use super::network::Engine;
-use super::outcome::{Event, Outcome, Stats};
-use super::rows::{Kept, Progress, RowOut};
-use super::stepper::{Stepper, Stop};
+use crate::engine::integrate::cosim::{Coupling, Link};
+use crate::engine::integrate::stepper::{Stepper, Stop};
+use crate::engine::network::rows::{Kept, Progress, RowOut};
+use crate::engine::network::Engine;
+use crate::engine::outcome::{Event, Outcome, Stats};
 use crate::error::SimError;
 
 /// Where a run reports: its rows, its progress, and the master of a
@@ -272,7 +272,7 @@ impl Engine<'_> {
                         // a uniform grid: its times up to `lim` counted at
                         // once, then written in one pass (one test and push
                         // per row were 2.7 ns of a row's 10)
-                        let k_end = super::rows::grid_end(next_out_k, dt, lim);
+                        let k_end = crate::engine::network::rows::grid_end(next_out_k, dt, lim);
                         row_times.extend((next_out_k..k_end).map(|k| ((k + 1) as f64 * dt).min(t_end)));
                         next_out_k = k_end;
                     }

@@ -7,8 +7,8 @@
 //! Newton's iteration updates them by substitution); impulses (sticking
 //! projections, impacts) are booked as they happen.
 
-use super::network::Engine;
-use super::outcome::Energy;
+use crate::engine::network::Engine;
+use crate::engine::outcome::Energy;
 
 impl Engine<'_> {
     /// Kinetic and spring energy at (t, y) [J].

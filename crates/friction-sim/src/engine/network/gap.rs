@@ -12,7 +12,7 @@
 //! `-d |ṗ|`, zero for a body at rest, and an exact zero is a root at every
 //! step) and 1 without damping.
 
-use super::network::{Engine, Scratch};
+use crate::engine::network::{Engine, Scratch};
 use crate::scenario::{Gap, GapForce};
 
 impl Engine<'_> {

@@ -15,7 +15,7 @@
 //! every event a one-step method restarts at full order, where BDF starts
 //! again at order one.
 //!
-//! Dense linear algebra ([`super::small_lu`]): the engine uses this method
+//! Dense linear algebra ([`crate::engine::linalg::small_lu`]): the engine uses this method
 //! below `SPARSE_FROM` states only.
 
 // RADAU5's coefficients are kept with the digits radau5.f prints.
@@ -23,10 +23,10 @@
 
 use nalgebra::Complex;
 
-use super::network::Engine;
-use super::root_search::RootSearch;
-use super::small_lu;
-use super::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::root_search::RootSearch;
+use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::linalg::small_lu;
+use crate::engine::network::Engine;
 
 // Nodes and the coefficients of RADAU5 (radau5.f, routine RADCOR).
 const SQ6: f64 = 2.449_489_742_783_178;

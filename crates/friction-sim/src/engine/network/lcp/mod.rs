@@ -117,7 +117,8 @@ mod factor;
 #[cfg(test)]
 mod tests;
 
-pub use check::check_solution;
+#[cfg(test)]
+use check::check_solution;
 use check::validate;
 use factor::{clamp_index, fac_solve, factor_remove, polish};
 
@@ -239,6 +240,7 @@ impl LcpWork {
         }
     }
 
+    #[cfg(test)] // used by the tests and the one-shot solver only
     /// A workspace already sized for problems of dimension up to `n`.
     pub fn with_capacity(n: usize) -> Self {
         let mut work = Self::new();
@@ -246,12 +248,14 @@ impl LcpWork {
         work
     }
 
+    #[cfg(test)] // used by the tests and the one-shot solver only
     /// Overrides the pivot limit (`None` restores the default `10 n + 100`).
     /// Reaching it makes [`solve_box_lcp`] return [`LcpError::Cycling`].
     pub fn set_pivot_limit(&mut self, limit: Option<usize>) {
         self.pivot_limit = limit;
     }
 
+    #[cfg(test)] // used by the tests and the one-shot solver only
     /// The final state of each index after the last successful
     /// [`solve_box_lcp`] (empty before the first one, unspecified after an
     /// error). `Clamped` marks a stuck contact.
@@ -295,6 +299,7 @@ impl LcpWork {
     }
 }
 
+#[cfg(test)] // used by the tests and the one-shot solver only
 /// A solution of the box LCP.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LcpSolution {
@@ -359,6 +364,7 @@ struct Ctx<'a> {
     tol_piv: f64,
 }
 
+#[cfg(test)] // used by the tests and the one-shot solver only
 /// Solves the box-constrained LCP `w = A λ + q`, `lo <= λ <= hi`, with
 /// `w_i = 0` strictly inside the box, `w_i >= 0` at `lo`, `w_i <= 0` at `hi`.
 ///

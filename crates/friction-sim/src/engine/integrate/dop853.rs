@@ -8,7 +8,7 @@
 //! threefold, no step-size stabilisation: beta 0), its initial step guess
 //! (HINIT); its stiffness detection is left out. Events are located on the
 //! dense output as diffsol does it (the modified secant method of SUNDIALS'
-//! CVODE), as in [`super::radau`].
+//! CVODE), as in [`crate::engine::integrate::radau`].
 //!
 //! Why our own: on the Coulomb free decay (`examples/coulomb_free_decay.toml`,
 //! rtol 1e-9), diffsol's Tsitouras 5(4) takes 276 steps and 2,090
@@ -36,10 +36,10 @@
 
 use std::cell::{Cell, RefCell};
 
-use super::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
-use super::network::Engine;
-use super::root_search::RootSearch;
-use super::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
+use crate::engine::integrate::root_search::RootSearch;
+use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::network::Engine;
 
 /// Step-control parameters: dop853.f's defaults.
 const SAFE: f64 = 0.9;
@@ -50,7 +50,7 @@ const BETA: f64 = 0.0; // step-size stabilisation (Lund): off
 const H_MIN: f64 = 1e-13;
 /// "Just after" a restart time, relative: the derivative a step starts from
 /// is taken there (a prescribed velocity may jump at a breakpoint), as in
-/// [`super::radau`].
+/// [`crate::engine::integrate::radau`].
 const T_AFTER: f64 = 1e-13;
 
 /// The dense output of the last step, computed on demand.

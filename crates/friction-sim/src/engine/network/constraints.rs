@@ -25,7 +25,7 @@ use nalgebra::DMatrix;
 
 use friction_models::FrictionModel;
 
-use super::network::{Discrete, Engine, Row, RowKind, Scratch, StopMode};
+use crate::engine::network::{Discrete, Engine, Row, RowKind, Scratch, StopMode};
 
 /// What a cluster is held to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -568,7 +568,7 @@ impl Engine<'_> {
         let nb = self.nb;
         let ns = rows.len();
         s.lam.resize(ns, 0.0);
-        super::short::copy(&mut s.f_free, &s.f);
+        crate::engine::linalg::short::copy(&mut s.f_free, &s.f);
         for i in 0..nb {
             s.a[i] = s.f[i] / sys.bodies[i].mass;
         }

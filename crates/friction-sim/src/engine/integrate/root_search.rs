@@ -1,9 +1,9 @@
 //! The first event root within a step, located on the step's dense output
 //! by diffsol's method (`RootFinder::check_root`: the modified secant
 //! method of SUNDIALS' CVODE), for the engine's own one-step methods
-//! ([`super::radau`], [`super::dop853`]).
+//! ([`crate::engine::integrate::radau`], [`crate::engine::integrate::dop853`]).
 
-use super::network::Engine;
+use crate::engine::network::Engine;
 
 /// The root functions at the last step's start and end and the search's
 /// buffers, allocated once.

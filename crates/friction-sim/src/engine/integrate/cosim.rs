@@ -51,8 +51,8 @@
 //! assert!((v[4] - 2.0).abs() < 1e-9); // 1 s of sliding at 2 m/s²
 //! ```
 
-use super::network::Engine;
-use super::outcome::{Event, Outcome};
+use crate::engine::network::Engine;
+use crate::engine::outcome::{Event, Outcome};
 use crate::error::SimError;
 use crate::schedule::InputSignal;
 

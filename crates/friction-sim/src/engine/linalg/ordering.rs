@@ -1,7 +1,7 @@
 //! Bandwidth-reducing ordering of a sparse symmetric pattern (reverse
 //! Cuthill-McKee: E. Cuthill and J. McKee 1969, "Reducing the bandwidth of
 //! sparse symmetric matrices", Proc. 24th ACM National Conference), for the
-//! band LU of [`super::band_lu`]: chains and trees of bodies become a few
+//! band LU of [`crate::engine::linalg::band_lu`]: chains and trees of bodies become a few
 //! diagonals.
 
 /// Reverse Cuthill-McKee ordering of the symmetric pattern `adj`

@@ -1,6 +1,6 @@
 //! LU factorisation with partial pivoting of small dense matrices, real or
 //! complex, in place and without allocation: the two Newton matrices of
-//! [`super::radau`]. nalgebra's `LU` takes its matrix by value (a fresh
+//! [`crate::engine::integrate::radau`]. nalgebra's `LU` takes its matrix by value (a fresh
 //! allocation per factorisation) and diffsol's dense LU is real only.
 
 use nalgebra::ComplexField;

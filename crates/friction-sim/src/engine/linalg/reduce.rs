@@ -2,7 +2,7 @@
 //! only: a body's position (its row of the Newton matrix `I - h γ J` holds 1
 //! and `-h γ` at its velocity, from x' = v) and a single bristle state
 //! (LuGre's z couples to its own slip velocity alone). What is left, for a
-//! chain its velocities, is solved by the band LU of [`super::band_lu`]: a
+//! chain its velocities, is solved by the band LU of [`crate::engine::linalg::band_lu`]: a
 //! chain's Newton system of 2 (tanh) or 3 (LuGre) unknowns per mass and
 //! bandwidth 4 or 6 becomes one unknown per mass, tridiagonal.
 //!
@@ -24,7 +24,7 @@ use diffsol::{FaerContext, FaerSparseMat, MatrixCommon};
 use diffsol_la::error::{LaError, LinearSolverError};
 use diffsol_la::Matrix;
 
-use super::band_lu::Band;
+use crate::engine::linalg::band::Band;
 
 /// An eliminated unknown.
 struct Elim {
@@ -235,8 +235,8 @@ mod tests {
     use diffsol_la::Matrix;
     use nalgebra::{DMatrix, DVector};
 
-    use super::super::band_lu::tests::next;
     use super::Reduced;
+    use crate::engine::linalg::band::tests::next;
 
     /// The Newton matrix `I - c J` of a chain of `n` masses in the engine's
     /// layout `[x (n), v (n), z (n if lugre), quadratures (n + 2)]`: springs

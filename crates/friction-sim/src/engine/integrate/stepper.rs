@@ -1,15 +1,15 @@
 //! What the integration loop asks of a method (`Stepper`): one step at a
 //! time up to a stop time, the step's dense output, a move back to an event,
 //! a restart from a new state; implemented for diffsol's solvers
-//! (`Diffsol`) and for the engine's own Radau IIA ([`super::radau`]) and
-//! DOP853 ([`super::dop853`]).
+//! (`Diffsol`) and for the engine's own Radau IIA ([`crate::engine::integrate::radau`]) and
+//! DOP853 ([`crate::engine::integrate::dop853`]).
 
 use std::marker::PhantomData;
 
 use diffsol::{OdeEquations, OdeSolverMethod, OdeSolverStopReason};
 
-use super::method::Host;
-use super::network::Engine;
+use crate::engine::linalg::host::Host;
+use crate::engine::network::Engine;
 
 /// Why a step ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,7 +33,7 @@ pub(crate) struct MethodStats {
     pub factorisations: usize,
 }
 
-/// One integration method as the loop of [`super::integrate`] drives it.
+/// One integration method as the loop of [`crate::engine::integrate::main_loop`] drives it.
 pub(crate) trait Stepper {
     /// Time of the last accepted step.
     fn t(&self) -> f64;

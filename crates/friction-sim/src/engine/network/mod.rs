@@ -1,13 +1,43 @@
 //! The prepared system: state offsets, members, constraint rows, the
 //! discrete state (modes, memory) and the preallocated work space.
 
+//!
+//! The `Engine`'s methods are spread over the files of this folder, one job
+//! each:
+//! - `rhs.rs`: one evaluation of the equations;
+//! - `jacobian.rs`: the exact Jacobian-vector product and its sparsity;
+//! - `constraints.rs`: clusters of stuck bodies and their constraint forces
+//!   (tree walk, bundles of parallel rows and their split);
+//! - `events.rs`: root functions and what each root means;
+//! - `turns.rs`: the turning points of the models' own functions (`leuven`'s
+//!   state, `gms`'s elements) as events;
+//! - `gap.rs`: compliant one-sided contacts (`[[gap]]`): forces, partials,
+//!   roots, energy;
+//! - `modes.rs`: the joint stick/slip decision at an event (the LCP);
+//! - `lcp/`: the box-constrained LCP solver;
+//! - `energy.rs`: energy bookkeeping;
+//! - `rows.rs`: output columns and rows;
+//! - `start.rs`: the initial state and modes.
+
+mod constraints;
+mod energy;
+mod events;
+mod gap;
+mod jacobian;
+pub(crate) mod lcp;
+mod modes;
+mod rhs;
+pub(crate) mod rows;
+mod start;
+mod turns;
+
 use std::cell::{Cell, RefCell};
 
 use friction_models::{FrictionModel, Input};
 
-use super::constraints::Plan;
-use super::outcome::Mode;
-use super::rows::Pick;
+use crate::engine::network::constraints::Plan;
+use crate::engine::network::rows::Pick;
+use crate::engine::outcome::Mode;
 use crate::scenario::{Driver, Member, System};
 use crate::schedule::Schedule;
 
@@ -107,10 +137,10 @@ pub(crate) struct Scratch {
     /// A contact's states before `accept`, to see whether it projected them.
     pub zbuf: Vec<f64>,
     /// per bundle of the plan: the contacts' summed capacity and the load
-    /// they carry towards it ([`super::constraints::split_bundle`])
+    /// they carry towards it ([`crate::engine::network::constraints::split_bundle`])
     pub bundle_load: Vec<(f64, f64)>,
     /// one bundle's limits and split (work space)
-    pub lim: Vec<super::constraints::Limit>,
+    pub lim: Vec<crate::engine::network::constraints::Limit>,
     pub split: Vec<f64>,
     /// A contact's turning-point functions (`FrictionModel::turns`).
     pub tbuf: Vec<f64>,
@@ -155,7 +185,7 @@ pub struct Engine<'s> {
     /// Root layout: `[contacts | 2 per stop | normal crossings | reversals |
     /// turning points | 2 per gap]`; none at all when no event can happen.
     pub(crate) nroots: usize,
-    /// Where the gaps' roots start ([`super::gap`]).
+    /// Where the gaps' roots start ([`crate::engine::network::gap`]).
     pub(crate) root_gap: usize,
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
@@ -177,18 +207,18 @@ pub struct Engine<'s> {
     /// When the columns are the time and states only (a row is read from
     /// the state vector alone: no drivers, no memory, no borrow), the rows'
     /// columns as the methods write them
-    /// ([`super::stepper::Stepper::dense_rows`]): `None` the time, `Some(i)`
+    /// ([`crate::engine::integrate::stepper::Stepper::dense_rows`]): `None` the time, `Some(i)`
     /// state `i`.
     pub(crate) row_cols: Option<Vec<Option<usize>>>,
     pub(crate) disc: RefCell<Discrete>,
     pub(crate) scr: RefCell<Scratch>,
     pub(crate) count: Counters,
-    /// The contacts' partial derivatives for the Jacobian ([`super::jacobian`]).
-    pub(crate) jac: RefCell<super::jacobian::JacCache>,
+    /// The contacts' partial derivatives for the Jacobian ([`crate::engine::network::jacobian`]).
+    pub(crate) jac: RefCell<crate::engine::network::jacobian::JacCache>,
     /// The work arrays of the joint stick/slip decision, kept across events.
-    pub(crate) settle_work: RefCell<super::modes::SettleWork>,
+    pub(crate) settle_work: RefCell<crate::engine::network::modes::SettleWork>,
     /// The work space of the force plans (`Engine::plan_into`).
-    pub(crate) plan_work: RefCell<super::constraints::PlanWork>,
+    pub(crate) plan_work: RefCell<crate::engine::network::constraints::PlanWork>,
     /// The copy of the discrete state the stick/slip decision works on
     /// (`Engine::resolve`), kept for its allocations.
     pub(crate) disc_spare: RefCell<Discrete>,
@@ -307,7 +337,7 @@ impl<'s> Engine<'s> {
             disc_spare: RefCell::new(Default::default()),
             indeterminate: RefCell::new(Vec::new()),
         };
-        *e.jac.borrow_mut() = super::jacobian::JacCache::new(&e);
+        *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);
         let all = e.all_picks();
         e.picks = match &e.keep {
             None => all,

@@ -18,8 +18,8 @@
 
 use friction_models::{FrictionModel, Partials};
 
-use super::network::{Discrete, Engine, Scratch};
-use super::outcome::Mode;
+use crate::engine::network::{Discrete, Engine, Scratch};
+use crate::engine::outcome::Mode;
 use crate::scenario::Member;
 
 /// The contacts' partial derivatives at one (t, y), reused by the several
@@ -37,7 +37,7 @@ pub(crate) struct JacCache {
     comp: Vec<usize>,
     /// Per contact state (offset from the first): its contact.
     z_owner: Vec<usize>,
-    /// Per gap: ∂F/∂(x2 - x1), ∂F/∂(v2 - v1) ([`super::gap`]).
+    /// Per gap: ∂F/∂(x2 - x1), ∂F/∂(v2 - v1) ([`crate::engine::network::gap`]).
     gap: Vec<(f64, f64)>,
 }
 
@@ -317,7 +317,7 @@ impl Engine<'_> {
         } else {
             for cl in &d.plan.clusters {
                 let a = match cl.anchor {
-                    super::constraints::Anchor::Free => {
+                    crate::engine::network::constraints::Anchor::Free => {
                         let fsum: f64 = d.plan.bodies_of(cl).iter().map(|&i| jc.df[i]).sum();
                         let msum: f64 = d.plan.bodies_of(cl).iter().map(|&i| sys.bodies[i].mass).sum();
                         fsum / msum

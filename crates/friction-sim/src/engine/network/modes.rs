@@ -14,7 +14,7 @@
 //! or release with `λ = 0`, `a >= 0` (mirrored at the lower limit). This is
 //! the box-constrained LCP of Pfeiffer and Glocker (Multibody Dynamics with
 //! Unilateral Contacts, Wiley 1996, ch. 7, reduced to one tangential
-//! direction), solved exactly by pivoting ([`super::lcp`]).
+//! direction), solved exactly by pivoting ([`crate::engine::network::lcp`]).
 //!
 //! `W` couples two rows only when they share a body, so the problem splits
 //! into independent groups (a chain of masses each on its own contact with
@@ -35,10 +35,10 @@
 
 use friction_models::{FrictionModel, Input};
 
-use super::constraints::{bucket, find};
-use super::lcp::{solve_box_lcp_in, LcpWork};
-use super::network::{Discrete, Engine, Indeterminate, Row, RowKind, StopMode};
-use super::outcome::{Event, Mode};
+use crate::engine::network::constraints::{bucket, find};
+use crate::engine::network::lcp::{solve_box_lcp_in, LcpWork};
+use crate::engine::network::{Discrete, Engine, Indeterminate, Row, RowKind, StopMode};
+use crate::engine::outcome::{Event, Mode};
 use crate::error::SimError;
 
 /// The work arrays of [`Engine::settle`], kept by the engine across events
@@ -80,7 +80,7 @@ impl Engine<'_> {
     /// group held to the ground or a driver takes its velocity (a plastic
     /// impulse). Returns the kinetic energy lost.
     pub(crate) fn project(&self, t: f64, y: &mut [f64], rows: &[Row]) -> f64 {
-        use super::constraints::Anchor;
+        use crate::engine::network::constraints::Anchor;
         let nb = self.nb;
         let mut lost = 0.0;
         // the engine's spare plan (no allocation once grown)
@@ -157,7 +157,7 @@ impl Engine<'_> {
     }
 
     /// The run's warnings on statically indeterminate forces, one per set of
-    /// rows met (see [`super::constraints::split_bundle`]).
+    /// rows met (see [`crate::engine::network::constraints::split_bundle`]).
     pub(crate) fn indeterminate_warnings(&self) -> Vec<String> {
         self.indeterminate
             .borrow()

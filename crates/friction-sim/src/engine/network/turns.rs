@@ -7,7 +7,7 @@
 
 use friction_models::{FrictionModel, Input};
 
-use super::network::{Discrete, Engine, Scratch};
+use crate::engine::network::{Discrete, Engine, Scratch};
 
 impl Engine<'_> {
     /// Contact `c`'s turning-point functions at (t, y) with memory `mem`

@@ -1,0 +1,25 @@
+//! The integration floor: which method integrates a system and the loop
+//! that drives it, on the network's equations (`super::network`).
+//! - `method.rs`: the choice of method (`auto`) and its set-up;
+//! - `main_loop.rs`: the integration loop (steps, events, output rows);
+//! - `stepper.rs`: what the loop asks of a method, and diffsol's solvers
+//!   behind it;
+//! - `equations.rs`: the network's equations as diffsol operators;
+//! - `radau.rs`: the engine's own Radau IIA (order 5) for small stiff
+//!   networks;
+//! - `dop853.rs`, `dop853_tableau.rs`: the engine's own DOP853 (order 8,
+//!   dense output of order 7) for non-stiff networks;
+//! - `root_search.rs`: the first event root within a step of either, on its
+//!   dense output;
+//! - `cosim.rs`: the loop as the slave of a co-simulation (communication
+//!   points, inputs, outputs).
+
+pub(crate) mod cosim;
+mod dop853;
+mod dop853_tableau;
+mod equations;
+mod main_loop;
+pub(crate) mod method;
+mod radau;
+mod root_search;
+mod stepper;
