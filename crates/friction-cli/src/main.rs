@@ -252,14 +252,14 @@ fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scenario::System
             (DEFAULT_SCENARIO.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from("."))
         }
     };
-    friction_sim::sweep::parse_with_overrides(&text, &name, &dir, &over).map_err(|(blame, e)| {
-        match (blame, e) {
+    friction_sim::scenario::overrides::parse_with_overrides(&text, &name, &dir, &over).map_err(
+        |(blame, e)| match (blame, e) {
             (Some(k), SimError::Input { message, .. }) => {
                 SimError::Input { file: format!("--set {}", set[k]), line: None, message }
             }
             (_, e) => e,
-        }
-    })
+        },
+    )
 }
 
 fn run(
@@ -304,48 +304,31 @@ fn run(
             PathBuf::from("out").join(&sys.name)
         }
     };
-    let _lock = output::OutputLock::acquire(&dir)?;
     // rows stream to the CSV as they are computed; a progress bar on a
     // terminal for runs longer than a second
-    let mut result = None;
-    output::write_atomic_with(&dir, |tmp| {
-        let columns = friction_sim::engine::columns(&sys);
-        let units = friction_sim::units::column_units(&sys);
-        let mut csv =
-            output::CsvStream::create_with_units(&tmp.join("timeseries.csv"), &columns, Some(&units))?;
-        let started = std::time::Instant::now();
-        let mut bar: Option<indicatif::ProgressBar> = None;
-        let t_end = sys.solver.t_end;
-        let mut progress = |t: f64, events: usize| {
-            if bar.is_none() && std::io::stderr().is_terminal() && started.elapsed().as_secs_f64() > 1.0 {
-                let b = indicatif::ProgressBar::new(1000);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template("{bar:40} {msg} [{elapsed}]")
-                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-                );
-                bar = Some(b);
-            }
-            if let Some(b) = &bar {
-                b.set_position((1000.0 * t / t_end).clamp(0.0, 1000.0) as u64);
-                b.set_message(format!("t = {t:.4e} s of {t_end} s, {events} events"));
-            }
-        };
-        let res = friction_sim::engine::simulate_streaming(&sys, &mut |r| csv.write(r), Some(&mut progress))?;
-        if let Some(b) = &bar {
-            b.finish_and_clear();
+    let started = std::time::Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let t_end = sys.solver.t_end;
+    let mut progress = |t: f64, events: usize| {
+        if bar.is_none() && std::io::stderr().is_terminal() && started.elapsed().as_secs_f64() > 1.0 {
+            let b = indicatif::ProgressBar::new(1000);
+            b.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {msg} [{elapsed}]")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar = Some(b);
         }
-        csv.finish()?;
-        let format = if svg { output::PlotFormat::Svg } else { output::PlotFormat::Png };
-        output::write_summary_and_plot_as(&sys, &res, tmp, format)?;
-        result = Some(res);
-        Ok(())
-    })?;
-    let Some(res) = result else {
-        return Err(SimError::Io {
-            path: dir.display().to_string(),
-            source: std::io::Error::other("no result"),
-        });
+        if let Some(b) = &bar {
+            b.set_position((1000.0 * t / t_end).clamp(0.0, 1000.0) as u64);
+            b.set_message(format!("t = {t:.4e} s of {t_end} s, {events} events"));
+        }
     };
+    let format = if svg { output::PlotFormat::Svg } else { output::PlotFormat::Png };
+    let res = friction_sim::run::run_to_dir(&sys, &dir, format, Some(&mut progress));
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let res = res?;
     let e = &res.energy;
     say!(
         "{}: t_end = {} s, {} rows, {} events, {} steps ({} rejected), {} rhs evaluations, {:.3} s [{}]",

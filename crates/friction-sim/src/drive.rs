@@ -6,8 +6,8 @@ use friction_models::AnyModel;
 
 use crate::engine::{simulate, Outcome};
 use crate::error::SimError;
-use crate::scenario::{Contact, Driver, Member, Method, SolverSettings, System};
-use crate::schedule::Schedule;
+use crate::system::schedule::Schedule;
+use crate::system::{Contact, Driver, Member, Method, SolverSettings, System};
 
 /// How to integrate a driven contact.
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ pub fn drive_outcome(
         stops: vec![],
         solver: SolverSettings {
             method: settings.method,
-            linear_algebra: crate::scenario::LinearAlgebra::Auto,
+            linear_algebra: crate::system::LinearAlgebra::Auto,
             t_end,
             output_dt: None,
             output_times: Some(times.to_vec()),
@@ -84,9 +84,9 @@ pub fn drive_outcome(
             max_step: t_end,
             max_steps: 10_000_000,
             max_wall: None,
-            states: crate::scenario::StateColumns::Auto,
+            states: crate::system::StateColumns::Auto,
             columns: None,
-            max_output_bytes: crate::scenario::DEFAULT_MAX_OUTPUT_BYTES,
+            max_output_bytes: crate::system::DEFAULT_MAX_OUTPUT_BYTES,
         },
     };
     let out = simulate(&sys)?;

@@ -43,22 +43,26 @@
 //! back (`--force-sign auto`).
 #![warn(missing_docs)]
 
-pub mod builder;
 pub mod drive;
 pub mod engine;
 pub mod error;
 pub mod output;
+pub mod run;
 pub mod scenario;
-pub mod scenario_schema;
-pub mod schedule;
 pub mod sweep;
-pub mod units;
+pub mod system;
 
-pub use builder::{Between, End, GapSpec, Ground, SystemBuilder};
+// The modules at the paths they have always had.
+#[doc(no_inline)]
+pub use scenario::schema as scenario_schema;
+#[doc(no_inline)]
+pub use system::{builder, schedule, units};
+
 pub use engine::{simulate, simulate_flat, Event, FlatOutcome, Mode, Outcome};
 pub use error::SimError;
-pub use scenario::{Member, Method, SolverSettings, StateColumns, System};
-pub use schedule::Schedule;
+pub use system::builder::{Between, End, GapSpec, Ground, SystemBuilder};
+pub use system::schedule::Schedule;
+pub use system::{Member, Method, SolverSettings, StateColumns, System};
 
 /// The model interface, the registry and every model with its parameter
 /// struct, re-exported from `friction_models` so that a simulation needs

@@ -192,9 +192,34 @@ model = "stochastic"
 params = { std = 0.01, frequency = 50.0, inner = { model = "lugre" } }
 [solver]
 t_end = 1.0
+output_dt = 1e-4
 "#);
-    // a 2 N push against a 1 N Coulomb level (plus noise and viscous drag): it slides
-    assert!(out.last("v.m") > 0.5);
+    // impulse and momentum: m v(1) = ∫ (2 N + F.c) dt over the rows (F.c
+    // is the force on the body), so the force column is the one that moved it
+    let (t, f, v) = (out.series("t"), out.series("F.c"), out.series("v.m"));
+    let impulse: f64 = (1..t.len()).map(|i| (t[i] - t[i - 1]) * (4.0 + f[i] + f[i - 1]) / 2.0).sum();
+    assert!((impulse - v[v.len() - 1]).abs() < 1e-4, "impulse {impulse} vs momentum {}", v[v.len() - 1]);
+    // the noise (0.01 N about 50 Hz) moves the result of plain LuGre by no
+    // more than its integral, about A sqrt(2M) / (2π f_min) = 5e-4 m/s
+    let plain = run(r#"
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = 2.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "lugre"
+[solver]
+t_end = 1.0
+output_dt = 1e-4
+"#);
+    let dv = (out.last("v.m") - plain.last("v.m")).abs();
+    assert!(dv < 1e-3 && dv > 0.0, "noise moved v(1) by {dv}");
+    // a 2 N push against a 1 N Coulomb level: it slides
+    assert!(plain.last("v.m") > 0.5);
 }
 
 /// A hopeless run (tanh-regularised Coulomb with ktanh = 1e9 on a 1 kg,

@@ -60,7 +60,7 @@ pub use network::Engine;
 pub use outcome::{Energy, Event, FlatOutcome, Mode, Outcome, Stats};
 
 use crate::error::SimError;
-use crate::scenario::System;
+use crate::system::System;
 
 /// Simulate `sys`.
 ///

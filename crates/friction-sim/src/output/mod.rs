@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 
 use crate::engine::{Energy, Event, FlatOutcome, Outcome, Stats};
 use crate::error::SimError;
-use crate::scenario::System;
+use crate::system::System;
 
 mod plot;
 pub use plot::{plot, plot_as, tick_label, PlotFormat};

@@ -54,7 +54,7 @@
 use crate::engine::network::Engine;
 use crate::engine::outcome::{Event, Outcome};
 use crate::error::SimError;
-use crate::schedule::InputSignal;
+use crate::system::schedule::InputSignal;
 
 /// The master of a co-simulation, called by [`Engine::run_coupled`] at every
 /// communication point.
@@ -88,7 +88,7 @@ impl<'a, 's> Link<'a, 's> {
         self.t
     }
 
-    /// Set `input` (one of [`System::inputs`](crate::scenario::System::inputs))
+    /// Set `input` (one of [`System::inputs`](crate::system::System::inputs))
     /// to `value` from now until it is set again.
     pub fn set_input(&mut self, input: &InputSignal, value: f64) {
         if input.get() != value {
@@ -145,7 +145,7 @@ impl Engine<'_> {
             }
             Err(e) => Outcome {
                 columns: self.columns(),
-                units: crate::units::kept_column_units(self.sys, self.keep.as_deref()),
+                units: crate::system::units::kept_column_units(self.sys, self.keep.as_deref()),
                 rows: Vec::new(),
                 events: Vec::new(),
                 stats: Default::default(),

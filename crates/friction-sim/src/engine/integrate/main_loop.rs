@@ -392,7 +392,7 @@ impl Engine<'_> {
         }
         let out = Outcome {
             columns: self.columns(),
-            units: crate::units::kept_column_units(self.sys, self.keep.as_deref()),
+            units: crate::system::units::kept_column_units(self.sys, self.keep.as_deref()),
             rows: Vec::new(),
             events,
             stats: Stats {

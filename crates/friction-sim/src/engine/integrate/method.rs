@@ -18,7 +18,7 @@ use crate::engine::network::rows::{Kept, Progress, RowOut, RowSink};
 use crate::engine::network::Engine;
 use crate::engine::outcome::{Event, FlatOutcome, Outcome};
 use crate::error::SimError;
-use crate::scenario::{LinearAlgebra, Method};
+use crate::system::{LinearAlgebra, Method};
 
 /// Systems with at least this many states use sparse linear algebra (a
 /// band LU after a bandwidth-reducing ordering, or faer's sparse LU when

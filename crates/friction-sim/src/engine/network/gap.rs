@@ -1,7 +1,7 @@
 //! Compliant one-sided contacts (`[[gap]]`, Modelica's ElastoGap): their
 //! forces in the equations, their partial derivatives for the Jacobian,
 //! their event roots, their stored energy and dissipated power. The force
-//! law itself is [`crate::scenario::Gap::law`].
+//! law itself is [`crate::system::Gap::law`].
 //!
 //! A gap's force has kinks: where contact starts or ends (`p = 0`, where
 //! the force's slope in the penetration jumps from 0 to c for n = 1, and
@@ -13,7 +13,7 @@
 //! step) and 1 without damping.
 
 use crate::engine::network::{Engine, Scratch};
-use crate::scenario::{Gap, GapForce};
+use crate::system::{Gap, GapForce};
 
 impl Engine<'_> {
     /// Relative position and velocity `x2 - x1`, `v2 - v1` of gap `k`'s

@@ -20,7 +20,7 @@ use friction_models::{FrictionModel, Partials};
 
 use crate::engine::network::{Discrete, Engine, Scratch};
 use crate::engine::outcome::Mode;
-use crate::scenario::Member;
+use crate::system::Member;
 
 /// The contacts' partial derivatives at one (t, y), reused by the several
 /// products diffsol takes to assemble one Jacobian.

@@ -38,8 +38,8 @@ use friction_models::{FrictionModel, Input};
 use crate::engine::network::constraints::Plan;
 use crate::engine::network::rows::Pick;
 use crate::engine::outcome::Mode;
-use crate::scenario::{Driver, Member, System};
-use crate::schedule::Schedule;
+use crate::system::schedule::Schedule;
+use crate::system::{Driver, Member, System};
 
 /// State of an end stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

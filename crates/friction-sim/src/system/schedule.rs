@@ -79,7 +79,7 @@
 //! the co-simulation master sets it at every communication point and it is
 //! held constant until the next one. In `friction run` (no master) it holds
 //! `start` for the whole run. `name` follows
-//! [`check_name`](crate::scenario::check_name) and is unique among the
+//! [`check_name`](crate::system::check_name) and is unique among the
 //! inputs of a scenario.
 //!
 //! `quantity` says what the input is:
@@ -139,7 +139,7 @@ struct Held {
 ///
 /// It holds `start` until [`InputSignal::set`] changes it. Clones share the
 /// held value, so the engine sees what the owner of a clone sets; a
-/// [`System`](crate::scenario::System) parsed afresh has fresh inputs.
+/// [`System`](crate::system::System) parsed afresh has fresh inputs.
 ///
 /// ```
 /// use friction_sim::schedule::{InputQuantity, InputSignal, Schedule};
@@ -1027,7 +1027,7 @@ impl Schedule {
                     Some(v) => return Err(format!("{what}: `name` must be a string, found {v}")),
                     None => return Err(format!("{what}: missing key `name` (type \"input\")")),
                 };
-                crate::scenario::check_name(&name).map_err(|e| format!("{what}: `name`: {e}"))?;
+                crate::system::check_name(&name).map_err(|e| format!("{what}: `name`: {e}"))?;
                 let quantity = match tab.get("quantity") {
                     None => InputQuantity::Value,
                     Some(toml::Value::String(s)) if s == "value" => InputQuantity::Value,

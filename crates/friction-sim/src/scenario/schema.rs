@@ -20,7 +20,7 @@
 use friction_models::{ParamKind, ParamSpec, Range};
 use serde_json::{json, Map, Value};
 
-use crate::scenario::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_STEPS, MAX_NAME_LEN};
+use crate::system::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_STEPS, MAX_NAME_LEN};
 
 /// What values a key takes.
 #[derive(Debug, Clone, Copy)]
@@ -380,7 +380,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"auto\"",
                 false,
-                "integrator; auto: if no contact is stiff dop853 (Hairer's DOP853, order 8), or tsit45 when a contact's hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare)",
+                "integrator; auto: if no contact is stiff dop853 (Hairer's DOP853, order 8), or tsit45 when a contact's hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare). dop853 controls its error at a tenth of rtol and atol (its error estimate is of order 5 and 3 while the solution is of order 8; at the tolerance itself the Coulomb free decay at rtol 1e-9 ends 4.7e-10 m off, at a tenth 1.9e-11 m), so a run asks for the accuracy it states",
             ),
             key(
                 "linear_algebra",
@@ -508,8 +508,8 @@ const DUTY: SchedKey = sk_in(
 const T0: Option<(f64, bool)> = Some((0.0, true));
 const POS: Option<(f64, bool)> = Some((0.0, false));
 
-/// Every schedule type of [`crate::schedule::Schedule`], in the order of
-/// [`crate::schedule::TYPES`].
+/// Every schedule type of [`crate::system::schedule::Schedule`], in the order of
+/// [`crate::system::schedule::TYPES`].
 pub const SCHEDULES: &[ScheduleType] = &[
     ScheduleType {
         name: "constant",
@@ -721,7 +721,7 @@ fn schedule_table_schema() -> Value {
                         "type": "array",
                         "items": { "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] },
                         "minItems": 1,
-                        "maxItems": crate::schedule::MAX_TERMS,
+                        "maxItems": crate::system::schedule::MAX_TERMS,
                     }),
                     "inner" => {
                         json!({ "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] })
@@ -989,8 +989,8 @@ pub fn markdown() -> String {
     let mut m = String::new();
     m.push_str(
         "# The scenario format\n\n\
-         <!-- Generated from crates/friction-sim/src/scenario_schema.rs by \
-         `FRICTION_BLESS=1 cargo test -p friction-sim --test scenario_schema`; do not edit by hand. -->\n\n\
+         <!-- Generated from crates/friction-sim/src/scenario/schema.rs by \
+         `FRICTION_BLESS=1 cargo test --workspace --test scenario_schema`; do not edit by hand. -->\n\n\
          A scenario is a TOML file that `friction run FILE` simulates. This page lists every table and key; \
          `friction schema` prints the same as a JSON Schema (checked in as \
          [`scenario.schema.json`](scenario.schema.json)) for completion and validation in editors. Units are \
@@ -1058,9 +1058,9 @@ pub fn markdown() -> String {
          and Modelica.Blocks.Sources.SawTooth (Modelica Standard Library 4.0): `offset` before `start`, \
          `duty` = Modelica's `width` / 100, a finite number of periods (Modelica's `nperiod`) is a \
          `window`. At most {:.0} edges of periodic signals per schedule in [0, t_end].\n\n",
-        crate::schedule::MAX_DEPTH,
-        crate::schedule::MAX_TERMS,
-        crate::schedule::MAX_EDGES,
+        crate::system::schedule::MAX_DEPTH,
+        crate::system::schedule::MAX_TERMS,
+        crate::system::schedule::MAX_EDGES,
     ));
     for s in SCHEDULES {
         m.push_str(&format!("### `{}`\n\n{}\n\n", s.name, s.formula));
@@ -1076,7 +1076,7 @@ pub fn markdown() -> String {
                 ("file", _) => String::new(),
                 ("name", _) => "a name, unique among inputs".to_string(),
                 ("quantity", _) => "\"value\" \\| \"velocity\"".to_string(),
-                ("terms" | "factors", _) => format!("1 to {} entries", crate::schedule::MAX_TERMS),
+                ("terms" | "factors", _) => format!("1 to {} entries", crate::system::schedule::MAX_TERMS),
                 ("inner", _) => "a schedule or a number".to_string(),
                 ("end", _) => "(start, inf)".to_string(),
                 (_, Some((x, true))) => format!("[{x}, {hi}"),

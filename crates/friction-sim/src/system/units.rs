@@ -34,8 +34,8 @@
 use friction_models::{FrictionModel, Quantity};
 use serde::Deserialize;
 
-use crate::builder::Invalid;
-use crate::scenario::{Member, System};
+use crate::system::Invalid;
+use crate::system::{Member, System};
 
 /// Whether a body or driver translates or rotates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]

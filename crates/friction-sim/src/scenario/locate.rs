@@ -1,0 +1,254 @@
+//! Where a scenario came from, and the line of a key in its text: every
+//! error of the parser names the file, the line and the key path.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::error::SimError;
+
+/// Where a scenario came from, for error messages and relative paths.
+pub(super) struct Src<'a> {
+    pub(super) file: String,
+    pub(super) text: &'a str,
+    pub(super) dir: PathBuf,
+}
+
+impl Src<'_> {
+    pub(super) fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())].matches('\n').count() + 1
+    }
+
+    /// Line of `key` inside the text span `span` (first occurrence as `key =`), else the span's first line.
+    pub(super) fn key_line(&self, span: std::ops::Range<usize>, key: &str) -> usize {
+        // a table of an array of tables may be spanned by its header only:
+        // search on to the next header line
+        let from_line_end = self.text[span.start.min(self.text.len())..].find('\n').map(|i| span.start + i);
+        let next_header = from_line_end.and_then(|e| {
+            let mut off = e;
+            for line in self.text[e..].split_inclusive('\n') {
+                if line.trim_start().starts_with('[') && off > e {
+                    return Some(off);
+                }
+                off += line.len();
+            }
+            None
+        });
+        let end = span.end.max(next_header.unwrap_or(self.text.len())).min(self.text.len());
+        let chunk = &self.text[span.start..end];
+        let mut pos = 0;
+        while let Some(i) = chunk[pos..].find(key) {
+            let at = pos + i;
+            let before_ok = at == 0
+                || !chunk.as_bytes()[at - 1].is_ascii_alphanumeric() && chunk.as_bytes()[at - 1] != b'_';
+            let rest = chunk[at + key.len()..].trim_start();
+            if before_ok && rest.starts_with('=') {
+                return self.line_of(span.start + at);
+            }
+            pos = at + key.len();
+        }
+        self.line_of(span.start)
+    }
+
+    /// Line of a top-level `key =` (before the first table header).
+    pub(super) fn top_key_line(&self, key: &str) -> usize {
+        let end = self
+            .text
+            .lines()
+            .scan(0usize, |off, l| {
+                let start = *off;
+                *off += l.len() + 1;
+                Some((start, l))
+            })
+            .find(|(_, l)| l.trim_start().starts_with('['))
+            .map(|(start, _)| start)
+            .unwrap_or(self.text.len());
+        self.key_line(0..end, key)
+    }
+
+    /// The dotted key path (`contact[2].params.fc`) of the value at byte `offset`.
+    pub(super) fn key_path_at(&self, offset: usize) -> String {
+        let offset = offset.min(self.text.len());
+        let mut header = String::new();
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        let mut section_start = 0;
+        let mut pos = 0;
+        for line in self.text.split_inclusive('\n') {
+            if pos + line.len() > offset {
+                break;
+            }
+            let t = line.trim();
+            if let Some(inner) = t.strip_prefix("[[").and_then(|r| r.split("]]").next()) {
+                let k = inner.trim().to_string();
+                let n = counts.entry(k.clone()).or_insert(0);
+                header = format!("{k}[{n}]");
+                *n += 1;
+                section_start = pos + line.len();
+            } else if let Some(inner) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
+                header = inner.trim().to_string();
+                section_start = pos + line.len();
+            }
+            pos += line.len();
+        }
+        // walk the section up to the offset, tracking inline tables and arrays
+        enum Open {
+            Table(String),
+            Array(String, usize),
+        }
+        let mut stack: Vec<Open> = vec![];
+        let mut word = String::new();
+        let mut key: Option<String> = None;
+        let chunk = &self.text[section_start..offset];
+        let mut chars = chunk.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' | '\'' => {
+                    let mut w = String::new();
+                    let mut esc = false;
+                    for d in chars.by_ref() {
+                        if c == '"' && d == '\\' && !esc {
+                            esc = true;
+                            continue;
+                        }
+                        if d == c && !esc {
+                            break;
+                        }
+                        esc = false;
+                        w.push(d);
+                    }
+                    word = w;
+                }
+                '#' => {
+                    for d in chars.by_ref() {
+                        if d == '\n' {
+                            break;
+                        }
+                    }
+                    if stack.is_empty() {
+                        key = None;
+                    }
+                }
+                '=' => key = Some(std::mem::take(&mut word)),
+                '{' => stack.push(Open::Table(key.take().unwrap_or_default())),
+                '[' => stack.push(Open::Array(key.take().unwrap_or_default(), 0)),
+                '}' | ']' => {
+                    stack.pop();
+                    key = None;
+                }
+                ',' => {
+                    if let Some(Open::Array(_, i)) = stack.last_mut() {
+                        *i += 1;
+                    } else {
+                        key = None;
+                    }
+                }
+                '\n' if stack.is_empty() => key = None,
+                c if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') => {
+                    word.clear();
+                    word.push(c);
+                    while let Some(&d) = chars.peek() {
+                        if d.is_ascii_alphanumeric() || matches!(d, '_' | '-' | '.') {
+                            word.push(d);
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut parts: Vec<String> = if header.is_empty() { vec![] } else { vec![header] };
+        for o in &stack {
+            match o {
+                Open::Table(k) => parts.push(k.clone()),
+                Open::Array(k, i) => parts.push(format!("{k}[{i}]")),
+            }
+        }
+        if let Some(k) = key {
+            parts.push(k);
+        }
+        parts.retain(|p| !p.is_empty());
+        parts.join(".").replace(".[", "[")
+    }
+
+    /// A TOML or type error, with the key path, the expected and found types,
+    /// and for a duplicated key both lines.
+    pub(super) fn toml_error(&self, e: &toml::de::Error) -> SimError {
+        let msg = e.message().trim();
+        let Some(span) = e.span() else {
+            return SimError::Input { file: self.file.clone(), line: None, message: msg.to_string() };
+        };
+        let line = self.line_of(span.start);
+        let path = self.key_path_at(span.start);
+        let message = if let Some(rest) =
+            msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: "))
+        {
+            let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, "?"));
+            let expected = match expected.trim() {
+                "f64" | "f32" => "a number".to_string(),
+                "i64" | "u64" | "usize" | "i32" | "u32" => "an integer".to_string(),
+                "a sequence" => "an array".to_string(),
+                "a boolean" => "true or false".to_string(),
+                e if e.starts_with("struct ") || e == "a map" => "a table".to_string(),
+                e => e.to_string(),
+            };
+            let found = found.replace('`', "");
+            if path.is_empty() {
+                format!("expected {expected}, found {found}")
+            } else {
+                format!("{path}: expected {expected}, found {found}")
+            }
+        } else if msg.starts_with("duplicate key") {
+            let key = self.text[span.clone()].trim().trim_matches('"').to_string();
+            let first = self.first_definition(&key, span.start);
+            match first {
+                Some(l) if l != line => {
+                    format!("duplicate key `{key}`: first defined on line {l}, again on line {line}")
+                }
+                _ => format!("duplicate key `{key}` (defined twice on line {line})"),
+            }
+        } else if let Some(rest) = msg.strip_prefix("unknown field `") {
+            // serde's "unknown field `x`, expected one of `a`, `b`": add the nearest key
+            let (word, expected) = rest.split_once('`').unwrap_or((rest, ""));
+            let keys = expected.split('`').skip(1).step_by(2);
+            let hint = friction_models::suggest::did_you_mean(word, keys);
+            let msg = format!("{msg}{hint}");
+            if path.is_empty() {
+                msg
+            } else {
+                format!("{path}: {msg}")
+            }
+        } else if path.is_empty() || msg.contains('`') {
+            msg.to_string()
+        } else {
+            format!("{path}: {msg}")
+        };
+        SimError::Input { file: self.file.clone(), line: Some(line), message }
+    }
+
+    /// The line of the first `key =` in the table section that holds `offset`.
+    pub(super) fn first_definition(&self, key: &str, offset: usize) -> Option<usize> {
+        let before = &self.text[..offset];
+        let section = before
+            .rmatch_indices('\n')
+            .map(|(i, _)| i + 1)
+            .find(|&i| self.text[i..].trim_start().starts_with('[') && i < offset)
+            .unwrap_or(0);
+        let chunk = &self.text[section..offset];
+        let mut at = 0;
+        while let Some(i) = chunk[at..].find(key) {
+            let k = at + i;
+            let prev = chunk[..k].chars().next_back();
+            let ok_before = prev.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+            if ok_before && chunk[k + key.len()..].trim_start().starts_with('=') {
+                return Some(self.line_of(section + k));
+            }
+            at = k + key.len();
+        }
+        None
+    }
+
+    pub(super) fn err(&self, line: usize, message: String) -> SimError {
+        SimError::Input { file: self.file.clone(), line: Some(line), message }
+    }
+}

@@ -1,0 +1,651 @@
+//! The scenario file format (a public contract: extend it, never break it)
+//! and its translation into a validated [`System`].
+//!
+//! ```toml
+//! name = "dahl-triangle"
+//! [[driver]]            # a point whose position is prescribed
+//! name = "slider"
+//! kind = "translational"   # or "rotational"
+//! motion = { type = "points", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }
+//! [[body]]              # a mass (or a rotational inertia)
+//! name = "m"
+//! kind = "translational"   # or "rotational": angle [rad], torque [N m], inertia [kg m²]
+//! mass = 1.0
+//! x0 = 0.0
+//! v0 = 0.0
+//! [[spring]]            # force on the first member k (x2 - x1 - length)
+//! between = ["m", "slider"]
+//! stiffness = 100.0
+//! [[damper]]            # force on the first member c (v2 - v1)
+//! between = ["m", "ground"]
+//! coefficient = 1.0
+//! [[force]]             # an external force (schedule, see friction_sim::schedule)
+//! on = "m"
+//! value = { type = "constant", value = 1.0 }
+//! [[contact]]           # a frictional contact between two of: bodies, drivers, "ground"
+//! name = "c"
+//! between = ["slider", "ground"]
+//! model = "dahl"
+//! params = { sigma0 = 1e5, fc = 1.0, exponent = 1.0 }
+//! normal = 1.0          # or a schedule table; scales the force and the maximum static force
+//! # any schedule may be an FMU input, set by a co-simulation master (friction fmu);
+//! # friction run holds `start`. quantity = "value" (default: for a driver its position)
+//! # or "velocity" (the driver's velocity, its position integrated from `offset`):
+//! #   motion = { type = "input", name = "v_slip", start = 0.0, quantity = "velocity" }
+//! [[gap]]               # a compliant one-sided contact (Modelica's ElastoGap): pushes the
+//! name = "floor"        # members apart while x2 - x1 < length, with c p^n plus damping
+//! between = ["ground", "m"]   # d (v1 - v2) limited to that spring force (it never pulls);
+//! length = 0.0          # p = length - (x2 - x1) is the penetration
+//! stiffness = 1e5
+//! damping = 10.0
+//! exponent = 1.0
+//! [[stop]]              # hard end stops of a body
+//! body = "m"
+//! min = -0.1
+//! max = 0.1
+//! restitution = 0.0
+//! [solver]
+//! t_end = 1.0
+//! output_dt = 1e-4      # or output = "steps"
+//! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45 | radau5 | dop853 (auto: when
+//!                       # no contact is stiff dop853, or tsit45 if a contact's hysteresis turns
+//!                       # at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff
+//!                       # network of at most 3 states (one body, or driven contacts) without
+//!                       # stick, stop or reversal events; bdf otherwise. On the LuGre stick-slip
+//!                       # example radau5 takes 0.75 ms at an error of 2e-7 m, bdf 1.2 ms at
+//!                       # 4e-5 m, tr_bdf2 1.7, esdirk34 2.0, tsit45 25x the steps; on the
+//!                       # Coulomb free decay (rtol 1e-9) dop853 59 steps (it controls its error
+//!                       # at a tenth of rtol and atol), tsit45 276 steps and 0.37 ms, bdf 0.45,
+//!                       # radau5 0.65; on the Iwan-4 joint's decay tsit45 4.9 ms, dop853 9.6)
+//! linear_algebra = "auto"   # auto | dense | sparse (auto: sparse from 12 states)
+//! rtol = 1e-6
+//! atol = { position = 1e-9, velocity = 1e-8, state = 1e-10 }   # or one number
+//! max_step = 0.01
+//! max_steps = 1000000  # a run that needs more accepted steps stops with a partial result,
+//!                      # saying which parts made the steps small (a hopeless run stops in seconds)
+//! max_wall = 60.0       # optional: wall-clock seconds after which a run stops, partial
+//! states = "all"        # internal-state columns z.NAME.k: "all" | "none" | ["contact", ...]
+//! columns = ["x.m", "F.c"]   # optional: only these output columns (t always first)
+//! max_output_bytes = 4294967296   # refuse a run whose output would be larger (default 4 GiB)
+//! ```
+//!
+//! # Names
+//!
+//! The scenario `name` and the name of every body, driver, contact, spring,
+//! damper and force use the character set of [`check_name`]: ASCII letters,
+//! digits, `_`, `-` and `.`; not empty, not starting with `.`, at most
+//! [`MAX_NAME_LEN`] characters. Names become CSV column names (`x.NAME`,
+//! `F.NAME`) and the default output directory `out/NAME`, which therefore
+//! can never leave `out/`.
+//!
+//! # Loads and signals
+//!
+//! Every signal (a driver's motion, a force's value, a contact's `normal`)
+//! must be finite over the whole run; for every schedule type the smallest
+//! and largest value over `[0, t_end]` follow from its parameters, and a
+//! signal that is NaN, infinite or overflows there is refused at load time.
+//!
+//! **A contact's `normal` scales the model's force.** `normal` is the factor
+//! N(t) that multiplies both the model's friction force and its maximum
+//! static force; a model's parameters (`fc`, `fs`, `sigma0`, ...) are those
+//! at N = 1. A model with a load parameter of its own (`stribeck_exp.normal`,
+//! `rate_state.fn_load`) must not double it: give the load either in the
+//! contact's `normal` (recommended: it can vary in time) or in the model's
+//! parameter, never both, or N would enter squared. A contact that sets both
+//! to values other than 1 is refused.
+//!
+//! **A negative `normal` means a disengaged contact.** A clutch actuator
+//! such as `max(0, sin)` is commonly written as a sine whose negative half
+//! lifts the plates apart: where N(t) <= 0 the contact transmits no friction
+//! force (it is free), it does not push. Negative values are therefore
+//! accepted; only non-finite ones are refused.
+//!
+//! # Output size
+//!
+//! Before a run, the output is estimated as rows × columns × 8 bytes (rows
+//! from `t_end / output_dt` or `output_times`; columns: `t`, position and
+//! velocity of every body and driver, the force, slip and slip velocity of
+//! every contact, the
+//! internal-state columns chosen by `states`, and the force of every gap). A run whose estimate exceeds
+//! `max_output_bytes` ([`DEFAULT_MAX_OUTPUT_BYTES`], 4 GiB, by default) is
+//! refused with the estimate; raise `output_dt`, shorten `t_end`, set
+//! `states = "none"`, or raise `max_output_bytes`.
+
+use std::path::Path;
+
+use friction_models::{ParamMap, ParamValue};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::SimError;
+use crate::system::checks::{self as builder, Names};
+use crate::system::schedule::Schedule;
+use crate::system::Invalid;
+
+mod locate;
+pub mod overrides;
+pub mod schema;
+
+use locate::Src;
+
+// The system's types, at the paths this module has always given them.
+#[doc(no_inline)]
+pub use crate::system::{
+    check_name, human_bytes, Body, Contact, Damper, Driver, Force, Gap, GapForce, Kind, LinearAlgebra,
+    Member, Method, SolverSettings, Spring, StateColumns, Stop, System, AUTO_STATE_COLUMNS,
+    DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_STEPS, MAX_NAME_LEN,
+};
+
+// ---------------------------------------------------------------- raw file
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: Option<String>,
+    description: Option<String>,
+    #[serde(default)]
+    driver: Vec<Spanned<RawDriver>>,
+    #[serde(default)]
+    body: Vec<Spanned<RawBody>>,
+    #[serde(default)]
+    spring: Vec<Spanned<RawSpring>>,
+    #[serde(default)]
+    damper: Vec<Spanned<RawDamper>>,
+    #[serde(default)]
+    force: Vec<Spanned<RawForce>>,
+    #[serde(default)]
+    contact: Vec<Spanned<RawContact>>,
+    #[serde(default)]
+    stop: Vec<Spanned<RawStop>>,
+    #[serde(default)]
+    gap: Vec<Spanned<RawGap>>,
+    solver: Option<Spanned<RawSolver>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDriver {
+    name: String,
+    #[serde(default)]
+    kind: Kind,
+    motion: toml::Table,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBody {
+    name: String,
+    #[serde(default)]
+    kind: Kind,
+    mass: f64,
+    #[serde(default)]
+    x0: f64,
+    #[serde(default)]
+    v0: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpring {
+    name: Option<String>,
+    between: Vec<String>,
+    stiffness: Option<f64>,
+    length: Option<f64>,
+}
+
+// springs and dampers have separate structs, so that an unknown key lists
+// the keys of its own kind (a shared one listed `coefficient` for a spring)
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDamper {
+    name: Option<String>,
+    between: Vec<String>,
+    coefficient: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawForce {
+    name: Option<String>,
+    on: String,
+    value: toml::Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawContact {
+    name: Option<String>,
+    between: Vec<String>,
+    model: String,
+    #[serde(default)]
+    params: toml::Table,
+    normal: Option<toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGap {
+    name: Option<String>,
+    between: Vec<String>,
+    length: Option<f64>,
+    stiffness: Option<f64>,
+    damping: Option<f64>,
+    exponent: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStop {
+    body: String,
+    min: Option<f64>,
+    max: Option<f64>,
+    #[serde(default)]
+    restitution: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSolver {
+    t_end: f64,
+    output_dt: Option<f64>,
+    output: Option<String>,
+    method: Option<String>,
+    linear_algebra: Option<String>,
+    rtol: Option<f64>,
+    atol: Option<toml::Value>,
+    max_step: Option<f64>,
+    max_steps: Option<i64>,
+    max_wall: Option<f64>,
+    states: Option<toml::Value>,
+    columns: Option<toml::Value>,
+    max_output_bytes: Option<f64>,
+}
+
+/// Read a scenario file.
+pub fn load(path: &Path) -> Result<System, SimError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SimError::Io { path: path.display().to_string(), source: e })?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    parse(&text, &path.display().to_string(), &dir)
+}
+
+/// Parse scenario text; `file` names it in errors, `dir` resolves relative table files.
+pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
+    let src = Src { file: file.to_string(), text, dir: dir.to_path_buf() };
+    let raw: RawFile = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+    let _ = &raw.description;
+
+    let solver = match &raw.solver {
+        None => {
+            return Err(SimError::Input {
+                file: file.into(),
+                line: None,
+                message: "missing table [solver] with at least `t_end`".into(),
+            })
+        }
+        Some(s) => solver_settings(s, &src)?,
+    };
+    let t_end = solver.t_end;
+    let name = match &raw.name {
+        None => "scenario".to_string(),
+        Some(n) => {
+            check_name(n).map_err(|m| src.err(src.top_key_line("name"), format!("`name`: {m}")))?;
+            n.clone()
+        }
+    };
+
+    // every check below is shared with the builder (crate::builder), which
+    // gives the same messages; here they gain the file and line
+    let at = |span: &std::ops::Range<usize>, e: Invalid| match e.key {
+        Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+        None => src.err(src.line_of(span.start), e.message),
+    };
+    let mut names = Names::new();
+
+    let mut input_names = std::collections::HashSet::new();
+    let mut drivers = Vec::new();
+    for (i, d) in raw.driver.iter().enumerate() {
+        let span = d.span();
+        let d = d.get_ref();
+        names.add(&d.name, Member::Driver(i)).map_err(|e| at(&span, e))?;
+        let what = format!("driver \"{}\" motion", d.name);
+        let motion = Schedule::from_toml(&d.motion, &what, &src.dir)
+            .and_then(|m| m.check_finite(&what, t_end).map(|()| m))
+            .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
+            .map_err(|m| src.err(src.key_line(span.clone(), "motion"), m))?;
+        drivers.push(Driver { name: d.name.clone(), motion, kind: d.kind });
+    }
+    let mut bodies = Vec::new();
+    for (i, b) in raw.body.iter().enumerate() {
+        let span = b.span();
+        let b = b.get_ref();
+        names.add(&b.name, Member::Body(i)).map_err(|e| at(&span, e))?;
+        let mut body = builder::check_body(&b.name, b.mass, b.x0, b.v0).map_err(|e| at(&span, e))?;
+        body.kind = b.kind;
+        bodies.push(body);
+    }
+
+    let mut springs = Vec::new();
+    for (i, s) in raw.spring.iter().enumerate() {
+        let span = s.span();
+        let s = s.get_ref();
+        let name = s.name.clone().unwrap_or_else(|| format!("spring{i}"));
+        springs.push(
+            builder::check_spring(&names, &name, &s.between, s.stiffness, s.length)
+                .map_err(|e| at(&span, e))?,
+        );
+    }
+    let mut dampers = Vec::new();
+    for (i, s) in raw.damper.iter().enumerate() {
+        let span = s.span();
+        let s = s.get_ref();
+        let name = s.name.clone().unwrap_or_else(|| format!("damper{i}"));
+        dampers
+            .push(builder::check_damper(&names, &name, &s.between, s.coefficient).map_err(|e| at(&span, e))?);
+    }
+    let mut forces = Vec::new();
+    for (i, f) in raw.force.iter().enumerate() {
+        let span = f.span();
+        let f = f.get_ref();
+        let name = f.name.clone().unwrap_or_else(|| format!("force{i}"));
+        let on = builder::check_force_on(&names, &name, &f.on).map_err(|e| at(&span, e))?;
+        let what = format!("force \"{name}\" value");
+        let value = schedule_value(&f.value, &what, &src, t_end)
+            .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
+            .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
+        forces.push(Force { name, on, value });
+    }
+    let mut contacts = Vec::new();
+    let mut contact_names = std::collections::HashSet::new();
+    for (i, c) in raw.contact.iter().enumerate() {
+        let span = c.span();
+        let c = c.get_ref();
+        let name = c.name.clone().unwrap_or_else(|| format!("c{i}"));
+        builder::check_contact_name(&mut contact_names, &name).map_err(|e| at(&span, e))?;
+        let what = format!("contact \"{name}\"");
+        let between = names.pair(&c.between, &what).map_err(|e| at(&span, e))?;
+        let params = toml_to_params(&c.params);
+        let model = friction_models::build(&c.model, &params).map_err(|e| {
+            let (param, message) = builder::model_invalid(i, &what, &e);
+            let line = match &param {
+                Some(p) => src.key_line(span.clone(), p.split(['.', '[']).next().unwrap_or(p)),
+                None => src.key_line(span.clone(), "model"),
+            };
+            src.err(line, message)
+        })?;
+        let normal = match &c.normal {
+            None => Schedule::Constant { value: 1.0 },
+            Some(v) => schedule_value(v, &format!("{what} `normal`"), &src, t_end)
+                .and_then(|m| unique_input(&mut input_names, &m, &format!("{what} `normal`")).map(|()| m))
+                .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
+        };
+        builder::check_load(&model, &normal, &what).map_err(|e| at(&span, e))?;
+        contacts.push(Contact { name, between, model, normal });
+    }
+    let mut stops = Vec::new();
+    for s in &raw.stop {
+        let span = s.span();
+        let s = s.get_ref();
+        let min = s.min.unwrap_or(f64::NEG_INFINITY);
+        let max = s.max.unwrap_or(f64::INFINITY);
+        stops.push(
+            builder::check_stop(&names, &bodies, &s.body, min, max, s.restitution)
+                .map_err(|e| at(&span, e))?,
+        );
+    }
+    let mut gaps = Vec::new();
+    for (i, g) in raw.gap.iter().enumerate() {
+        let span = g.span();
+        let g = g.get_ref();
+        let name = g.name.clone().unwrap_or_else(|| format!("g{i}"));
+        let raw_gap = builder::RawGap {
+            name: &name,
+            between: &g.between,
+            length: g.length,
+            stiffness: g.stiffness,
+            damping: g.damping,
+            exponent: g.exponent,
+        };
+        gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
+    }
+
+    let sys = System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver };
+    crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {
+        let span = match link {
+            crate::system::units::Link::Spring => raw.spring[i].span(),
+            crate::system::units::Link::Damper => raw.damper[i].span(),
+            crate::system::units::Link::Contact => raw.contact[i].span(),
+            crate::system::units::Link::Gap => raw.gap[i].span(),
+        };
+        at(&span, e)
+    })?;
+    if let Some(s) = &raw.solver {
+        let span = s.span();
+        builder::check_states(&sys).map_err(|e| at(&span, e))?;
+        builder::check_columns(&sys).map_err(|e| at(&span, e))?;
+        sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
+    }
+    Ok(sys)
+}
+
+/// Refuse a second input of the same name.
+fn unique_input(
+    names: &mut std::collections::HashSet<String>,
+    s: &Schedule,
+    what: &str,
+) -> Result<(), String> {
+    if let Some(u) = s.input() {
+        if !names.insert(u.name.clone()) {
+            return Err(format!(
+                "{what}: input name \"{}\" is used twice; every input of a scenario needs its own name",
+                u.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A number or a schedule table, checked to be finite over `[0, t_end]`.
+fn schedule_value(v: &toml::Value, what: &str, src: &Src<'_>, t_end: f64) -> Result<Schedule, String> {
+    let s = match v {
+        toml::Value::Float(x) => Schedule::Constant { value: *x },
+        toml::Value::Integer(i) => Schedule::Constant { value: *i as f64 },
+        toml::Value::Table(t) => Schedule::from_toml(t, what, &src.dir)?,
+        other => return Err(format!("{what}: expected a number or a schedule table, found {other}")),
+    };
+    builder::check_signal(&s, what, t_end)?;
+    Ok(s)
+}
+
+fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettings, SimError> {
+    let span = s.span();
+    let s = s.get_ref();
+    let bad = |key: &str, msg: String| src.err(src.key_line(span.clone(), key), format!("[solver] {msg}"));
+    // the ranges are checked by builder::check_solver, shared with the builder;
+    // here: what only a file can get wrong, and the defaults that follow from t_end
+    if !(s.t_end.is_finite() && s.t_end > 0.0) {
+        return Err(bad("t_end", format!("`t_end` = {} is out of range; valid range (0, inf)", s.t_end)));
+    }
+    let output_dt = match (&s.output_dt, &s.output) {
+        (Some(_), Some(_)) => {
+            return Err(bad("output", "give either `output_dt` or `output = \"steps\"`, not both".into()))
+        }
+        (Some(dt), None) => Some(*dt),
+        (None, Some(o)) if o == "steps" => None,
+        (None, Some(o)) => {
+            return Err(bad(
+                "output",
+                format!("`output` = \"{o}\" is not valid; the only value is \"steps\""),
+            ))
+        }
+        (None, None) => Some(s.t_end / 1000.0),
+    };
+    const METHODS: [&str; 7] = ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853"];
+    let method = match s.method.as_deref().unwrap_or("auto") {
+        "auto" => Method::Auto,
+        "bdf" => Method::Bdf,
+        "tr_bdf2" => Method::TrBdf2,
+        "esdirk34" => Method::Esdirk34,
+        "tsit45" => Method::Tsit45,
+        "radau5" => Method::Radau5,
+        "dop853" => Method::Dop853,
+        other => {
+            return Err(bad(
+                "method",
+                format!(
+                    "`method` = \"{other}\" is not valid{}; valid: {}",
+                    friction_models::suggest::did_you_mean(other, METHODS),
+                    METHODS.join(", ")
+                ),
+            ))
+        }
+    };
+    const ALGEBRAS: [&str; 3] = ["auto", "dense", "sparse"];
+    let linear_algebra = match s.linear_algebra.as_deref().unwrap_or("auto") {
+        "auto" => LinearAlgebra::Auto,
+        "dense" => LinearAlgebra::Dense,
+        "sparse" => LinearAlgebra::Sparse,
+        other => {
+            return Err(bad(
+                "linear_algebra",
+                format!(
+                    "`linear_algebra` = \"{other}\" is not valid{}; valid: {}",
+                    friction_models::suggest::did_you_mean(other, ALGEBRAS),
+                    ALGEBRAS.join(", ")
+                ),
+            ))
+        }
+    };
+    if method == Method::Radau5 && linear_algebra == LinearAlgebra::Sparse {
+        return Err(bad(
+            "linear_algebra",
+            "`linear_algebra` = \"sparse\" is not available with `method` = \"radau5\" (dense LU only, meant \
+             for small networks); use \"auto\" or \"dense\", or `method` = \"bdf\" for large networks"
+                .to_string(),
+        ));
+    }
+    let (mut ap, mut av, mut az) = (1e-9, 1e-9, 1e-10);
+    match &s.atol {
+        None => {}
+        Some(toml::Value::Float(x)) => (ap, av, az) = (*x, *x, *x),
+        Some(toml::Value::Table(t)) => {
+            for (k, v) in t {
+                let x = match v {
+                    toml::Value::Float(x) => *x,
+                    toml::Value::Integer(i) => *i as f64,
+                    other => return Err(bad("atol", format!("`atol.{k}` must be a number, found {other}"))),
+                };
+                match k.as_str() {
+                    "position" => ap = x,
+                    "velocity" => av = x,
+                    "state" => az = x,
+                    _ => {
+                        return Err(bad(
+                            "atol",
+                            format!("unknown key `atol.{k}`; valid: position, velocity, state"),
+                        ))
+                    }
+                }
+            }
+        }
+        Some(other) => return Err(bad("atol", format!("`atol` must be a number or a table, found {other}"))),
+    }
+    let max_steps = s.max_steps.unwrap_or(DEFAULT_MAX_STEPS as i64);
+    if max_steps < 1 {
+        return Err(bad(
+            "max_steps",
+            format!("`max_steps` = {max_steps} is out of range; valid range integer >= 1"),
+        ));
+    }
+    let states = match &s.states {
+        None => StateColumns::Auto,
+        Some(toml::Value::String(x)) if x == "auto" => StateColumns::Auto,
+        Some(toml::Value::String(x)) if x == "all" => StateColumns::All,
+        Some(toml::Value::String(x)) if x == "none" => StateColumns::None,
+        Some(toml::Value::Array(a)) => StateColumns::Names(
+            a.iter()
+                .map(|v| match v {
+                    toml::Value::String(n) => Ok(n.clone()),
+                    other => Err(bad("states", format!("`states` entries must be contact names (strings), found {other}"))),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Some(other) => {
+            return Err(bad(
+                "states",
+                format!("`states` = {other} is not valid; valid: \"auto\", \"all\", \"none\" or a list of contact names"),
+            ))
+        }
+    };
+    let columns = match &s.columns {
+        None => None,
+        Some(toml::Value::Array(a)) => Some(
+            a.iter()
+                .map(|v| match v {
+                    toml::Value::String(n) => Ok(n.clone()),
+                    other => Err(bad(
+                        "columns",
+                        format!("`columns` entries must be column names (strings), found {other}"),
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Some(other) => {
+            return Err(bad(
+                "columns",
+                format!(
+                    "`columns` = {other} is not valid; give a list of column names, e.g. [\"x.m\", \"F.c\"]"
+                ),
+            ))
+        }
+    };
+    let max_output_bytes = match s.max_output_bytes {
+        None => DEFAULT_MAX_OUTPUT_BYTES,
+        Some(b) if b.is_finite() && b >= 1.0 && b <= u64::MAX as f64 => b as u64,
+        Some(b) => {
+            return Err(bad(
+                "max_output_bytes",
+                format!("`max_output_bytes` = {b} is out of range; valid range [1, 1.8e19] bytes"),
+            ))
+        }
+    };
+    let settings = SolverSettings {
+        method,
+        linear_algebra,
+        t_end: s.t_end,
+        output_dt,
+        output_times: None,
+        rtol: s.rtol.unwrap_or(1e-6),
+        atol_position: ap,
+        atol_velocity: av,
+        atol_state: az,
+        max_step: s.max_step.unwrap_or(s.t_end / 10.0),
+        max_steps: max_steps as usize,
+        max_wall: s.max_wall,
+        states,
+        columns,
+        max_output_bytes,
+    };
+    builder::check_solver(&settings).map_err(|e| match e.key {
+        Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+        None => src.err(src.line_of(span.start), e.message),
+    })?;
+    Ok(settings)
+}
+
+/// Convert a TOML table to model parameters.
+pub fn toml_to_params(t: &toml::Table) -> ParamMap {
+    t.iter().map(|(k, v)| (k.clone(), toml_to_param(v))).collect()
+}
+
+fn toml_to_param(v: &toml::Value) -> ParamValue {
+    match v {
+        toml::Value::Float(x) => ParamValue::Num(*x),
+        toml::Value::Integer(i) => ParamValue::Num(*i as f64),
+        toml::Value::Boolean(b) => ParamValue::Bool(*b),
+        toml::Value::String(s) => ParamValue::Str(s.clone()),
+        toml::Value::Array(a) => ParamValue::List(a.iter().map(toml_to_param).collect()),
+        toml::Value::Table(t) => ParamValue::Table(toml_to_params(t)),
+        toml::Value::Datetime(d) => ParamValue::Str(d.to_string()),
+    }
+}

@@ -1,0 +1,185 @@
+//! Overrides of a scenario's numbers by dotted paths (`friction run --set`,
+//! the grid of `friction sweep`, the FMU's parameters), applied to the TOML
+//! before the scenario is checked.
+//!
+//! ```text
+//! SECTION.NAME.KEY[.KEY..]   an element of an array of tables by its name
+//!                            (contact.c.fc = contact.c.params.fc)
+//! solver.KEY                 a solver setting (t_end, output_dt, rtol, ...)
+//! ```
+//! See `crate::sweep` for the whole path syntax.
+
+use crate::error::SimError;
+use crate::scenario;
+use crate::system::System;
+
+const ARRAYS: [&str; 8] = ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop"];
+const CONTACT_KEYS: [&str; 5] = ["name", "between", "model", "params", "normal"];
+/// Settings of the scenario format that must be TOML integers.
+const INTEGER_KEYS: [&str; 1] = ["max_steps"];
+
+/// The name an element of `section` is found by.
+fn element_name(section: &str, i: usize, t: &toml::Table) -> Option<String> {
+    let key = if section == "stop" { "body" } else { "name" };
+    if let Some(toml::Value::String(s)) = t.get(key) {
+        return Some(s.clone());
+    }
+    match section {
+        "spring" | "damper" | "force" => Some(format!("{section}{i}")),
+        "contact" => Some(format!("c{i}")),
+        "gap" => Some(format!("g{i}")),
+        _ => None,
+    }
+}
+
+/// Set the value at dotted `path` in the scenario table `root`.
+pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), String> {
+    let parts: Vec<&str> = path.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(format!("grid key `{path}`: empty component"));
+    }
+    let (table, keys): (&mut toml::Table, &[&str]) = if ARRAYS.contains(&parts[0]) {
+        if parts.len() < 3 {
+            return Err(format!("grid key `{path}`: expected {}.NAME.KEY", parts[0]));
+        }
+        let section = parts[0];
+        let Some(toml::Value::Array(items)) = root.get_mut(section) else {
+            return Err(format!("grid key `{path}`: the scenario has no [[{section}]]"));
+        };
+        let mut known = Vec::new();
+        let mut found = None;
+        for (i, it) in items.iter_mut().enumerate() {
+            let toml::Value::Table(t) = it else { continue };
+            let name = element_name(section, i, t);
+            if name.as_deref() == Some(parts[1]) {
+                found = Some(t);
+                break;
+            }
+            known.extend(name);
+        }
+        let Some(t) = found else {
+            return Err(format!(
+                "grid key `{path}`: no {section} named \"{}\"{}; known: {}",
+                parts[1],
+                friction_models::suggest::did_you_mean(parts[1], known.iter().map(String::as_str)),
+                known.join(", ")
+            ));
+        };
+        if section == "contact" && !CONTACT_KEYS.contains(&parts[2]) {
+            let p = t.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let toml::Value::Table(p) = p else {
+                return Err(format!("grid key `{path}`: the contact's `params` is not a table"));
+            };
+            (p, &parts[2..])
+        } else {
+            (t, &parts[2..])
+        }
+    } else if parts[0] == "solver" {
+        if parts.len() < 2 {
+            return Err(format!("grid key `{path}`: expected solver.KEY"));
+        }
+        let s = root.entry("solver").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let toml::Value::Table(s) = s else {
+            return Err(format!("grid key `{path}`: [solver] is not a table"));
+        };
+        (s, &parts[1..])
+    } else {
+        return Err(format!(
+            "grid key `{path}`: the first component must be one of {}, solver{}",
+            ARRAYS.join(", "),
+            friction_models::suggest::did_you_mean(parts[0], ARRAYS.iter().copied().chain(["solver"]))
+        ));
+    };
+    let mut t = table;
+    for (k, key) in keys.iter().enumerate() {
+        if k + 1 == keys.len() {
+            let v = match t.get(*key) {
+                // an integer setting, also when the file leaves it out (max_steps)
+                Some(toml::Value::Integer(_)) | None
+                    if value.fract() == 0.0
+                        && value.abs() < 9e15
+                        && (t.get(*key).is_some() || INTEGER_KEYS.contains(key)) =>
+                {
+                    toml::Value::Integer(value as i64)
+                }
+                Some(toml::Value::String(_)) | Some(toml::Value::Array(_)) | Some(toml::Value::Table(_)) => {
+                    return Err(format!("grid key `{path}`: the value there is not a number"));
+                }
+                _ => toml::Value::Float(value),
+            };
+            t.insert(key.to_string(), v);
+        } else {
+            let next = t.entry(key.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            match next {
+                toml::Value::Table(n) => t = n,
+                _ => return Err(format!("grid key `{path}`: `{key}` is not a table")),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The scenario text of one grid point: `base` with `row[k]` at `paths[k]`.
+pub fn point_text(base: &toml::Table, paths: &[String], row: &[f64]) -> Result<String, String> {
+    let mut t = base.clone();
+    for (p, v) in paths.iter().zip(row) {
+        apply(&mut t, p, *v)?;
+    }
+    toml::to_string(&t).map_err(|e| e.to_string())
+}
+
+/// Read scenario `text` with `overrides` (grid paths and values, as
+/// `friction run --set PATH=VALUE`) applied before validation. On error,
+/// the index of the override to blame (the first whose addition makes the
+/// scenario invalid) and the error; `None` when the file is invalid without
+/// any override (the error then names its file and line).
+///
+/// ```
+/// use friction_sim::sweep::parse_with_overrides;
+/// let text = "[[body]]\nname = \"m\"\nmass = 1.0\n[solver]\nt_end = 1.0\n";
+/// let dir = std::path::Path::new(".");
+/// let sys = parse_with_overrides(text, "s.toml", dir, &[("body.m.mass".into(), 2.0)]).unwrap();
+/// assert_eq!(sys.bodies[0].mass, 2.0);
+/// let (blame, _) = parse_with_overrides(text, "s.toml", dir, &[("body.m.mass".into(), -2.0)]).unwrap_err();
+/// assert_eq!(blame, Some(0));
+/// ```
+pub fn parse_with_overrides(
+    text: &str,
+    file: &str,
+    dir: &std::path::Path,
+    overrides: &[(String, f64)],
+) -> Result<System, (Option<usize>, SimError)> {
+    let plain = scenario::parse(text, file, dir);
+    if overrides.is_empty() {
+        return plain.map_err(|e| (None, e));
+    }
+    let base: toml::Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(_) => return plain.map_err(|e| (None, e)),
+    };
+    let with = |k: usize| -> Result<System, SimError> {
+        let mut t = base.clone();
+        for (p, v) in &overrides[..k] {
+            apply(&mut t, p, *v).map_err(|m| SimError::Input {
+                file: file.to_string(),
+                line: None,
+                message: m.replace("grid key `", "key `"),
+            })?;
+        }
+        let text = toml::to_string(&t).map_err(|e| SimError::Input {
+            file: file.to_string(),
+            line: None,
+            message: e.to_string(),
+        })?;
+        scenario::parse(&text, file, dir)
+    };
+    match (with(overrides.len()), plain) {
+        (Ok(sys), _) => Ok(sys),
+        // the file is invalid as written (and the overrides do not mend it)
+        (Err(_), Err(p)) => Err((None, p)),
+        (Err(e), Ok(_)) => {
+            let first = (1..overrides.len()).find(|&k| with(k).is_err()).unwrap_or(overrides.len());
+            Err((Some(first - 1), if first == overrides.len() { e } else { with(first).err().unwrap_or(e) }))
+        }
+    }
+}

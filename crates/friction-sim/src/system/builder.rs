@@ -1,0 +1,390 @@
+//! A typed Rust builder of a [`System`], without a scenario file, and the
+//! checks it shares with the scenario parser: both go through the same
+//! functions of this module, so a bad value gives the same message from
+//! Rust as from a TOML file (the file adds its name and line).
+//!
+//! ```
+//! use friction_sim::{Ground, LuGreParams, SolverSettings, System};
+//! let sys = System::builder("pulled")
+//!     .driver("puller", friction_sim::schedule::Schedule::Ramp { start: 0.0, rate: 0.1, offset: 0.0 })
+//!     .body("m", 1.0)
+//!     .spring("k", ("m", "puller"), 2.0)
+//!     .contact("c", ("m", Ground), LuGreParams::default())
+//!     .solver(SolverSettings::with_t_end(1.0))
+//!     .build()
+//!     .unwrap();
+//! assert_eq!(sys.contacts[0].name, "c");
+//! // the same checks as a scenario file
+//! let err = System::builder("bad").body("m", -1.0).solver(SolverSettings::with_t_end(1.0)).build();
+//! assert!(err.unwrap_err().to_string().contains("`mass` = -1 is out of range; valid range (0, inf)"));
+//! ```
+
+use friction_models::{AnyModel, ModelError};
+
+use super::checks::*;
+use super::schedule::Schedule;
+use super::{check_name, Contact, Driver, Force, Invalid, Member, SolverSettings, StateColumns, System};
+use crate::error::SimError;
+
+/// The fixed ground as an end of a connection: `("m", Ground)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ground;
+
+/// One end of a connection: a body or driver by name, or the ground.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End {
+    /// The fixed ground (the scenario name `"ground"`).
+    Ground,
+    /// A body or driver by name.
+    Name(String),
+}
+
+impl End {
+    fn name(&self) -> &str {
+        match self {
+            End::Ground => "ground",
+            End::Name(n) => n,
+        }
+    }
+}
+
+impl From<Ground> for End {
+    fn from(_: Ground) -> Self {
+        End::Ground
+    }
+}
+
+impl From<&str> for End {
+    fn from(s: &str) -> Self {
+        End::Name(s.to_string())
+    }
+}
+
+impl From<String> for End {
+    fn from(s: String) -> Self {
+        End::Name(s)
+    }
+}
+
+/// The two ends of a spring, damper or contact, first then second.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Between(pub End, pub End);
+
+impl<A: Into<End>, B: Into<End>> From<(A, B)> for Between {
+    fn from((a, b): (A, B)) -> Self {
+        Between(a.into(), b.into())
+    }
+}
+
+// ---------------------------------------------------------------- the builder
+
+/// A contact as given to the builder, checked in [`SystemBuilder::build`].
+#[derive(Debug)]
+struct PendingContact {
+    name: String,
+    between: Between,
+    model: Result<AnyModel, ModelError>,
+    normal: Schedule,
+}
+
+/// Builds a [`System`] in Rust, with the checks and messages of the
+/// scenario format; start with [`System::builder`]. Every method takes
+/// and returns the builder; [`SystemBuilder::build`] checks everything and
+/// reports the first problem, in the order of a scenario file (solver,
+/// name, drivers, bodies, springs, dampers, forces, contacts, gaps, stops).
+#[derive(Debug)]
+pub struct SystemBuilder {
+    name: String,
+    drivers: Vec<(String, Schedule)>,
+    bodies: Vec<(String, f64, f64, f64)>,
+    springs: Vec<(String, Between, f64, f64)>,
+    dampers: Vec<(String, Between, f64)>,
+    forces: Vec<(String, String, Schedule)>,
+    contacts: Vec<PendingContact>,
+    gaps: Vec<(String, Between, GapSpec)>,
+    stops: Vec<(String, f64, f64, f64)>,
+    solver: Option<SolverSettings>,
+    rotational: Vec<String>,
+}
+
+/// The parameters of a gap for [`SystemBuilder::gap`] (see
+/// [`crate::system::Gap`]); `GapSpec::new(stiffness)` is an undamped
+/// linear gap closing at x2 - x1 = 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GapSpec {
+    /// Relative position x2 - x1 below which the members are in contact \[m\].
+    pub length: f64,
+    /// Spring constant c [N/m^n].
+    pub stiffness: f64,
+    /// Damping constant d [N s/m], limited by the spring force.
+    pub damping: f64,
+    /// Exponent n >= 1 of the spring force.
+    pub exponent: f64,
+}
+
+impl GapSpec {
+    /// A linear undamped gap of stiffness `stiffness`, contact below x2 - x1 = 0.
+    pub fn new(stiffness: f64) -> Self {
+        GapSpec { length: 0.0, stiffness, damping: 0.0, exponent: 1.0 }
+    }
+
+    /// With contact below x2 - x1 = `length`.
+    pub fn length(self, length: f64) -> Self {
+        GapSpec { length, ..self }
+    }
+
+    /// With damping constant `damping`.
+    pub fn damping(self, damping: f64) -> Self {
+        GapSpec { damping, ..self }
+    }
+
+    /// With spring exponent `exponent`.
+    pub fn exponent(self, exponent: f64) -> Self {
+        GapSpec { exponent, ..self }
+    }
+}
+
+impl System {
+    /// Start building a system named `name` (the scenario `name`).
+    pub fn builder(name: &str) -> SystemBuilder {
+        SystemBuilder {
+            name: name.to_string(),
+            drivers: vec![],
+            bodies: vec![],
+            springs: vec![],
+            dampers: vec![],
+            forces: vec![],
+            contacts: vec![],
+            gaps: vec![],
+            stops: vec![],
+            solver: None,
+            rotational: vec![],
+        }
+    }
+
+    /// Warnings about valid but suspicious input (not errors), one line
+    /// each: a contact whose model's Stribeck peak `fs` sits below its
+    /// Coulomb level `fc`.
+    pub fn warnings(&self) -> Vec<String> {
+        self.contacts
+            .iter()
+            .flat_map(|c| c.model.warnings().into_iter().map(move |w| format!("contact \"{}\": {w}", c.name)))
+            .collect()
+    }
+}
+
+impl SystemBuilder {
+    /// A body of mass (or inertia) `mass` at rest at x = 0.
+    pub fn body(self, name: &str, mass: f64) -> Self {
+        self.body_at(name, mass, 0.0, 0.0)
+    }
+
+    /// A body of mass `mass` starting at position `x0` with velocity `v0`.
+    pub fn body_at(mut self, name: &str, mass: f64, x0: f64, v0: f64) -> Self {
+        self.bodies.push((name.to_string(), mass, x0, v0));
+        self
+    }
+
+    /// Make the body or driver `name` rotational (`kind = "rotational"` in a
+    /// scenario file): its mass is an inertia [kg m²], its position an
+    /// angle \[rad\], forces on it torques [N m] (see [`crate::units`]).
+    pub fn rotational(mut self, name: &str) -> Self {
+        self.rotational.push(name.to_string());
+        self
+    }
+
+    /// A driver: a point whose position follows `motion` (a plain `f64` is a constant).
+    pub fn driver(mut self, name: &str, motion: impl Into<Schedule>) -> Self {
+        self.drivers.push((name.to_string(), motion.into()));
+        self
+    }
+
+    /// A linear spring of unstretched length 0; its force on the first
+    /// member is `stiffness (x2 - x1)`.
+    pub fn spring(self, name: &str, between: impl Into<Between>, stiffness: f64) -> Self {
+        self.spring_with_length(name, between, stiffness, 0.0)
+    }
+
+    /// A linear spring of unstretched length `length`: force on the first
+    /// member `stiffness (x2 - x1 - length)`.
+    pub fn spring_with_length(
+        mut self,
+        name: &str,
+        between: impl Into<Between>,
+        stiffness: f64,
+        length: f64,
+    ) -> Self {
+        self.springs.push((name.to_string(), between.into(), stiffness, length));
+        self
+    }
+
+    /// A linear damper: force on the first member `coefficient (v2 - v1)`.
+    pub fn damper(mut self, name: &str, between: impl Into<Between>, coefficient: f64) -> Self {
+        self.dampers.push((name.to_string(), between.into(), coefficient));
+        self
+    }
+
+    /// An external force on body `on` (a plain `f64` is a constant).
+    pub fn force(mut self, name: &str, on: &str, value: impl Into<Schedule>) -> Self {
+        self.forces.push((name.to_string(), on.to_string(), value.into()));
+        self
+    }
+
+    /// A frictional contact with unit normal load. `model` is an
+    /// [`AnyModel`], a model (`LuGre::new(..)?`) or a parameter struct
+    /// (`LuGreParams { .. }`), checked in [`SystemBuilder::build`].
+    pub fn contact<M>(self, name: &str, between: impl Into<Between>, model: M) -> Self
+    where
+        M: TryInto<AnyModel>,
+        M::Error: Into<ModelError>,
+    {
+        self.contact_with_normal(name, between, model, 1.0)
+    }
+
+    /// A frictional contact with normal load N(t) = `normal`, which scales
+    /// the model's force and maximum static force (a plain `f64` is a constant).
+    pub fn contact_with_normal<M>(
+        mut self,
+        name: &str,
+        between: impl Into<Between>,
+        model: M,
+        normal: impl Into<Schedule>,
+    ) -> Self
+    where
+        M: TryInto<AnyModel>,
+        M::Error: Into<ModelError>,
+    {
+        self.contacts.push(PendingContact {
+            name: name.to_string(),
+            between: between.into(),
+            model: model.try_into().map_err(Into::into),
+            normal: normal.into(),
+        });
+        self
+    }
+
+    /// A compliant one-sided contact (`[[gap]]`, Modelica's ElastoGap)
+    /// between two members: it pushes them apart while x2 - x1 <
+    /// `spec.length` (see [`crate::system::Gap`]).
+    pub fn gap(mut self, name: &str, between: impl Into<Between>, spec: GapSpec) -> Self {
+        self.gaps.push((name.to_string(), between.into(), spec));
+        self
+    }
+
+    /// Hard end stops of body `body` at `min` and `max` (either may be
+    /// infinite) with a coefficient of restitution in \[0, 1\].
+    pub fn stop(mut self, body: &str, min: f64, max: f64, restitution: f64) -> Self {
+        self.stops.push((body.to_string(), min, max, restitution));
+        self
+    }
+
+    /// The solver settings (required; start from [`SolverSettings::with_t_end`]).
+    pub fn solver(mut self, s: SolverSettings) -> Self {
+        self.solver = Some(s);
+        self
+    }
+
+    /// Which internal-state columns are written (sets the solver's `states`;
+    /// call after [`SystemBuilder::solver`]).
+    pub fn states(mut self, states: StateColumns) -> Self {
+        if let Some(s) = &mut self.solver {
+            s.states = states;
+        }
+        self
+    }
+
+    /// Check everything and build the system. The error is
+    /// [`SimError::Input`] with `file` = `"<builder NAME>"`, no line, and the
+    /// scenario parser's message for the same mistake.
+    pub fn build(self) -> Result<System, SimError> {
+        let file = format!("<builder {}>", self.name);
+        let err = |message: String| SimError::Input { file: file.clone(), line: None, message };
+        let inv = |e: Invalid| err(e.message);
+        let solver = self.solver.ok_or_else(|| {
+            err("missing solver settings (SystemBuilder::solver, e.g. SolverSettings::with_t_end)".into())
+        })?;
+        check_solver(&solver).map_err(inv)?;
+        let t_end = solver.t_end;
+        check_name(&self.name).map_err(|m| err(format!("`name`: {m}")))?;
+
+        let mut names = Names::new();
+        let mut drivers = Vec::new();
+        for (i, (name, motion)) in self.drivers.into_iter().enumerate() {
+            names.add(&name, Member::Driver(i)).map_err(inv)?;
+            let what = format!("driver \"{name}\" motion");
+            motion.check_finite(&what, t_end).map_err(err)?;
+            drivers.push(Driver { name, motion, kind: Default::default() });
+        }
+        let mut bodies = Vec::new();
+        for (i, (name, mass, x0, v0)) in self.bodies.into_iter().enumerate() {
+            names.add(&name, Member::Body(i)).map_err(inv)?;
+            bodies.push(check_body(&name, mass, x0, v0).map_err(inv)?);
+        }
+        let ends = |b: &Between| [b.0.name().to_string(), b.1.name().to_string()];
+        let mut springs = Vec::new();
+        for (name, between, k, l) in &self.springs {
+            springs.push(check_spring(&names, name, &ends(between), Some(*k), Some(*l)).map_err(inv)?);
+        }
+        let mut dampers = Vec::new();
+        for (name, between, c) in &self.dampers {
+            dampers.push(check_damper(&names, name, &ends(between), Some(*c)).map_err(inv)?);
+        }
+        let mut forces = Vec::new();
+        for (name, on, value) in self.forces {
+            let on = check_force_on(&names, &name, &on).map_err(inv)?;
+            check_signal(&value, &format!("force \"{name}\" value"), t_end).map_err(err)?;
+            forces.push(Force { name, on, value });
+        }
+        let mut contacts = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (i, c) in self.contacts.into_iter().enumerate() {
+            check_contact_name(&mut seen, &c.name).map_err(inv)?;
+            let what = format!("contact \"{}\"", c.name);
+            let between = names.pair(&ends(&c.between), &what).map_err(inv)?;
+            let model = c.model.map_err(|e| err(model_invalid(i, &what, &e).1))?;
+            check_signal(&c.normal, &format!("{what} `normal`"), t_end).map_err(err)?;
+            check_load(&model, &c.normal, &what).map_err(inv)?;
+            contacts.push(Contact { name: c.name, between, model, normal: c.normal });
+        }
+        let mut gaps = Vec::new();
+        for (name, between, g) in &self.gaps {
+            let raw = RawGap {
+                name,
+                between: &ends(between),
+                length: Some(g.length),
+                stiffness: Some(g.stiffness),
+                damping: Some(g.damping),
+                exponent: Some(g.exponent),
+            };
+            gaps.push(check_gap(&names, &mut seen, raw).map_err(inv)?);
+        }
+        let mut stops = Vec::new();
+        for (body, min, max, e) in &self.stops {
+            stops.push(check_stop(&names, &bodies, body, *min, *max, *e).map_err(inv)?);
+        }
+        for r in &self.rotational {
+            match names.member(r, "kind", "rotational").map_err(inv)? {
+                Member::Body(i) => bodies[i].kind = crate::system::units::Kind::Rotational,
+                Member::Driver(i) => drivers[i].kind = crate::system::units::Kind::Rotational,
+                Member::Ground => return Err(err("rotational: the ground has no kind".into())),
+            }
+        }
+        let sys = System {
+            name: self.name,
+            bodies,
+            drivers,
+            springs,
+            dampers,
+            forces,
+            contacts,
+            gaps,
+            stops,
+            solver,
+        };
+        crate::system::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
+        check_states(&sys).map_err(inv)?;
+        check_columns(&sys).map_err(inv)?;
+        sys.check_output_size().map_err(err)?;
+        Ok(sys)
+    }
+}
