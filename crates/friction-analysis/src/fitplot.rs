@@ -1,5 +1,8 @@
 //! The picture of a fit: measured force (dots) against the fitted model
-//! (line), over time and over displacement or velocity.
+//! (line), over time and over displacement or velocity; and of a tuning:
+//! the tuned loops against the target's. The `plot` methods of
+//! [`FitResult`] and [`TuneResult`] live here, so that the fit and the
+//! tuning do not import their pictures (no import loop).
 
 use std::path::Path;
 
@@ -7,6 +10,24 @@ use plotters::prelude::*;
 
 use crate::error::AnalysisError;
 use crate::fit::{Evaluator, FitResult};
+use crate::tune::TuneResult;
+
+impl FitResult {
+    /// Plot data against fit into a PNG: the force against time (top) and
+    /// against displacement, or against velocity for models without memory
+    /// (bottom); a validation split is marked.
+    pub fn plot(&self, path: &Path) -> Result<(), AnalysisError> {
+        plot(self, path)
+    }
+}
+
+impl TuneResult {
+    /// Plot the tuned loops against the target loops (one panel per
+    /// amplitude, at most 4) into a PNG.
+    pub fn plot(&self, path: &std::path::Path) -> Result<(), AnalysisError> {
+        plot_tune(self, path)
+    }
+}
 
 fn range(a: &[f64], b: &[f64]) -> (f64, f64) {
     let mut lo = f64::INFINITY;
@@ -25,7 +46,7 @@ fn range(a: &[f64], b: &[f64]) -> (f64, f64) {
 }
 
 /// Draw `r` into the PNG `path` (900 x 720).
-pub(crate) fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
+fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
     friction_sim::output::register_font();
     let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
     let root = BitMapBackend::new(path, (900, 720)).into_drawing_area();
@@ -122,7 +143,7 @@ pub(crate) fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
 
 /// Draw the tuned loops (red) against the target loops (blue), one panel
 /// per amplitude (at most 4), into the PNG `path`.
-pub(crate) fn plot_tune(r: &crate::tune::TuneResult, path: &Path) -> Result<(), AnalysisError> {
+fn plot_tune(r: &TuneResult, path: &Path) -> Result<(), AnalysisError> {
     friction_sim::output::register_font();
     let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
     let k = r.cycles.len().clamp(1, 4);

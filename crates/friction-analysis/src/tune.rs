@@ -234,12 +234,6 @@ pub struct TuneResult {
 }
 
 impl TuneResult {
-    /// Plot the tuned loops against the target loops (one panel per
-    /// amplitude, at most 4) into a PNG.
-    pub fn plot(&self, path: &std::path::Path) -> Result<(), AnalysisError> {
-        crate::fitplot::plot_tune(self, path)
-    }
-
     /// The JSON report.
     pub fn to_json(&self, opts: &TuneOptions) -> Value {
         let tuned: serde_json::Map<String, Value> =

@@ -58,9 +58,11 @@
 
 pub mod error;
 pub mod model;
+// the partials at the path they have always had
+#[doc(no_inline)]
+pub use model::partials;
 pub mod models;
 pub mod params;
-pub mod partials;
 pub mod references;
 pub mod registry;
 pub mod shape;

@@ -253,7 +253,7 @@ mod tests {
                 }
                 let from = kids.last().copied().unwrap_or(0);
                 for (j, t) in trees.iter().enumerate().skip(from) {
-                    if sum + t.1 <= n - 1 {
+                    if sum + t.1 < n {
                         let mut k = kids.clone();
                         k.push(j);
                         stack.push((k, sum + t.1));

@@ -1,7 +1,9 @@
 //! The one interface every friction model implements.
 
+pub mod partials;
+
 use crate::params::ParamSpec;
-use crate::partials::Partials;
+use partials::Partials;
 
 /// How a model behaves, which decides how a simulator must treat it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,12 +188,12 @@ pub trait FrictionModel {
     /// Jacobian from them.
     ///
     /// The default takes central differences
-    /// ([`crate::partials::partials_by_differences`], floor `1e-6`); every
+    /// ([`partials::partials_by_differences`], floor `1e-6`); every
     /// model of the library overrides it with its exact derivatives, checked
     /// against those differences by the contract tests. At a kink (`|v|` at
     /// rest, a slider's limit) either one-sided derivative will do.
     fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut Partials) {
-        crate::partials::partials_by_differences(self, inp, z, mem, 1e-6, p);
+        partials::partials_by_differences(self, inp, z, mem, 1e-6, p);
     }
 
     /// Update discrete memory after an accepted step ending at `inp` (and

@@ -2,7 +2,7 @@
 //! Jacobian a stiff solver needs, and a central-difference reference that the
 //! contract tests check every analytic implementation against.
 
-use crate::model::{FrictionModel, Input};
+use super::{FrictionModel, Input};
 
 /// The partial derivatives of a model at one instant: of its force `F` and of
 /// its state rates `g = dz/dt` with respect to its continuous states `z`, the
