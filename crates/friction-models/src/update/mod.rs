@@ -72,6 +72,7 @@ pub(crate) mod exact;
 pub mod implicit;
 pub mod layout;
 mod lugre_batch;
+pub mod planar;
 mod slider_batch;
 
 pub use layout::Layout;
@@ -141,6 +142,15 @@ pub enum UpdateError {
         t: f64,
         /// The step length.
         dt: f64,
+    },
+    /// The model has no isotropic form in two tangential directions
+    /// ([`planar`]).
+    #[error("model `{model}` has no 2-D (two tangential directions) form: {reason}")]
+    NoPlanarForm {
+        /// Model id.
+        model: &'static str,
+        /// Why.
+        reason: &'static str,
     },
 }
 
