@@ -36,6 +36,12 @@ use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
+mod planar;
+pub use planar::{
+    friction_model_init_2d, friction_model_state_len_2d, friction_model_update_2d,
+    friction_model_update_2d_parallel,
+};
+
 use friction_models::update::{self, UpdateError};
 use friction_models::FrictionModel as _;
 use friction_models::{AnyModel, Family, ModelInfo, ParamKind, ParamMap, ParamValue};
@@ -276,6 +282,7 @@ fn state_len_of(m: &FrictionModel, n: usize) -> Result<usize, Failure> {
 fn update_failure(m: &FrictionModel, e: UpdateError) -> Failure {
     let code = match e {
         UpdateError::NoConvergence { .. } => FRICTION_ERR_NUMERIC,
+        UpdateError::NoPlanarForm { .. } => FRICTION_ERR_MODEL,
         _ => FRICTION_ERR_ARGUMENT,
     };
     Failure { code, message: format!("model `{}`: {e}", m.model.info().id) }
