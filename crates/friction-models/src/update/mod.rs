@@ -26,6 +26,9 @@
 //! assert!((force[1] - 2.0 * force[0]).abs() < 1e-12);
 //! ```
 //!
+//! Contacts that slide in a plane (two tangential slip components, a node of
+//! a 3-D finite-element contact) have the same contract in [`planar`].
+//!
 //! # How each model is updated
 //!
 //! Every update is stable for any `dt > 0`: explicit finite-element codes
