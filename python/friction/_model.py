@@ -132,7 +132,8 @@ class Model:
             nn = as_f64("normal", normal, allow_nan=True)
             if nn.shape != (n,):
                 raise ValueError(
-                    f"`normal` has shape {nn.shape}, `slip_increment` has {du.shape}: expected ({n},)")
+                    f"`normal` has shape {nn.shape}, `slip_increment` has {du.shape}: "
+                    f"the shapes must match (one load per contact, ({n},))")
         if not isinstance(state, np.ndarray):
             raise TypeError(f"`state` must be a numpy.ndarray from Model.init, found {type(state).__name__}")
         if state.dtype != np.float64:
