@@ -15,6 +15,11 @@
 //! friction_model_free(m);
 //! ```
 //!
+//! Contacts sliding in a plane (3-D contact, two tangential slip components)
+//! use `friction_model_state_len_2d`, `friction_model_init_2d` and
+//! `friction_model_update_2d`, slips and forces interleaved `x, y` per
+//! contact (see `friction_models::update::planar`).
+//!
 //! The state of one contact is `[t, x, z (n_states), mem (n_memory)]`: its
 //! time, its accumulated slip, the model's continuous states and its discrete
 //! memory (see `friction_models::update::layout`). Each model's update

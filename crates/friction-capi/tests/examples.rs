@@ -247,7 +247,7 @@ fn c_plate_2d_example_dissipates_mu_n_times_path_length_per_cycle() {
     let (energy, r, min_speed) = plate_2d_in_rust();
     assert_close("dissipated energy per cycle", value(&out, "dissipated_energy_per_cycle"), energy);
     assert_close("orbit radius", value(&out, "orbit_radius"), r);
-    let closed = 2500.0 * 0.3 * 1.0 * 2.0 * std::f64::consts::PI * r;
+    let closed = 2500.0 * 0.3 * 2.0 * std::f64::consts::PI * r; // nodes × μ N (N = 1) × 2πr
     let rel = (energy - closed).abs() / closed;
     println!("plate: energy per cycle {energy:e}, closed form {closed:e}, relative difference {rel:e}");
     assert!(rel < 1e-4, "energy per cycle {energy} vs closed form {closed}");

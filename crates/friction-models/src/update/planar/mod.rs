@@ -269,7 +269,7 @@ fn checked<'m>(
             }
         }
         let s = u[0].hypot(u[1]);
-        if !(s <= max_du) {
+        if s > max_du {
             return Err(UpdateError::NonFinite {
                 contact: i,
                 argument: "slip velocity |slip_increment| / dt",
