@@ -358,7 +358,7 @@ fn vfric3d_in_rust() -> (Vec<[f64; 2]>, f64) {
     let ay: Vec<f64> = (1..=N).map(|i| 1.0e-4 * (9 - i) as f64).collect();
     let normal: Vec<f64> = (1..=N).map(|i| 1.0 + 0.1 * i as f64).collect();
     let (mut f, mut du) = (vec![0.0; 2 * N], vec![0.0; 2 * N]);
-    let mut f_old = vec![0.0; 2 * N];
+    let mut f_old = [0.0; 2 * N];
     let mut energy = 0.0;
     for k in 1..=2000 {
         let (t0, t1) = ((k - 1) as f64 * dt, k as f64 * dt);
