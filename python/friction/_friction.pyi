@@ -48,10 +48,19 @@ def analyze_json(
 class Model:
     id: str
     state_len: int
+    state_len_2d: int
     method: str
     def __init__(self, id: str, params: Optional[Dict[str, Any]] = None) -> None: ...
     def init(self, n: int) -> npt.NDArray[np.float64]: ...
+    def init_2d(self, n: int) -> npt.NDArray[np.float64]: ...
     def update(
+        self,
+        dt: float,
+        slip_increment: npt.NDArray[np.float64],
+        normal: npt.NDArray[np.float64],
+        state: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float64]: ...
+    def update_2d(
         self,
         dt: float,
         slip_increment: npt.NDArray[np.float64],

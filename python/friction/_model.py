@@ -32,6 +32,14 @@ class Model:
     ``normal[i] * F`` at the end of the step, ``F`` opposing positive slip.
     A set-valued model (Coulomb, Stribeck) gives 0 for a slip increment of
     exactly 0: the caller owns sticking.
+
+    Contacts sliding in a plane (two tangential directions, a node of a 3-D
+    finite-element contact): ``init(n, dim=2)`` gives states of shape
+    (n, state_len_2d), and ``update`` with a ``slip_increment`` of shape
+    (n, 2) returns forces of shape (n, 2), the isotropic vector form of the
+    model (Coulomb's friction disk, radial return of Jenkins and Iwan
+    elements, the vector LuGre law). Models without an isotropic vector form
+    raise ``ValueError`` naming the model and why (:attr:`state_len_2d`).
     """
 
     def __init__(self, id: str, **params: Any):
@@ -50,16 +58,30 @@ class Model:
         return self._m.state_len
 
     @property
+    def state_len_2d(self) -> int:
+        """Doubles of 2-D state per contact, ``[t, x, y, model values...]``.
+
+        Raises ``ValueError`` naming the model and why when it has no 2-D form.
+        """
+        return self._m.state_len_2d
+
+    @property
     def method(self) -> str:
         """The update used: ``"direct"``, ``"exact"`` or ``"implicit"``."""
         return self._m.method
 
-    def init(self, n: int) -> np.ndarray:
-        """Relaxed states at rest for ``n`` contacts: a float64 array of shape (n, state_len)."""
+    def init(self, n: int, dim: int = 1) -> np.ndarray:
+        """Relaxed states at rest for ``n`` contacts: a float64 array of shape
+        (n, state_len), or (n, state_len_2d) with ``dim=2`` (contacts sliding
+        in a plane)."""
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise TypeError(f"`n` must be an int, found {type(n).__name__}")
         if n < 0:
             raise ValueError(f"`n` = {n} is out of range; valid range n >= 0")
+        if isinstance(dim, bool) or dim not in (1, 2):
+            raise ValueError(f"`dim` = {dim!r} is out of range; valid values 1, 2")
+        if dim == 2:
+            return self._m.init_2d(int(n))
         return self._m.init(int(n))
 
     def update(self, dt: float, slip_increment: Any, normal: Union[float, Any],
@@ -70,8 +92,10 @@ class Model:
         ----------
         dt : float
             Step length, finite and > 0.
-        slip_increment : array_like, shape (n,)
-            Slip of each contact over the step [m].
+        slip_increment : array_like, shape (n,) or (n, 2)
+            Slip of each contact over the step [m]; shape (n, 2) for contacts
+            sliding in a plane (x, y per contact, states from
+            ``init(n, dim=2)``).
         normal : float or array_like, shape (n,)
             Normal load of each contact (>= 0); 1 gives the force in the
             model's own units, the actual load makes force parameters act as
@@ -84,8 +108,9 @@ class Model:
 
         Returns
         -------
-        numpy.ndarray, shape (n,)
-            The forces at the end of the step (``out`` itself when given).
+        numpy.ndarray, shape (n,) or (n, 2)
+            The forces at the end of the step (``out`` itself when given),
+            shaped like ``slip_increment``.
 
         The contacts are spread over all cores with the GIL released.
         """
@@ -93,38 +118,47 @@ class Model:
         # non-finite slips and loads are refused by the Rust core (naming the
         # contact, before anything changes) in the same pass that checks the
         # signs: a NumPy isfinite pass here would cost a fifth of the update
-        du = as_f64("slip_increment", slip_increment, allow_nan=True)
+        ndim = np.ndim(slip_increment)
+        du = as_f64("slip_increment", slip_increment, ndim=2 if ndim == 2 else 1, allow_nan=True)
+        planar = du.ndim == 2
+        if planar and du.shape[1] != 2:
+            raise ValueError(f"`slip_increment` has shape {du.shape}: expected (n,) or (n, 2)")
         n = du.shape[0]
+        state_len = self.state_len_2d if planar else self.state_len
+        shape = (n, 2) if planar else (n,)
         if np.ndim(normal) == 0:
             nn = np.full(n, as_float("normal", normal))
         else:
             nn = as_f64("normal", normal, allow_nan=True)
             if nn.shape != (n,):
                 raise ValueError(
-                    f"`normal` has shape {nn.shape}, `slip_increment` has {du.shape}: the shapes must match")
+                    f"`normal` has shape {nn.shape}, `slip_increment` has {du.shape}: "
+                    f"the shapes must match (one load per contact, ({n},))")
         if not isinstance(state, np.ndarray):
             raise TypeError(f"`state` must be a numpy.ndarray from Model.init, found {type(state).__name__}")
         if state.dtype != np.float64:
             raise TypeError(f"`state` must have dtype float64, found {state.dtype} (it is updated in place)")
-        if state.shape != (n, self.state_len):
+        if state.shape != (n, state_len):
+            which = "state_len_2d, from init(n, dim=2)" if planar else "state_len"
             raise ValueError(
-                f"`state` has shape {state.shape}, expected ({n}, {self.state_len}) "
-                f"({n} contacts × state_len {self.state_len})")
+                f"`state` has shape {state.shape}, expected ({n}, {state_len}) "
+                f"({n} contacts × {which} {state_len})")
         if not (state.flags.c_contiguous and state.flags.writeable):
             raise ValueError("`state` must be C-contiguous and writeable (it is updated in place)")
+        update = self._m.update_2d if planar else self._m.update
         if out is None:
-            return self._m.update(dt, du, nn, state)
+            return update(dt, du, nn, state)
         if not isinstance(out, np.ndarray):
             raise TypeError(f"`out` must be a numpy.ndarray, found {type(out).__name__}")
         if out.dtype != np.float64:
             raise TypeError(f"`out` must have dtype float64, found {out.dtype}")
-        if out.shape != (n,):
-            raise ValueError(f"`out` has shape {out.shape}, expected ({n},) (one force per contact)")
+        if out.shape != shape:
+            raise ValueError(f"`out` has shape {out.shape}, expected {shape} (one force per contact)")
         if not (out.flags.c_contiguous and out.flags.writeable):
             raise ValueError("`out` must be C-contiguous and writeable")
         if np.may_share_memory(out, state) or np.may_share_memory(out, du) or np.may_share_memory(out, nn):
             raise ValueError("`out` must not share memory with `slip_increment`, `normal` or `state`")
-        return self._m.update(dt, du, nn, state, out)
+        return update(dt, du, nn, state, out)
 
     def __repr__(self) -> str:
         return f"Model({self.id!r}, state_len={self.state_len}, method={self.method!r})"

@@ -1,9 +1,9 @@
 //! `Model`: the per-step update of many contacts
 //! (`friction_models::update`), over NumPy arrays without copies.
 
-use friction_models::update::{self, UpdateError};
+use friction_models::update::{self, planar, UpdateError};
 use friction_models::{build, AnyModel};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadwriteArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,6 +27,26 @@ fn step(
         py.detach(|| {
             crate::guard("Model.update", || {
                 update::update_par(model, dt, du, normal, state, force).map_err(update_err)
+            })
+        })
+    })
+}
+
+/// One 2-D update (two tangential directions) over rayon's pool, the GIL
+/// released.
+fn step_2d(
+    py: Python<'_>,
+    model: &AnyModel,
+    dt: f64,
+    du: &[f64],
+    normal: &[f64],
+    state: &mut [f64],
+    force: &mut [f64],
+) -> PyResult<()> {
+    crate::guard("Model.update", || {
+        py.detach(|| {
+            crate::guard("Model.update", || {
+                planar::update_2d_par(model, dt, du, normal, state, force).map_err(update_err)
             })
         })
     })
@@ -97,6 +117,48 @@ impl Model {
         {
             let mut force = out.try_readwrite()?;
             step(py, &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
+        }
+        Ok(out)
+    }
+
+    /// Doubles of 2-D state per contact; ValueError naming the model and
+    /// why when it has no 2-D form.
+    #[getter]
+    fn state_len_2d(&self) -> PyResult<usize> {
+        planar::state_len_2d(&self.model).map_err(update_err)
+    }
+
+    /// Relaxed 2-D states at rest for `n` contacts, shape (n, state_len_2d).
+    fn init_2d<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let len = self.state_len_2d()?;
+        let mut s = vec![0.0; n * len];
+        crate::guard("Model.init", || planar::init_2d(&self.model, &mut s).map_err(update_err))?;
+        PyArray1::from_vec(py, s).reshape([n, len])
+    }
+
+    /// Advance every planar contact by one step: `slip_increment` (n, 2),
+    /// `state` (n, state_len_2d) updated in place; returns the forces (n, 2),
+    /// written into `out` when given.
+    #[pyo3(signature = (dt, slip_increment, normal, state, out=None))]
+    fn update_2d<'py>(
+        &self,
+        py: Python<'py>,
+        dt: f64,
+        slip_increment: PyReadonlyArray2<'py, f64>,
+        normal: PyReadonlyArray1<'py, f64>,
+        mut state: PyReadwriteArray2<'py, f64>,
+        out: Option<Bound<'py, PyArray2<f64>>>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let du = slip_increment.as_slice()?;
+        let nn = normal.as_slice()?;
+        let st = state.as_slice_mut()?;
+        let out = match out {
+            Some(a) => a,
+            None => PyArray2::zeros(py, [nn.len(), 2], false),
+        };
+        {
+            let mut force = out.try_readwrite()?;
+            step_2d(py, &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
         }
         Ok(out)
     }

@@ -141,6 +141,60 @@ size_t friction_models_list(const char **ids, size_t cap);
 // `model_id` is NULL or a NUL-terminated string.
 const char *friction_model_describe(const char *model_id);
 
+// Doubles of 2-D state per contact, `[t, x, y, model values]`; 0 when
+// the model has no 2-D form, with [`friction_last_error`](crate::friction_last_error)
+// naming the model and why (code `FRICTION_ERR_MODEL`), or when `m` is NULL.
+//
+// # Safety
+// `m` is NULL or a live pointer from [`friction_model_new`](crate::friction_model_new).
+size_t friction_model_state_len_2d(const struct FrictionModel *m);
+
+// Fill `state` (`n * friction_model_state_len_2d(m)` doubles) with relaxed
+// 2-D states at rest for `n` contacts.
+//
+// # Safety
+// `m` is a live model; `state` points to `n * state_len_2d` doubles (or is
+// NULL with `n = 0`).
+int friction_model_init_2d(const struct FrictionModel *m, size_t n, double *state);
+
+// Advance `n` contacts sliding in a plane over one step of length `dt`:
+// contact `i` slips by `(slip_increment[2i], slip_increment[2i+1])` (at
+// constant velocity) under the normal load `normal[i] >= 0`; writes the
+// friction force vector at the end of the step into `(force[2i],
+// force[2i+1])`, `normal[i]` times the model's force, which opposes the
+// slip (the sign convention of `friction_model_update`). On a path along
+// one axis the forces are those of `friction_model_update`, bit for bit.
+//
+// Stable for any `dt > 0`. Arguments are checked before anything changes
+// (`FRICTION_ERR_ARGUMENT` naming the contact, argument and value); a
+// model without a 2-D form gives `FRICTION_ERR_MODEL`.
+//
+// # Safety
+// `m` is a live model; `slip_increment` and `force` point to `2n`
+// doubles, `normal` to `n` and `state` to `n * state_len_2d` (any may be
+// NULL when `n = 0`); `state` and `force` do not overlap each other or the
+// inputs.
+int friction_model_update_2d(const struct FrictionModel *m,
+                             size_t n,
+                             double dt,
+                             const double *slip_increment,
+                             const double *normal,
+                             double *state,
+                             double *force);
+
+// [`friction_model_update_2d`] with the contacts spread over a thread pool
+// (rayon); the same results, bit for bit.
+//
+// # Safety
+// As [`friction_model_update_2d`].
+int friction_model_update_2d_parallel(const struct FrictionModel *m,
+                                      size_t n,
+                                      double dt,
+                                      const double *slip_increment,
+                                      const double *normal,
+                                      double *state,
+                                      double *force);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -15,6 +15,11 @@
 //! friction_model_free(m);
 //! ```
 //!
+//! Contacts sliding in a plane (3-D contact, two tangential slip components)
+//! use `friction_model_state_len_2d`, `friction_model_init_2d` and
+//! `friction_model_update_2d`, slips and forces interleaved `x, y` per
+//! contact (see `friction_models::update::planar`).
+//!
 //! The state of one contact is `[t, x, z (n_states), mem (n_memory)]`: its
 //! time, its accumulated slip, the model's continuous states and its discrete
 //! memory (see `friction_models::update::layout`). Each model's update
@@ -35,6 +40,12 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
+
+mod planar;
+pub use planar::{
+    friction_model_init_2d, friction_model_state_len_2d, friction_model_update_2d,
+    friction_model_update_2d_parallel,
+};
 
 use friction_models::update::{self, UpdateError};
 use friction_models::FrictionModel as _;
@@ -276,6 +287,7 @@ fn state_len_of(m: &FrictionModel, n: usize) -> Result<usize, Failure> {
 fn update_failure(m: &FrictionModel, e: UpdateError) -> Failure {
     let code = match e {
         UpdateError::NoConvergence { .. } => FRICTION_ERR_NUMERIC,
+        UpdateError::NoPlanarForm { .. } => FRICTION_ERR_MODEL,
         _ => FRICTION_ERR_ARGUMENT,
     };
     Failure { code, message: format!("model `{}`: {e}", m.model.info().id) }

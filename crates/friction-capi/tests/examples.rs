@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use friction_models::update::planar::{init_2d, state_len_2d, update_2d};
 use friction_models::update::{init, state_len, update};
 use friction_models::{build, ParamMap};
 
@@ -150,6 +151,111 @@ fn c_explicit_fe_example_agrees_with_the_rust_api() {
     assert_eq!(rows.lines().count(), 1 + 20 + 1);
 }
 
+/// The plate of `examples/c/plate_2d.c` through the Rust 2-D update API:
+/// (dissipated energy in the last cycle, steady orbit radius, smallest slip
+/// speed of the last cycle).
+fn plate_2d_in_rust() -> (f64, f64, f64) {
+    const SIDE: usize = 50;
+    const NODES: usize = SIDE * SIDE;
+    const MU: f64 = 0.3;
+    const M: f64 = 1e-3;
+    const N: f64 = 1.0;
+    const KP: f64 = 1e5;
+    const KD: f64 = 1e4;
+    const R: f64 = 1e-3;
+    const PI: f64 = std::f64::consts::PI;
+    const W: f64 = 2.0 * PI * 5.0;
+    const PER: usize = 20_000;
+    const CYCLES: usize = 3;
+    let m = build("coulomb", &friction_capi::parse_params("fc = 0.3").unwrap()).unwrap();
+    let dt = 1.0 / (5.0 * PER as f64);
+    let (a, c) = (MU * N / KD, 1.0 - M * W * W / KD);
+    let r = (R * R - a * a).sqrt() / c;
+    let lag = a.atan2(r * c);
+    let mut state = vec![0.0; NODES * state_len_2d(&m).unwrap()];
+    init_2d(&m, &mut state).unwrap();
+    let normal = vec![N; NODES];
+    let (mut u, mut v, mut du, mut f) =
+        (vec![0.0; 2 * NODES], vec![0.0; 2 * NODES], vec![0.0; 2 * NODES], vec![0.0; 2 * NODES]);
+    for i in 0..NODES {
+        let (p, q) = (-lag, -lag - 0.5 * W * dt);
+        u[2 * i] = r * p.cos();
+        u[2 * i + 1] = r * p.sin();
+        v[2 * i] = -W * r * q.sin();
+        v[2 * i + 1] = W * r * q.cos();
+        f[2 * i] = MU * N * -(-lag).sin();
+        f[2 * i + 1] = MU * N * (-lag).cos();
+    }
+    let (mut energy, mut min_speed) = (0.0, f64::INFINITY);
+    for n in 0..CYCLES * PER {
+        let t = n as f64 * dt;
+        let tool = [R * (W * t).cos(), R * (W * t).sin()];
+        for i in 0..NODES {
+            let (row, col) = (i / SIDE, i % SIDE);
+            for d in 0..2 {
+                let ui = u[2 * i + d];
+                let mut fint = KD * (tool[d] - ui);
+                if col > 0 {
+                    fint += KP * (u[2 * (i - 1) + d] - ui);
+                }
+                if col + 1 < SIDE {
+                    fint += KP * (u[2 * (i + 1) + d] - ui);
+                }
+                if row > 0 {
+                    fint += KP * (u[2 * (i - SIDE) + d] - ui);
+                }
+                if row + 1 < SIDE {
+                    fint += KP * (u[2 * (i + SIDE) + d] - ui);
+                }
+                v[2 * i + d] += dt * (fint - f[2 * i + d]) / M;
+                du[2 * i + d] = dt * v[2 * i + d];
+            }
+        }
+        for (ui, dui) in u.iter_mut().zip(&du) {
+            *ui += dui;
+        }
+        update_2d(&m, dt, &du, &normal, &mut state, &mut f).unwrap();
+        if n >= (CYCLES - 1) * PER {
+            for i in 0..NODES {
+                energy += f[2 * i] * du[2 * i] + f[2 * i + 1] * du[2 * i + 1];
+                min_speed = min_speed.min(du[2 * i].hypot(du[2 * i + 1]) / dt);
+            }
+        }
+    }
+    (energy, r, min_speed)
+}
+
+/// The C plate example: 2,500 nodes, each a 2-D Coulomb contact, dragged
+/// around a circle in gross slip. Its dissipated energy per cycle equals
+/// the Rust computation's (1e-12) and the closed form nodes × μN × 2πr
+/// (1e-4: the steps' chords and the half-step lag of the friction
+/// direction), and every node slides throughout the cycle.
+#[test]
+fn c_plate_2d_example_dissipates_mu_n_times_path_length_per_cycle() {
+    let dir = work_dir();
+    let exe = dir.join("plate_2d");
+    run(Command::new("cc")
+        .args(["-std=c99", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir().join("include"))
+        .arg(crate_dir().join("examples/c/plate_2d.c"))
+        .arg(static_lib())
+        .args(SYSTEM_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let out = run(&mut Command::new(&exe));
+    println!("{out}");
+    let (energy, r, min_speed) = plate_2d_in_rust();
+    assert_close("dissipated energy per cycle", value(&out, "dissipated_energy_per_cycle"), energy);
+    assert_close("orbit radius", value(&out, "orbit_radius"), r);
+    let closed = 2500.0 * 0.3 * 2.0 * std::f64::consts::PI * r; // nodes × μ N (N = 1) × 2πr
+    let rel = (energy - closed).abs() / closed;
+    println!("plate: energy per cycle {energy:e}, closed form {closed:e}, relative difference {rel:e}");
+    assert!(rel < 1e-4, "energy per cycle {energy} vs closed form {closed}");
+    // gross slip: every node slides at close to W r all cycle long
+    let speed = 2.0 * std::f64::consts::PI * 5.0 * r;
+    assert!(min_speed > 0.9 * speed, "min slip speed {min_speed} of {speed}");
+}
+
 /// gfortran, installed with apt-get when missing.
 fn gfortran() -> &'static str {
     static READY: OnceLock<()> = OnceLock::new();
@@ -232,4 +338,75 @@ fn fortran_vfric_example_agrees_with_the_rust_api() {
     }
     assert_close("dissipated energy", value(&out, "dissipated_energy"), energy);
     assert!(energy > 0.0);
+}
+
+/// The 3-D VFRIC example through the Rust 2-D update API: the global
+/// friction forces on the slave nodes (opposing the slip, as VFRIC's) and
+/// the dissipated energy.
+fn vfric3d_in_rust() -> (Vec<[f64; 2]>, f64) {
+    const N: usize = 8;
+    let params = friction_capi::parse_params(
+        "sigma0 = 1e5\nsigma1 = 316.0\nsigma2 = 0.4\nfc = 0.3\nfs = 0.4\nvs = 1e-3",
+    )
+    .unwrap();
+    let m = build("lugre", &params).unwrap();
+    let mut state = vec![0.0; N * state_len_2d(&m).unwrap()];
+    init_2d(&m, &mut state).unwrap();
+    let dt = 1e-4;
+    let w = 2.0 * std::f64::consts::PI * 5.0;
+    let ax: Vec<f64> = (1..=N).map(|i| 2.0e-4 * i as f64).collect();
+    let ay: Vec<f64> = (1..=N).map(|i| 1.0e-4 * (9 - i) as f64).collect();
+    let normal: Vec<f64> = (1..=N).map(|i| 1.0 + 0.1 * i as f64).collect();
+    let (mut f, mut du) = (vec![0.0; 2 * N], vec![0.0; 2 * N]);
+    let mut f_old = [0.0; 2 * N];
+    let mut energy = 0.0;
+    for k in 1..=2000 {
+        let (t0, t1) = ((k - 1) as f64 * dt, k as f64 * dt);
+        for i in 0..N {
+            du[2 * i] = ax[i] * ((w * t1).cos() - (w * t0).cos());
+            du[2 * i + 1] = ay[i] * ((w * t1).sin() - (w * t0).sin());
+        }
+        update_2d(&m, dt, &du, &normal, &mut state, &mut f).unwrap();
+        for i in 0..2 * N {
+            energy += 0.5 * (f_old[i] + f[i]) * du[i];
+        }
+        f_old.copy_from_slice(&f);
+    }
+    (f.chunks(2).map(|c| [-c[0], -c[1]]).collect(), energy)
+}
+
+/// The Fortran example with VFRIC's argument list for 3-D contact: the
+/// slip arrives in VFRIC's turning local frame, is mapped to a fixed
+/// tangent basis for the library's 2-D update, and the force goes back in
+/// the local frame. Its global forces and dissipated energy equal the Rust
+/// computation's (1e-12), and the force's first local component never
+/// points along the slip (VFRIC's sign convention).
+#[test]
+fn fortran_vfric3d_example_agrees_with_the_rust_api() {
+    let fc = gfortran();
+    let dir = work_dir();
+    let exe = dir.join("vfric3d");
+    let modules = dir.join("fortran-modules-3d");
+    std::fs::create_dir_all(&modules).unwrap();
+    run(Command::new(fc)
+        .args(["-O2", "-ffp-contract=off", "-Wall", "-Wno-unused-dummy-argument", "-J"])
+        .arg(&modules)
+        .arg(crate_dir().join("examples/fortran/vfric3d.f90"))
+        .arg(static_lib())
+        .args(SYSTEM_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let out = run(&mut Command::new(&exe));
+    let (f, energy) = vfric3d_in_rust();
+    let scale = f.iter().map(|c| c[0].hypot(c[1])).fold(0.0, f64::max);
+    for (i, fi) in f.iter().enumerate() {
+        for (axis, want) in ["x", "y"].iter().zip(fi) {
+            let got = value(&out, &format!("force_{axis}_{}", i + 1));
+            println!("node {} {axis}: example {got:e}, Rust {want:e}", i + 1);
+            assert!((got - want).abs() <= 1e-12 * scale, "node {} {axis}: {got} vs {want}", i + 1);
+        }
+    }
+    assert_close("dissipated energy", value(&out, "dissipated_energy"), energy);
+    assert!(energy > 0.0);
+    assert!(value(&out, "max_first_component") <= 0.0, "{out}");
 }

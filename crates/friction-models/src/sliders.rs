@@ -86,6 +86,11 @@ impl Sliders {
         Sliders { k, phi }
     }
 
+    /// The stiffnesses `k_j` and slip deflections `φ_j`.
+    pub(crate) fn arrays(&self) -> (&[f64], &[f64]) {
+        (&self.k, &self.phi)
+    }
+
     /// Number of elements.
     pub(crate) fn len(&self) -> usize {
         self.k.len()

@@ -34,7 +34,7 @@ pub(crate) const BLOCK: usize = 64;
 
 /// `a b + c`, fused when `FMA`.
 #[inline(always)]
-fn fma<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
+pub(crate) fn fma<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
     if FMA {
         a.mul_add(b, c)
     } else {
@@ -96,15 +96,15 @@ pub(crate) const EXP_FLUSH: f64 = -708.0;
 /// The loop-invariant constants of one LuGre model.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernel {
-    sigma0: f64,
-    sigma1: f64,
-    sigma2: f64,
-    fc: f64,
-    dfs: f64,
-    inv_vs: f64,
-    inv_sigma0: f64,
+    pub(crate) sigma0: f64,
+    pub(crate) sigma1: f64,
+    pub(crate) sigma2: f64,
+    pub(crate) fc: f64,
+    pub(crate) dfs: f64,
+    pub(crate) inv_vs: f64,
+    pub(crate) inv_sigma0: f64,
     /// Stribeck exponent: 2 (Gaussian) or 1.
-    squared: bool,
+    pub(crate) squared: bool,
 }
 
 impl Kernel {

@@ -26,6 +26,9 @@
 //! assert!((force[1] - 2.0 * force[0]).abs() < 1e-12);
 //! ```
 //!
+//! Contacts that slide in a plane (two tangential slip components, a node of
+//! a 3-D finite-element contact) have the same contract in [`planar`].
+//!
 //! # How each model is updated
 //!
 //! Every update is stable for any `dt > 0`: explicit finite-element codes
@@ -72,6 +75,7 @@ pub(crate) mod exact;
 pub mod implicit;
 pub mod layout;
 mod lugre_batch;
+pub mod planar;
 mod slider_batch;
 
 pub use layout::Layout;
@@ -141,6 +145,15 @@ pub enum UpdateError {
         t: f64,
         /// The step length.
         dt: f64,
+    },
+    /// The model has no isotropic form in two tangential directions
+    /// ([`planar`]).
+    #[error("model `{model}` has no 2-D (two tangential directions) form: {reason}")]
+    NoPlanarForm {
+        /// Model id.
+        model: &'static str,
+        /// Why.
+        reason: &'static str,
     },
 }
 

@@ -1,0 +1,132 @@
+//! The 2-D updates without continuous states: isotropic maps along the slip
+//! direction, and spring-slider elements by radial return.
+//!
+//! ```text
+//! isotropic map:  F = F₁(|v|) v/|v|   (0 for a zero slip increment)
+//! radial return of one element (stiffness k, slip deflection φ, slider s):
+//!   e = u - s;  if |e| > φ:  s ← u - φ e/|e|          (the slider is dragged)
+//!   F = k (u - s), radially clamped to |F| <= k φ
+//! ```
+//!
+//! The radial return is the exact solution of the associated flow rule of
+//! an elastic-perfectly-plastic element in the plane for a slip increment
+//! taken along a straight line (Simo & Hughes 1998, sec. 2.2 and 3.3:
+//! for the isotropic yield disk the closest-point projection is radial). The
+//! arithmetic is that of the 1-D elements written per component (the unit
+//! vector `e/|e|` is `±1` exactly on an axis), so a path along one axis gives
+//! the 1-D forces bit for bit.
+
+use super::{M, T, X, Y};
+use crate::model::{FrictionModel, Input};
+use crate::registry::AnyModel;
+use crate::sliders::Sliders;
+
+/// `|(a, b)|`; `sqrt(a²)` is `|a|` exactly (no hypot: it is a slow libm
+/// call, and the arguments here are slips and forces far from overflow).
+#[inline(always)]
+fn norm(a: f64, b: f64) -> f64 {
+    (a * a + b * b).sqrt()
+}
+
+/// Advance `t, x, y`; returns `(x, y)` at the step's end.
+#[inline(always)]
+fn advance(st: &mut [f64], dt: f64, u: &[f64]) -> (f64, f64) {
+    st[T] += dt;
+    st[X] += u[0];
+    st[Y] += u[1];
+    (st[X], st[Y])
+}
+
+/// Isotropic maps: the 1-D force at the speed `|v|`, along `v/|v|`.
+pub(super) fn radial(
+    m: &AnyModel,
+    dt: f64,
+    du: &[f64],
+    normal: &[f64],
+    state: &mut [f64],
+    force: &mut [f64],
+) {
+    for ((st, f), (u, &nf)) in
+        state.chunks_exact_mut(M).zip(force.chunks_exact_mut(2)).zip(du.chunks_exact(2).zip(normal))
+    {
+        advance(st, dt, u);
+        let s = norm(u[0], u[1]);
+        if s == 0.0 {
+            f[0] = 0.0;
+            f[1] = 0.0;
+            continue;
+        }
+        let f1 = m.force(&Input::new(st[T], 0.0, s / dt), &[], &[]);
+        f[0] = nf * (f1 * (u[0] / s));
+        f[1] = nf * (f1 * (u[1] / s));
+    }
+}
+
+/// Jenkins with θ = 1 (strength `fs`, stiffness `kt`); state `[t, x, y, sx, sy]`.
+pub(super) fn jenkins(
+    kt: f64,
+    fs: f64,
+    dt: f64,
+    du: &[f64],
+    normal: &[f64],
+    state: &mut [f64],
+    force: &mut [f64],
+) {
+    for ((st, f), (u, &nf)) in
+        state.chunks_exact_mut(M + 2).zip(force.chunks_exact_mut(2)).zip(du.chunks_exact(2).zip(normal))
+    {
+        let (x, y) = advance(st, dt, u);
+        // trial force; beyond the disk the slider is returned radially
+        let (tx, ty) = (kt * (x - st[M]), kt * (y - st[M + 1]));
+        let r = norm(tx, ty);
+        if r > fs {
+            st[M] = x - fs * (tx / r) / kt;
+            st[M + 1] = y - fs * (ty / r) / kt;
+        }
+        // the force of the returned element, clamped to the disk (rounding)
+        let (gx, gy) = (kt * (x - st[M]), kt * (y - st[M + 1]));
+        let g = norm(gx, gy);
+        let (fx, fy) = if g > fs { (fs * (gx / g), fs * (gy / g)) } else { (gx, gy) };
+        f[0] = nf * fx;
+        f[1] = nf * fy;
+    }
+}
+
+/// Parallel elements (Iwan-4, Maxwell-slip), each a 2-D Jenkins element;
+/// state `[t, x, y, sx_0 .. sx_{m-1}, sy_0 .. sy_{m-1}]`. The force sums in
+/// four interleaved partial sums, in the order of the 1-D kernel.
+pub(super) fn elements(
+    sl: &Sliders,
+    len: usize,
+    dt: f64,
+    du: &[f64],
+    normal: &[f64],
+    state: &mut [f64],
+    force: &mut [f64],
+) {
+    let (k, phi) = sl.arrays();
+    let m = k.len();
+    for ((st, f), (u, &nf)) in
+        state.chunks_exact_mut(len).zip(force.chunks_exact_mut(2)).zip(du.chunks_exact(2).zip(normal))
+    {
+        let (x, y) = advance(st, dt, u);
+        let (sx, sy) = st[M..M + 2 * m].split_at_mut(m);
+        let mut ax = [0.0; 4];
+        let mut ay = [0.0; 4];
+        for j in 0..m {
+            let (ex, ey) = (x - sx[j], y - sy[j]);
+            let r = norm(ex, ey);
+            if r > phi[j] {
+                sx[j] = x - phi[j] * (ex / r);
+                sy[j] = y - phi[j] * (ey / r);
+            }
+            let (dx, dy) = (x - sx[j], y - sy[j]);
+            let d = norm(dx, dy);
+            let (cx, cy) = if d > phi[j] { (phi[j] * (dx / d), phi[j] * (dy / d)) } else { (dx, dy) };
+            ax[j % 4] += k[j] * cx;
+            ay[j % 4] += k[j] * cy;
+        }
+        f[0] = nf * ((ax[0] + ax[1]) + (ax[2] + ax[3]));
+        f[1] = nf * ((ay[0] + ay[1]) + (ay[2] + ay[3]));
+    }
+}
