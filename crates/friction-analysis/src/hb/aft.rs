@@ -10,7 +10,10 @@
 //!
 //! How each family of model is evaluated:
 //! - static maps `F(v)`: directly at every sample;
-//! - hysteresis operators (Jenkins, Iwan, Maxwell slip, ...): the memory is
+//! - hysteresis operators (Jenkins, Iwan, Maxwell slip, ...): the memory
+//!   starts relaxed at the mean displacement (a structure that came to its
+//!   steady state from rest: an element that never slips keeps that
+//!   origin, as in a time integration started at rest) and is
 //!   updated sample by sample (`force`, then `accept`, as the engine does
 //!   after an accepted step) over as many periods as it takes the force to
 //!   repeat itself: the periodic path's memory, exact for a rate-independent
@@ -130,8 +133,7 @@ impl ContactAft {
             }
             Family::ContinuousState => self.state_periods(model, grid, omega, rel, dt),
             _ => {
-                let start = Input::new(0.0, self.x[0], self.v[0]);
-                model.init(&start, &mut self.z, &mut self.mem);
+                model.init(&Input::new(0.0, rel[0], 0.0), &mut self.z, &mut self.mem);
                 self.settled = false;
                 for p in 0..MAX_PERIODS {
                     for i in 0..n {
@@ -157,8 +159,7 @@ impl ContactAft {
         let n = grid.n;
         let ns = self.z.len();
         let period = dt * n as f64;
-        let start = Input::new(0.0, self.x[0], self.v[0]);
-        model.init(&start, &mut self.z, &mut self.mem);
+        model.init(&Input::new(0.0, rel[0], 0.0), &mut self.z, &mut self.mem);
         self.settled = false;
         let at = |t: f64| -> Input {
             // the relative motion at any time, from its coefficients
