@@ -6,7 +6,7 @@
 //! R(y) = 0, y ∈ R^{n+1};   tangent t: J(y) t = 0, |t| = 1, t·t_prev > 0
 //! predictor  y_p = y + Δs t
 //! corrector  R(y) = 0,  t·(y - y_p) = 0        (Newton on the bordered system)
-//! step       Δs ← min(1.5 Δs, Δs_max) after ≤ 3 iterations; halved on failure
+//! step       Δs ← min(1.5 Δs, Δs_max) after ≤ 4 iterations, 0.7 Δs after > 10; halved on failure
 //! ```
 //! Following the arclength (not the last unknown) carries the branch
 //! through turning points, where the frequency response folds back.
@@ -48,8 +48,8 @@ impl Default for ContinuationOptions {
             ds: 1e-2,
             ds_min: 1e-9,
             ds_max: 0.1,
-            tol: 1e-10,
-            max_newton: 12,
+            tol: 1e-9,
+            max_newton: 20,
             max_points: 5000,
         }
     }
@@ -196,9 +196,9 @@ pub fn trace<E: Equations>(
                     Some(t) => t,
                     None => prev.clone(),
                 };
-                if it <= 3 {
+                if it <= 4 {
                     ds = (ds * 1.5).min(opts.ds_max);
-                } else if it > 6 {
+                } else if it > 10 {
                     ds *= 0.7;
                 }
             }

@@ -230,12 +230,15 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
     let span = opts.f_max / opts.f_min - 1.0;
     let copts = ContinuationOptions {
         ds: span / 200.0,
-        ds_max: span / 50.0,
+        ds_max: span / 25.0,
         ds_min: span * 1e-9,
         max_points: opts.max_points,
         ..Default::default()
     };
     let mut sc = Scaled::new(&mut p, ws);
+    // arclength scale: ten times the response at f_min (quasi-static), so
+    // that a resonance's amplification is a few units, like the frequency span
+    sc.xs = 10.0 * x0.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(sc.xs * 1e-6);
     let xs = sc.xs;
     let mut y0: Vec<f64> = x0.iter().map(|v| v / xs).collect();
     y0.push(1.0);
@@ -258,6 +261,16 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
             y.push(f_max_scaled);
             ys.push(y);
         }
+    }
+    if ys.last().is_none_or(|y| y[nn] < f_max_scaled * (1.0 - 1e-12)) {
+        let f = ys.last().map_or(opts.f_min, |y| y[nn] * opts.f_min);
+        return Err(AnalysisError::Model(format!(
+            "harmonic balance: the branch stopped at f = {f:.6} Hz after {} points (max_points = {}), before \
+             --f-max = {}; narrow the range or raise max_points",
+            ys.len(),
+            opts.max_points,
+            opts.f_max
+        )));
     }
     let mut buf = vec![0.0; p.grid.n];
     let pts = ys
