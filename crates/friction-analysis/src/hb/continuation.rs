@@ -240,7 +240,7 @@ mod tests {
     fn continuation_follows_a_circle_through_its_turning_points() {
         let opts = ContinuationOptions { ds: 0.05, ds_max: 0.05, ..Default::default() };
         let mut angle = 0.0;
-        let mut last = [1.0, 0.0];
+        let mut last: [f64; 2] = [1.0, 0.0];
         trace(&mut Circle, &[1.0, 0.0], &[0.0, 1.0], &opts, |y| {
             assert!((y[0].hypot(y[1]) - 1.0).abs() < 1e-9, "{y:?}");
             let d = (y[1].atan2(y[0]) - last[1].atan2(last[0])).rem_euclid(2.0 * std::f64::consts::PI);
