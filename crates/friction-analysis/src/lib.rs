@@ -11,6 +11,7 @@
 //!   held-out data, multi-start, plots);
 //! - [`lm`]: the least-squares solver and its statistics;
 //! - [`tune`]: tuning to a dissipation per cycle or a loop (the Sandia friction-model study);
+//! - [`hb`]: harmonic balance, the frequency response of jointed structures;
 //! - [`synth`]: synthetic measurements and the example data sets;
 //! - [`compare`]: which model shows which friction phenomenon, by measurement
 //!   (Olsson's Table 2.1), and the Daniel 2014 clutch comparison.
@@ -24,6 +25,7 @@ pub mod data;
 pub mod error;
 pub mod fit;
 mod fitplot;
+pub mod hb;
 pub mod lm;
 pub mod synth;
 pub mod tune;

@@ -4,6 +4,7 @@ mod analyze;
 mod compare;
 mod fit;
 mod fmu;
+mod hb;
 mod sweep;
 mod tune;
 
@@ -84,6 +85,8 @@ enum Cmd {
     Fit(fit::FitArgs),
     /// Export a scenario as an FMI 2.0 Co-Simulation FMU (linux64) for other simulators (without FILE: the embedded LuGre stick-slip scenario).
     Fmu(fmu::FmuArgs),
+    /// Frequency response under a `sine` force by harmonic balance with continuation in frequency.
+    Frf(hb::FrfArgs),
     /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
     Tune(tune::TuneArgs),
     /// Measure which model shows which friction phenomenon (Olsson 1996, Table 2.1) and compare clutch models (two inertias coupled by a clutch).
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
         Cmd::Analyze(args) => analyze::main(args),
         Cmd::Fit(a) => fit::run(&a),
         Cmd::Tune(a) => tune::run(&a),
+        Cmd::Frf(a) => hb::run(&a),
         Cmd::Fmu(a) => fmu::main(&a, DEFAULT_SCENARIO),
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)

@@ -1,0 +1,331 @@
+//! The frequency response: the periodic steady state under the harmonic
+//! force, traced in frequency by pseudo-arclength continuation, with the
+//! number of harmonics checked (or chosen) by doubling it.
+
+use std::f64::consts::PI;
+
+use friction_sim::System;
+use nalgebra::DMatrix;
+use serde::Serialize;
+
+use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
+use super::harmonics::{amplitude, phase};
+use super::problem::Problem;
+use super::structure::Structure;
+use crate::AnalysisError;
+
+/// Settings of [`frf`].
+#[derive(Debug, Clone)]
+pub struct FrfOptions {
+    /// Lowest frequency \[Hz\].
+    pub f_min: f64,
+    /// Highest frequency \[Hz\].
+    pub f_max: f64,
+    /// Number of harmonics H; `None`: start at 3 and double until the
+    /// peak amplitude changes by less than `h_tol` from H to 2H (at most 32).
+    pub harmonics: Option<usize>,
+    /// Time samples per period; `None`: `max(256, 8 (2H + 1))`.
+    pub samples: Option<usize>,
+    /// Relative change of the peak amplitude from H to 2H accepted as converged.
+    pub h_tol: f64,
+    /// Most points on the branch.
+    pub max_points: usize,
+}
+
+impl Default for FrfOptions {
+    fn default() -> Self {
+        FrfOptions { f_min: 1.0, f_max: 100.0, harmonics: None, samples: None, h_tol: 1e-3, max_points: 4000 }
+    }
+}
+
+/// One point of a frequency response.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrfPoint {
+    /// Frequency \[Hz\].
+    pub f: f64,
+    /// Fourier coefficients of every body (2H + 1 each, body after body) \[m\].
+    pub coefficients: Vec<f64>,
+    /// Per body: amplitude of the fundamental harmonic \[m\].
+    pub amplitude: Vec<f64>,
+    /// Per body: phase of the fundamental, `x ≈ A cos(ωt - phase)` \[rad\].
+    pub phase: Vec<f64>,
+    /// Per body: largest |x| over the period \[m\].
+    pub peak: Vec<f64>,
+}
+
+/// A frequency response and how it was computed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Frf {
+    /// Body names.
+    pub bodies: Vec<String>,
+    /// Harmonics H used.
+    pub harmonics: usize,
+    /// Samples per period.
+    pub samples: usize,
+    /// Relative change of the largest peak amplitude from H to 2H, at the
+    /// frequency of that peak.
+    pub h_change: f64,
+    /// The points, in the order of the branch.
+    pub points: Vec<FrfPoint>,
+}
+
+/// The scaled equations `R(x, ω)/F` in `y = [x/xs, ω/ωs]`.
+struct Scaled<'a> {
+    p: &'a mut Problem,
+    xs: f64,
+    ws: f64,
+    fs: f64,
+    x: Vec<f64>,
+    full: DMatrix<f64>,
+}
+
+impl<'a> Scaled<'a> {
+    fn new(p: &'a mut Problem, ws: f64) -> Self {
+        let n = p.n();
+        let xs = p.xscale;
+        let fs = p.s.force_amplitude.abs().max(1e-300);
+        Scaled { p, xs, ws, fs, x: vec![0.0; n], full: DMatrix::zeros(n, n + 1) }
+    }
+    fn unscale(&mut self, y: &[f64]) -> f64 {
+        let n = self.x.len();
+        for i in 0..n {
+            self.x[i] = y[i] * self.xs;
+        }
+        y[n] * self.ws
+    }
+}
+
+impl Equations for Scaled<'_> {
+    fn n(&self) -> usize {
+        self.x.len()
+    }
+    fn eval(&mut self, y: &[f64], r: &mut [f64]) {
+        let w = self.unscale(y);
+        self.p.residual(&self.x, w, r);
+        r.iter_mut().for_each(|v| *v /= self.fs);
+    }
+    fn jac(&mut self, y: &[f64], j: &mut DMatrix<f64>) {
+        let w = self.unscale(y);
+        self.p.jacobian(&self.x, w, &mut self.full);
+        let n = self.x.len();
+        for c in 0..=n {
+            let s = if c == n { self.ws } else { self.xs } / self.fs;
+            for r in 0..n {
+                j[(r, c)] = self.full[(r, c)] * s;
+            }
+        }
+    }
+}
+
+fn check_range(opts: &FrfOptions) -> Result<(), AnalysisError> {
+    if !(opts.f_min.is_finite() && opts.f_min > 0.0) {
+        return Err(AnalysisError::Model(format!(
+            "--f-min = {} is out of range; valid range (0, inf) Hz",
+            opts.f_min
+        )));
+    }
+    if !(opts.f_max.is_finite() && opts.f_max > opts.f_min) {
+        return Err(AnalysisError::Model(format!(
+            "--f-max = {} is out of range; valid range (f-min = {}, inf) Hz",
+            opts.f_max, opts.f_min
+        )));
+    }
+    if let Some(h) = opts.harmonics {
+        if !(1..=256).contains(&h) {
+            return Err(AnalysisError::Model(format!(
+                "--harmonics = {h} is out of range; valid range [1, 256]"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn samples_for(opts: &FrfOptions, h: usize) -> usize {
+    opts.samples.unwrap_or(256).max(8 * (2 * h + 1))
+}
+
+/// The periodic steady state of `s` at the single frequency `f` \[Hz\] with
+/// `h` harmonics and `n` samples, from the coefficients `guess` (zeros when
+/// `None`; a guess with fewer harmonics is padded). Returns the
+/// coefficients of every body.
+pub fn solve_at(
+    s: &Structure,
+    f: f64,
+    h: usize,
+    n: usize,
+    guess: Option<&[f64]>,
+) -> Result<Vec<f64>, AnalysisError> {
+    let mut p = Problem::new(s.clone(), h, n);
+    let ws = 2.0 * PI * f;
+    let nn = p.n();
+    let mut sc = Scaled::new(&mut p, ws);
+    let mut y = vec![0.0; nn + 1];
+    y[nn] = 1.0;
+    if let Some(g) = guess {
+        pad(g, s.dofs(), h, &mut y);
+        y[..nn].iter_mut().for_each(|v| *v /= sc.xs);
+    }
+    newton_fixed(&mut sc, &mut y, 1e-10, 60)?;
+    Ok(y[..nn].iter().map(|v| v * sc.xs).collect())
+}
+
+/// Copy coefficients of any number of harmonics into `y`'s layout for `h`.
+fn pad(g: &[f64], dofs: usize, h: usize, y: &mut [f64]) {
+    let lg = g.len() / dofs;
+    let l = 2 * h + 1;
+    for d in 0..dofs {
+        for j in 0..l.min(lg) {
+            y[d * l + j] = g[d * lg + j];
+        }
+    }
+}
+
+/// Amplitude, phase and peak of every body from the coefficients `x`.
+fn point(p: &Problem, f: f64, x: &[f64], buf: &mut [f64]) -> FrfPoint {
+    let l = p.grid.len();
+    let d = p.s.dofs();
+    let mut out = FrfPoint {
+        f,
+        coefficients: x.to_vec(),
+        amplitude: Vec::with_capacity(d),
+        phase: Vec::with_capacity(d),
+        peak: Vec::with_capacity(d),
+    };
+    for i in 0..d {
+        let c = &x[i * l..(i + 1) * l];
+        out.amplitude.push(amplitude(c, 1));
+        out.phase.push(phase(c, 1));
+        p.grid.synth(c, buf);
+        out.peak.push(peak(buf));
+    }
+    out
+}
+
+/// The largest |x| of periodic samples `x`, refined between samples by the
+/// parabola through the largest sample and its two neighbours (exact to
+/// O((π/N)⁴) for a smooth signal, instead of O((π/N)²) for the sample).
+pub fn peak(x: &[f64]) -> f64 {
+    let n = x.len();
+    let Some((i, _)) = x.iter().enumerate().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) else {
+        return 0.0;
+    };
+    let s = x[i].signum();
+    let (a, b, c) = (s * x[(i + n - 1) % n], s * x[i], s * x[(i + 1) % n]);
+    let curv = a - 2.0 * b + c;
+    if curv < 0.0 {
+        let d = 0.5 * (a - c) / curv;
+        (b - 0.25 * (a - c) * d).max(b)
+    } else {
+        b
+    }
+}
+
+/// The frequency response of `s` from `f_min` to `f_max` at `h` harmonics.
+fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, usize), AnalysisError> {
+    let n = samples_for(opts, h);
+    let x0 = solve_at(s, opts.f_min, h, n, None)?;
+    let mut p = Problem::new(s.clone(), h, n);
+    let nn = p.n();
+    let ws = 2.0 * PI * opts.f_min;
+    let span = opts.f_max / opts.f_min - 1.0;
+    let copts = ContinuationOptions {
+        ds: span / 200.0,
+        ds_max: span / 25.0,
+        ds_min: span * 1e-9,
+        max_points: opts.max_points,
+        ..Default::default()
+    };
+    let mut sc = Scaled::new(&mut p, ws);
+    // arclength scale: ten times the response at f_min (quasi-static), so
+    // that a resonance's amplification is a few units, like the frequency span
+    sc.xs = 10.0 * x0.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(sc.xs * 1e-6);
+    let xs = sc.xs;
+    let mut y0: Vec<f64> = x0.iter().map(|v| v / xs).collect();
+    y0.push(1.0);
+    let mut dir = vec![0.0; nn + 1];
+    dir[nn] = 1.0;
+    let mut ys: Vec<Vec<f64>> = Vec::new();
+    let f_max_scaled = opts.f_max / opts.f_min;
+    trace(&mut sc, &y0, &dir, &copts, |y| {
+        ys.push(y.to_vec());
+        y[nn] < f_max_scaled && y[nn] > 0.5
+    })?;
+    // end exactly at f_max: solve there from the last point inside
+    if let Some(last) = ys.last() {
+        if last[nn] > f_max_scaled {
+            ys.pop();
+            let inside = ys.last().cloned().unwrap_or(y0.clone());
+            let g: Vec<f64> = inside[..nn].iter().map(|v| v * xs).collect();
+            let x = solve_at(s, opts.f_max, h, n, Some(&g))?;
+            let mut y: Vec<f64> = x.iter().map(|v| v / xs).collect();
+            y.push(f_max_scaled);
+            ys.push(y);
+        }
+    }
+    if ys.last().is_none_or(|y| y[nn] < f_max_scaled * (1.0 - 1e-12)) {
+        let f = ys.last().map_or(opts.f_min, |y| y[nn] * opts.f_min);
+        return Err(AnalysisError::Model(format!(
+            "harmonic balance: the branch stopped at f = {f:.6} Hz after {} points (max_points = {}), before \
+             --f-max = {}; narrow the range or raise max_points",
+            ys.len(),
+            opts.max_points,
+            opts.f_max
+        )));
+    }
+    let mut buf = vec![0.0; p.grid.n];
+    let pts = ys
+        .iter()
+        .map(|y| {
+            let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
+            point(&p, y[nn] * opts.f_min, &x, &mut buf)
+        })
+        .collect();
+    Ok((pts, n))
+}
+
+/// The frequency response of `sys` under its `sine` force named `force`.
+///
+/// ```
+/// use friction_analysis::hb::frf::{frf, FrfOptions};
+/// use friction_sim::{Ground, Schedule, SolverSettings, System};
+/// // 1 kg on 1e4 N/m with 2 N s/m: resonance at 15.9 Hz, peak F/(c ω) = 0.005 m
+/// let sys = System::builder("sdof")
+///     .body("m", 1.0)
+///     .spring("k", ("m", Ground), 1e4)
+///     .damper("c", ("m", Ground), 2.0)
+///     .force("p", "m", Schedule::Sine { amplitude: 1.0, frequency: 10.0, phase: 0.0, offset: 0.0 })
+///     .solver(SolverSettings::with_t_end(1.0))
+///     .build()?;
+/// let r = frf(&sys, "p", &FrfOptions { f_min: 10.0, f_max: 20.0, ..Default::default() })?;
+/// let top = r.points.iter().map(|p| p.amplitude[0]).fold(0.0, f64::max);
+/// assert!((top / 0.005 - 1.0).abs() < 1e-3, "{top}");
+/// # Ok::<(), friction_analysis::AnalysisError>(())
+/// ```
+pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, AnalysisError> {
+    check_range(opts)?;
+    let s = Structure::from_system(sys, force)?;
+    let mut h = opts.harmonics.unwrap_or(3);
+    loop {
+        let (points, n) = branch(&s, opts, h)?;
+        // the H -> 2H check at the largest response
+        let (mut best, mut at) = (0.0, 0);
+        for (i, p) in points.iter().enumerate() {
+            let a = p.peak.iter().fold(0.0f64, |m, v| m.max(*v));
+            if a > best {
+                best = a;
+                at = i;
+            }
+        }
+        let top = &points[at];
+        let x2 = solve_at(&s, top.f, 2 * h, samples_for(opts, 2 * h), Some(&top.coefficients))?;
+        let p2 = Problem::new(s.clone(), 2 * h, samples_for(opts, 2 * h));
+        let mut buf = vec![0.0; p2.grid.n];
+        let pt2 = point(&p2, top.f, &x2, &mut buf);
+        let best2 = pt2.peak.iter().fold(0.0f64, |m, v| m.max(*v));
+        let change = if best2 > 0.0 { (best2 - best).abs() / best2 } else { 0.0 };
+        if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
+            return Ok(Frf { bodies: s.names.clone(), harmonics: h, samples: n, h_change: change, points });
+        }
+        h *= 2;
+    }
+}

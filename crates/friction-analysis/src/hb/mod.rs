@@ -1,0 +1,32 @@
+//! Harmonic balance: the periodic steady state of a jointed structure under
+//! harmonic forcing, traced in frequency (the frequency response).
+//!
+//! The displacement of every body is a truncated Fourier series of H
+//! harmonics; the linear part (masses, springs, dampers) is balanced
+//! harmonic by harmonic in closed form, and the contacts by the alternating
+//! frequency-time method (Cameron and Griffin 1989): the series is sampled
+//! over a period, each contact's own time-domain law gives its force at the
+//! samples (hysteresis memory and internal states run to their periodic
+//! steady state), and the force's coefficients come back by the discrete
+//! Fourier transform. Pseudo-arclength continuation follows the branch in
+//! frequency, through turning points.
+//!
+//! - [`harmonics`]: the sampling grid, Fourier synthesis and analysis;
+//! - [`aft`]: one contact's force coefficients, per model family;
+//! - [`structure`]: the linear structure and its contacts, from a scenario;
+//! - [`problem`]: residual and Jacobian of the balance;
+//! - [`continuation`]: Newton, and pseudo-arclength continuation;
+//! - [`frf`]: the frequency-response driver;
+//! - [`plot`]: its plot.
+//!
+//! Set-valued stick (true Coulomb stick) and wrapper models are refused
+//! with the reason ([`aft::check_model`]); stability (Hill's method) and
+//! nonlinear modes are not implemented yet.
+
+pub mod aft;
+pub mod continuation;
+pub mod frf;
+pub mod harmonics;
+pub mod plot;
+pub mod problem;
+pub mod structure;

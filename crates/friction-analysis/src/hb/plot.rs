@@ -1,0 +1,64 @@
+//! The frequency-response plot: fundamental amplitude of every body
+//! against frequency (PNG or SVG by the file's extension).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::frf::Frf;
+use crate::AnalysisError;
+
+/// Draw `r` into `path` (`.svg`: SVG, anything else: PNG).
+pub fn plot_frf(r: &Frf, path: &Path) -> Result<(), AnalysisError> {
+    let svg = path.extension().is_some_and(|e| e == "svg");
+    if svg {
+        draw(r, SVGBackend::new(path, (1000, 600)).into_drawing_area(), path)
+    } else {
+        draw(r, BitMapBackend::new(path, (1000, 600)).into_drawing_area(), path)
+    }
+}
+
+fn draw<DB: DrawingBackend>(
+    r: &Frf,
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    path: &Path,
+) -> Result<(), AnalysisError> {
+    friction_sim::output::register_font();
+    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
+    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+    let (flo, fhi) =
+        r.points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.f), b.max(p.f)));
+    let ahi = r.points.iter().flat_map(|p| p.amplitude.iter().copied()).fold(0.0f64, f64::max).max(1e-300);
+    let mut chart = ChartBuilder::on(&root)
+        .margin(15)
+        .caption(format!("frequency response by harmonic balance (H = {})", r.harmonics), ("sans-serif", 20))
+        .x_label_area_size(40)
+        .y_label_area_size(90)
+        .build_cartesian_2d(flo..fhi, 0.0..1.05 * ahi)
+        .map_err(|e| perr(e.to_string()))?;
+    chart
+        .configure_mesh()
+        .x_desc("f [Hz]")
+        .y_desc("fundamental amplitude [m]")
+        .y_label_formatter(&|v| format!("{v:.2e}"))
+        .draw()
+        .map_err(|e| perr(e.to_string()))?;
+    for (b, name) in r.bodies.iter().enumerate() {
+        let color = Palette99::pick(b).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                r.points.iter().map(|p| (p.f, p.amplitude[b])),
+                color.stroke_width(2),
+            ))
+            .map_err(|e| perr(e.to_string()))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| perr(e.to_string()))?;
+    root.present().map_err(|e| perr(e.to_string()))
+}

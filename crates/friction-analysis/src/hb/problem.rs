@@ -1,0 +1,186 @@
+//! The harmonic balance equations of a [`Structure`]: residual and
+//! Jacobian in the Fourier coefficients of every degree of freedom and the
+//! angular frequency.
+//!
+//! ```text
+//! unknowns X = [x_0 coefficients, x_1 coefficients, ...], 2H + 1 per body
+//! harmonic k of body d:  (K - k²ω² M) a_k + kω C b_k + F_nl,a_k - F_ext,a_k = 0
+//!                        (K - k²ω² M) b_k - kω C a_k + F_nl,b_k - F_ext,b_k = 0
+//! mean:                  K a_0 + F_nl,0 - f0 = 0
+//! F sin(ωt + φ) = F sin φ cos ωt + F cos φ sin ωt
+//! ```
+//!
+//! The contact forces come from [`super::aft`]; their derivatives by
+//! forward differences in each contact's own relative coefficients only
+//! (2H + 1 evaluations per contact, whatever the number of bodies).
+
+use friction_models::{Family, FrictionModel};
+use nalgebra::DMatrix;
+
+use super::aft::ContactAft;
+use super::harmonics::Grid;
+use super::structure::Structure;
+
+/// The equations of one structure at H harmonics, with their work arrays.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// The structure.
+    pub s: Structure,
+    /// The sampling grid.
+    pub grid: Grid,
+    aft: Vec<ContactAft>,
+    rel: Vec<f64>,
+    fc: Vec<f64>,
+    fc2: Vec<f64>,
+    /// A displacement scale for difference steps \[m\].
+    pub xscale: f64,
+}
+
+impl Problem {
+    /// The equations of `s` with `h` harmonics and `n` samples per period.
+    pub fn new(s: Structure, h: usize, n: usize) -> Self {
+        let grid = Grid::new(h, n);
+        let aft = s.contacts.iter().map(|c| ContactAft::new(&c.model, &grid)).collect();
+        let l = grid.len();
+        let k = s.stuck_stiffness();
+        let kmax = (0..s.dofs()).map(|i| k[(i, i)]).fold(0.0f64, f64::max).max(1e-300);
+        let xscale = (s.force_amplitude.abs() / kmax).max(1e-300);
+        Problem { s, grid, aft, rel: vec![0.0; l], fc: vec![0.0; l], fc2: vec![0.0; l], xscale }
+    }
+
+    /// Number of unknowns (coefficients of all bodies).
+    pub fn n(&self) -> usize {
+        self.s.dofs() * self.grid.len()
+    }
+
+    /// Whether every contact's last evaluation reached its periodic steady state.
+    pub fn settled(&self) -> bool {
+        self.aft.iter().all(|a| a.settled)
+    }
+
+    /// The contact force coefficients of contact `c` into `self.fc`.
+    fn contact(&mut self, c: usize, x: &[f64], omega: f64) {
+        let l = self.grid.len();
+        let ct = &self.s.contacts[c];
+        for j in 0..l {
+            let a = ct.first.map_or(0.0, |i| x[i * l + j]);
+            let b = ct.second.map_or(0.0, |i| x[i * l + j]);
+            self.rel[j] = a - b;
+        }
+        self.aft[c].eval(&ct.model, &self.grid, omega, &self.rel, &mut self.fc);
+        for v in &mut self.fc {
+            *v *= ct.normal;
+        }
+    }
+
+    /// The residual `r` at coefficients `x` and angular frequency `omega`.
+    pub fn residual(&mut self, x: &[f64], omega: f64, r: &mut [f64]) {
+        let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
+        r.fill(0.0);
+        for d in 0..nd {
+            for e in 0..nd {
+                let (m, k, c) = (self.s.m[(d, e)], self.s.k[(d, e)], self.s.c[(d, e)]);
+                if m == 0.0 && k == 0.0 && c == 0.0 {
+                    continue;
+                }
+                r[d * l] += k * x[e * l];
+                for kk in 1..=h {
+                    let w = kk as f64 * omega;
+                    let (a, b) = (x[e * l + 2 * kk - 1], x[e * l + 2 * kk]);
+                    let dyn_ = k - w * w * m;
+                    r[d * l + 2 * kk - 1] += dyn_ * a + w * c * b;
+                    r[d * l + 2 * kk] += dyn_ * b - w * c * a;
+                }
+            }
+            r[d * l] -= self.s.f0[d];
+        }
+        let fd = self.s.force_dof;
+        r[fd * l + 1] -= self.s.force_amplitude * self.s.force_phase.sin();
+        r[fd * l + 2] -= self.s.force_amplitude * self.s.force_phase.cos();
+        for c in 0..self.s.contacts.len() {
+            self.contact(c, x, omega);
+            let ct = &self.s.contacts[c];
+            for j in 0..l {
+                if let Some(i) = ct.first {
+                    r[i * l + j] += self.fc[j];
+                }
+                if let Some(i) = ct.second {
+                    r[i * l + j] -= self.fc[j];
+                }
+            }
+        }
+    }
+
+    /// The Jacobian `jac` (n × (n + 1)): `∂r/∂x` and, in the last column,
+    /// `∂r/∂ω`. `r0` must be the residual at `(x, omega)`.
+    pub fn jacobian(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
+        let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
+        let n = self.n();
+        jac.fill(0.0);
+        for d in 0..nd {
+            for e in 0..nd {
+                let (m, k, c) = (self.s.m[(d, e)], self.s.k[(d, e)], self.s.c[(d, e)]);
+                jac[(d * l, e * l)] += k;
+                for kk in 1..=h {
+                    let w = kk as f64 * omega;
+                    let (ra, rb) = (d * l + 2 * kk - 1, d * l + 2 * kk);
+                    let (ca, cb) = (e * l + 2 * kk - 1, e * l + 2 * kk);
+                    jac[(ra, ca)] += k - w * w * m;
+                    jac[(ra, cb)] += w * c;
+                    jac[(rb, cb)] += k - w * w * m;
+                    jac[(rb, ca)] -= w * c;
+                    // ∂/∂ω
+                    let (a, b) = (x[ca], x[cb]);
+                    let kf = kk as f64;
+                    jac[(ra, n)] += -2.0 * kf * w * m * a + kf * c * b;
+                    jac[(rb, n)] += -2.0 * kf * w * m * b - kf * c * a;
+                }
+            }
+        }
+        let mut xp = x.to_vec();
+        for c in 0..self.s.contacts.len() {
+            self.contact(c, x, omega);
+            self.fc2.copy_from_slice(&self.fc);
+            let (first, second) = (self.s.contacts[c].first, self.s.contacts[c].second);
+            let amp = self.rel.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let step = 1e-7 * amp.max(self.xscale);
+            for j in 0..l {
+                // perturb the relative coefficient j through the first member
+                // (or the second, with the opposite sign, against the ground)
+                let (idx, sgn) = match (first, second) {
+                    (Some(i), _) => (i * l + j, 1.0),
+                    (None, Some(i)) => (i * l + j, -1.0),
+                    (None, None) => continue,
+                };
+                xp[idx] = x[idx] + sgn * step;
+                self.contact(c, &xp, omega);
+                xp[idx] = x[idx];
+                for q in 0..l {
+                    let dfq = (self.fc[q] - self.fc2[q]) / step;
+                    for (row, rs) in [(first, 1.0), (second, -1.0)] {
+                        let Some(ri) = row else { continue };
+                        for (col, cs) in [(first, 1.0), (second, -1.0)] {
+                            let Some(ci) = col else { continue };
+                            jac[(ri * l + q, ci * l + j)] += rs * cs * dfq;
+                        }
+                    }
+                }
+            }
+            let model = &self.s.contacts[c].model;
+            let rate_dependent = model.info().family != Family::Hysteresis || model.info().id == "hess_soom";
+            if rate_dependent {
+                let dw = 1e-7 * omega;
+                self.contact(c, x, omega + dw);
+                for q in 0..l {
+                    let dfq = (self.fc[q] - self.fc2[q]) / dw;
+                    if let Some(i) = first {
+                        jac[(i * l + q, n)] += dfq;
+                    }
+                    if let Some(i) = second {
+                        jac[(i * l + q, n)] -= dfq;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `friction frf`: the frequency response written as a user reads it
+//! (frf.csv, summary.json, the plot), and bad input refused with the
+//! option, the value and the valid range.
+
+mod common;
+use common::friction;
+
+const SDOF: &str = r#"
+name = "sdof_frf"
+[[body]]
+name = "m"
+mass = 1.0
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[damper]]
+between = ["m", "ground"]
+coefficient = 4.0
+[[force]]
+name = "shaker"
+on = "m"
+value = { type = "sine", amplitude = 1.0, frequency = 10.0 }
+[solver]
+t_end = 1.0
+"#;
+
+fn write(name: &str, text: &str) -> std::path::PathBuf {
+    let d = common::tmp("frf-cli", name);
+    let f = d.join("s.toml");
+    std::fs::write(&f, text).unwrap();
+    f
+}
+
+/// A damped linear oscillator: every row of frf.csv carries the closed-form
+/// amplitude F / sqrt((k - m ω²)² + (c ω)²) to 1e-8, and the largest row sits
+/// at the resonance sqrt(1 - 2ζ²) f_n (to the spacing of the points, 2 %).
+#[test]
+fn frf_of_a_linear_oscillator_is_the_closed_form_and_peaks_at_resonance() {
+    let f = write("linear", SDOF);
+    let out = f.parent().unwrap().join("out");
+    let o = friction()
+        .args(["frf", f.to_str().unwrap(), "--force", "shaker", "--f-min", "5", "--f-max", "30"])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut rd = csv::Reader::from_path(out.join("frf.csv")).unwrap();
+    let head: Vec<String> = rd.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(head, ["f", "a.m", "phase.m", "peak.m"]);
+    let rows: Vec<Vec<f64>> =
+        rd.records().map(|r| r.unwrap().iter().map(|v| v.parse().unwrap()).collect()).collect();
+    assert!(rows.len() > 30, "{} rows", rows.len());
+    for r in &rows {
+        let w = 2.0 * std::f64::consts::PI * r[0];
+        let exact = 1.0 / ((1e4 - w * w).powi(2) + (4.0 * w).powi(2)).sqrt();
+        assert!((r[1] / exact - 1.0).abs() < 1e-8, "f = {}: {} vs {exact}", r[0], r[1]);
+        // a linear system has no higher harmonics: the peak is the amplitude
+        assert!((r[3] / r[1] - 1.0).abs() < 1e-6, "{r:?}");
+    }
+    assert!((rows[0][0] - 5.0).abs() < 1e-9 && (rows[rows.len() - 1][0] - 30.0).abs() < 1e-9);
+    let top = rows.iter().max_by(|a, b| a[1].total_cmp(&b[1])).unwrap();
+    let zeta = 4.0 / (2.0 * (1e4f64).sqrt());
+    let f_peak = (1e4f64).sqrt() / (2.0 * std::f64::consts::PI) * (1.0 - 2.0 * zeta * zeta).sqrt();
+    assert!((top[0] / f_peak - 1.0).abs() < 2e-2, "{} vs {f_peak}", top[0]);
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(s["harmonics"].as_u64().unwrap() >= 1);
+    assert!(s["h_to_2h_relative_change"].as_f64().unwrap() < 1e-3);
+    assert!(out.join("frf.png").exists());
+}
+
+/// Bad ranges and an unknown force are refused with exit code 2 and a
+/// message naming the option, the value and the valid range (or the
+/// forces there are).
+#[test]
+fn frf_refuses_bad_ranges_and_unknown_forces() {
+    let f = write("bad", SDOF);
+    let out = f.parent().unwrap().join("out");
+    for (args, needle) in [
+        (vec!["--force", "shaker", "--f-min", "30", "--f-max", "5"], "--f-max = 5"),
+        (vec!["--force", "shaker", "--f-min", "-1", "--f-max", "5"], "--f-min = -1"),
+        (vec!["--force", "shakr", "--f-min", "5", "--f-max", "30"], "shaker"),
+    ] {
+        let o = friction()
+            .args(["frf", f.to_str().unwrap()])
+            .args(&args)
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+}
