@@ -92,3 +92,37 @@ fn frf_refuses_bad_ranges_and_unknown_forces() {
         assert!(e.contains(needle), "{args:?}: {e}");
     }
 }
+
+/// The README's figures for `examples/jointed_frf.toml` under 0.5 N: the
+/// resonance at 219 Hz lies between the linear frequencies of the joint
+/// stuck (kt added to the base's spring: 263 Hz) and in gross slip (188
+/// Hz), computed here from the 2x2 eigenproblem; H = 3 converged to < 1e-4.
+#[test]
+fn jointed_example_resonates_between_its_stuck_and_slipping_linear_frequencies() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = common::tmp("frf-cli", "jointed").join("out");
+    let o = friction()
+        .args(["frf", root.join("examples/jointed_frf.toml").to_str().unwrap()])
+        .args(["--force", "shaker", "--f-min", "150", "--f-max", "320", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // the lower root of det(K - ω² M) = 0, M = diag(0.05, 0.02) kg
+    let f1 = |k11: f64| {
+        let (m1, m2, k22, k12) = (0.05, 0.02, 4e5, -4e5);
+        let (a, b, c) = (m1 * m2, k11 * m2 + k22 * m1, k11 * k22 - k12 * k12);
+        let lam = (b - (b * b - 4.0 * a * c).sqrt()) / (2.0 * a);
+        lam.sqrt() / (2.0 * std::f64::consts::PI)
+    };
+    let (stuck, slip) = (f1(1e5 + 4e5 + 1e5), f1(1e5 + 4e5));
+    assert!((stuck - 263.0).abs() < 0.5 && (slip - 188.0).abs() < 0.5, "{stuck} {slip}");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["harmonics"].as_u64(), Some(3), "{s}");
+    assert!(s["h_to_2h_relative_change"].as_f64().unwrap() < 1e-4, "{s}");
+    for b in s["bodies"].as_array().unwrap() {
+        let at = b["at_f"].as_f64().unwrap();
+        assert!(at > slip && at < stuck, "{b}");
+        assert!((at - 219.0).abs() < 1.5, "{b}: the README says 219 Hz");
+    }
+}
