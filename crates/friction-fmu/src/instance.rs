@@ -255,7 +255,10 @@ impl Instance {
     /// Start the simulation with the inputs `u0` at t = 0.
     fn start_worker(&mut self, u0: Vec<f64>) -> Result<(), FmiError> {
         let sys = self.system()?;
+        // a clone of the scenario shares its inputs' held values with every
+        // earlier run (a reset, a restored state): back to t = 0 first
         for (sig, &v) in sys.inputs().iter().zip(&u0) {
+            sig.reset();
             sig.set(0.0, v);
         }
         self.worker = Some(Worker::start(sys).map_err(FmiError)?);

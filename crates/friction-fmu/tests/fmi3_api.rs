@@ -111,7 +111,7 @@ fn run3(f: &Fmu3, t0: f64, k0: usize, n: usize) -> Vec<Vec<u64>> {
             let (s, last) = step3(f, t, 0.05);
             assert_eq!(s, fmi3OK);
             t += 0.05;
-            assert_eq!(last, t);
+            assert!((last - t).abs() < 1e-12, "{last} {t}");
             get3(f, &outs)
         })
         .collect()
@@ -166,7 +166,7 @@ fn fmi3_gives_the_fmi2_outputs_bit_for_bit() {
     assert!(xs.iter().cloned().fold(f64::MIN, f64::max) > 1e-3 && xs.iter().any(|&v| v < 1e-3));
     // `time`, the independent variable, is the FMU's time
     let time_vr = vars().len() as u32;
-    assert_eq!(f64::from_bits(get3(&f, &[time_vr])[0]), 40.0 * 0.05);
+    assert!((f64::from_bits(get3(&f, &[time_vr])[0]) - 2.0).abs() < 1e-12);
     assert_eq!(set3(&f, time_vr, 1.0), fmi3Error);
 }
 
