@@ -205,6 +205,56 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
     r.unwrap_or(std::ptr::null_mut())
 }
 
+/// Instantiation of an interface type this FMU does not have: NULL, with a
+/// logged message.
+fn refuse_instantiation(
+    call: &str,
+    env: fmi3InstanceEnvironment,
+    logger: fmi3LogMessageCallback,
+) -> fmi3Instance {
+    let msg = format!("{call}: this FMU is Co-Simulation only; use fmi3InstantiateCoSimulation");
+    let _ = catch_unwind(AssertUnwindSafe(|| log_to(logger, env, fmi3Error, "logStatusError", &msg)));
+    std::ptr::null_mut()
+}
+
+/// `fmi3InstantiateModelExchange`: NULL (Co-Simulation only).
+///
+/// # Safety
+/// See the module doc.
+#[no_mangle]
+pub unsafe extern "C" fn fmi3InstantiateModelExchange(
+    _instanceName: fmi3String,
+    _instantiationToken: fmi3String,
+    _resourcePath: fmi3String,
+    _visible: fmi3Boolean,
+    _loggingOn: fmi3Boolean,
+    instanceEnvironment: fmi3InstanceEnvironment,
+    logMessage: fmi3LogMessageCallback,
+) -> fmi3Instance {
+    refuse_instantiation("fmi3InstantiateModelExchange", instanceEnvironment, logMessage)
+}
+
+/// `fmi3InstantiateScheduledExecution`: NULL (Co-Simulation only). The
+/// clock callbacks are declared as plain pointers (never called).
+///
+/// # Safety
+/// See the module doc.
+#[no_mangle]
+pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(
+    _instanceName: fmi3String,
+    _instantiationToken: fmi3String,
+    _resourcePath: fmi3String,
+    _visible: fmi3Boolean,
+    _loggingOn: fmi3Boolean,
+    instanceEnvironment: fmi3InstanceEnvironment,
+    logMessage: fmi3LogMessageCallback,
+    _clockUpdate: *const c_void,
+    _lockPreemption: *const c_void,
+    _unlockPreemption: *const c_void,
+) -> fmi3Instance {
+    refuse_instantiation("fmi3InstantiateScheduledExecution", instanceEnvironment, logMessage)
+}
+
 /// `fmi3FreeInstance`: ends the simulation and frees the instance.
 ///
 /// # Safety
@@ -634,6 +684,27 @@ no_variables_of_type! {
 }
 
 unsupported! {
+    fmi3ActivateModelPartition(clockReference: fmi3ValueReference, activationTime: fmi3Float64)
+        => "Co-Simulation only: no Scheduled Execution";
+    fmi3EnterContinuousTimeMode() => "Co-Simulation only: no Model Exchange";
+    fmi3CompletedIntegratorStep(
+        noSetFMUStatePriorToCurrentPoint: fmi3Boolean,
+        enterEventMode: *mut fmi3Boolean,
+        terminateSimulation: *mut fmi3Boolean
+    ) => "Co-Simulation only: no Model Exchange";
+    fmi3SetTime(time: fmi3Float64) => "Co-Simulation only: no Model Exchange";
+    fmi3SetContinuousStates(continuousStates: *const fmi3Float64, nContinuousStates: usize)
+        => "Co-Simulation only: no Model Exchange";
+    fmi3GetContinuousStateDerivatives(derivatives: *mut fmi3Float64, nContinuousStates: usize)
+        => "Co-Simulation only: no Model Exchange";
+    fmi3GetEventIndicators(eventIndicators: *mut fmi3Float64, nEventIndicators: usize)
+        => "Co-Simulation only: no Model Exchange";
+    fmi3GetContinuousStates(continuousStates: *mut fmi3Float64, nContinuousStates: usize)
+        => "Co-Simulation only: no Model Exchange";
+    fmi3GetNominalsOfContinuousStates(nominals: *mut fmi3Float64, nContinuousStates: usize)
+        => "Co-Simulation only: no Model Exchange";
+    fmi3GetNumberOfEventIndicators(nEventIndicators: *mut usize) => "Co-Simulation only: no Model Exchange";
+    fmi3GetNumberOfContinuousStates(nContinuousStates: *mut usize) => "Co-Simulation only: no Model Exchange";
     fmi3EnterEventMode() => "hasEventMode = false";
     fmi3EnterStepMode() => "no event mode: the instance is in step mode after fmi3ExitInitializationMode";
     fmi3EnterConfigurationMode() => "no structural parameters";
