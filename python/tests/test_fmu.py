@@ -26,8 +26,9 @@ CONTACT = ROOT / "examples" / "fmu_contact_lugre.toml"
 LUGRE = ROOT / "examples" / "lugre_stick_slip.toml"
 
 
-def export(cli, scenario, out):
+def export(cli, scenario, out, fmi=None):
     args = [cli, "fmu"] + ([str(scenario)] if scenario else []) + ["-o", str(out)]
+    args += ["--fmi", fmi] if fmi else []
     r = subprocess.run(args, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     return out
@@ -64,6 +65,8 @@ def fmus(cli, tmp_path_factory):
         "dir": d,
         "default": export(cli, None, d / "default.fmu"),
         "contact": export(cli, CONTACT, d / "contact.fmu"),
+        "contact3": export(cli, CONTACT, d / "contact3.fmu", fmi="3"),
+        "default3": export(cli, None, d / "default3.fmu", fmi="3"),
         "tight": export(cli, tight, d / "tight.fmu"),
         "tight_toml": tight,
     }
@@ -279,3 +282,115 @@ def test_readme_fmu_commands_run_as_written(tmp_path, cli):
     # the script prints the friction force at the end: sliding backwards at
     # 1 cm/s, +(Fc + σ2 v) = 1.004 N
     assert float(r.stdout.strip().splitlines()[-1]) == pytest.approx(1.004, abs=1e-3)
+
+
+def test_fmi3_exports_pass_fmpy_validation_and_give_the_fmi2_results(fmus):
+    """`friction fmu --fmi 3`: FMPy validates the FMI 3.0 export and
+    simulates it; both versions drive the same instance code, so with the
+    same input on the same communication grid the results are identical
+    (the default scenario over 20 s of stick-slip, and the contact FMU
+    driven through its input)."""
+    for k in ("default3", "contact3"):
+        assert validate_fmu(str(fmus[k])) == [], k
+    md = fmpy.read_model_description(str(fmus["contact3"]))
+    assert md.fmiVersion == "3.0"
+    assert md.coSimulation.canGetAndSetFMUState and md.coSimulation.canSerializeFMUState
+    r2 = fmpy.simulate_fmu(str(fmus["default"]), output_interval=0.01)
+    r3 = fmpy.simulate_fmu(str(fmus["default3"]), output_interval=0.01)
+    assert len(r3) == len(r2) == 2001
+    for name in ("time", "x.m", "v.m", "F.c"):
+        assert np.array_equal(r2[name], r3[name]), name
+    assert r3["x.m"][-1] > 1.0  # it moved: stick-slip over 20 s
+    t = np.arange(301) * 0.01
+    v = 0.01 * np.sign(np.sin(2 * np.pi * t / 1.2) + 1e-12)
+    u = np.array(list(zip(t, v)), dtype=[("time", np.float64), ("v_slip", np.float64)])
+    a = fmpy.simulate_fmu(str(fmus["contact"]), input=u, output_interval=0.01, stop_time=3.0)
+    b = fmpy.simulate_fmu(str(fmus["contact3"]), input=u, output_interval=0.01, stop_time=3.0)
+    for name in ("x.slider", "F.c"):
+        assert np.array_equal(a[name], b[name]), name
+    assert a["F.c"].min() < -1.0 < 1.0 < a["F.c"].max()
+
+
+def _rollback(s, get, set_u, vr, step):
+    """Save at t = 0.5, step on with a changing input, restore, step again:
+    the outputs of both continuations; and the serialised state."""
+    for k in range(10):
+        set_u(0.012 * np.sin(0.45 * k))
+        step(0.05 * k, 0.05)
+    state = s.getFMUState() if hasattr(s, "getFMUState") else s.getFMUstate()
+    runs = []
+    for _ in range(2):
+        if runs:
+            (s.setFMUState if hasattr(s, "setFMUState") else s.setFMUstate)(state)
+        rows = []
+        for k in range(10, 25):
+            set_u(0.012 * np.sin(0.45 * k))
+            step(0.05 * k, 0.05)
+            rows.append(get(vr))
+        runs.append(np.array(rows))
+    ser = (s.serializeFMUState if hasattr(s, "serializeFMUState") else s.serializeFMUstate)(state)
+    return runs, ser
+
+
+@pytest.mark.parametrize("key", ["contact", "contact3"])
+def test_fmu_state_rollback_is_bit_for_bit(fmus, key):
+    """A master that rolls back steps (FMPy's get/set/serialise FMU state
+    calls): restored, the run continues bit for bit as it did the first
+    time; the serialised state, read into a fresh instance, too."""
+    md = fmpy.read_model_description(str(fmus[key]))
+    d = fmpy.extract(str(fmus[key]))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    outs = [vr[n] for n in ("x.slider", "v.slider", "F.c", "z.c.0")]
+    v3 = md.fmiVersion == "3.0"
+
+    def make(name):
+        if v3:
+            from fmpy.fmi3 import FMU3Slave
+
+            s = FMU3Slave(
+                guid=md.instantiationToken,
+                unzipDirectory=d,
+                modelIdentifier=md.coSimulation.modelIdentifier,
+                instanceName=name,
+            )
+            s.instantiate()
+            s.enterInitializationMode(startTime=0.0)
+            s.exitInitializationMode()
+            return s, s.getFloat64, lambda x: s.setFloat64([vr["v_slip"]], [x])
+        s = FMU2Slave(
+            guid=md.guid, unzipDirectory=d, modelIdentifier=md.coSimulation.modelIdentifier, instanceName=name
+        )
+        s.instantiate()
+        s.setupExperiment(startTime=0.0)
+        s.enterInitializationMode()
+        s.exitInitializationMode()
+        return s, s.getReal, lambda x: s.setReal([vr["v_slip"]], [x])
+
+    s, get, set_u = make("a")
+    g = None
+    try:
+
+        def step(t, h):
+            s.doStep(currentCommunicationPoint=t, communicationStepSize=h)
+
+        (first, second), ser = _rollback(s, get, set_u, outs, step)
+        assert np.array_equal(first, second)
+        assert np.ptp(first[:, 0]) > 1e-4  # the slider moved over the continuation
+        g, get_g, set_g = make("b")
+        if v3:
+            st = g.deserializeFMUState(ser)
+            g.setFMUState(st)
+        else:
+            st = g.deSerializeFMUstate(ser)
+            g.setFMUstate(st)
+        rows = []
+        for k in range(10, 25):
+            set_g(0.012 * np.sin(0.45 * k))
+            g.doStep(currentCommunicationPoint=0.05 * k, communicationStepSize=0.05)
+            rows.append(get_g(outs))
+        assert np.array_equal(np.array(rows), first)
+    finally:
+        s.freeInstance()
+        if g is not None:
+            g.freeInstance()
+        shutil.rmtree(d, ignore_errors=True)

@@ -1,11 +1,9 @@
-//! `friction fmu [FILE.toml] -o OUT.fmu [--lib PATH]`: export a scenario as
-//! an FMI 2.0 Co-Simulation FMU.
+//! `friction fmu [FILE.toml] -o OUT.fmu [--fmi 2|3] [--lib PATH]`: export a
+//! scenario as an FMI 2.0 (default) or 3.0 Co-Simulation FMU.
 //!
-//! The FMU is a zip archive of `modelDescription.xml` (from
-//! `friction_fmu::description`), `binaries/linux64/friction_fmu.so` (the
-//! generic library of the `friction-fmu` crate, the same for every export)
-//! and `resources/scenario.toml` (the scenario, with the CSV files of its
-//! `table` schedules copied to `resources/tables/`).
+//! This command only reads its arguments, the scenario and the library;
+//! `friction_fmu::archive::write` builds the archive (the generic library of
+//! the `friction-fmu` crate, the same for every export and both versions).
 //!
 //! The library is found, in this order: `--lib PATH`; the environment
 //! variable `FRICTION_FMU_LIB`; next to this executable
@@ -13,13 +11,10 @@
 //! `friction-fmu` puts there, or `deps/libfriction_fmu.so`, which cargo
 //! builds as a dependency of this binary: the newest of these); `../lib/`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use friction_fmu::description::{model_description, MODEL_IDENTIFIER};
-use friction_fmu::variables::variables;
-use friction_sim::scenario;
+use friction_fmu::archive::{self, FmiVersion};
 
 /// The environment variable naming the library.
 const LIB_ENV: &str = "FRICTION_FMU_LIB";
@@ -34,6 +29,9 @@ pub struct FmuArgs {
     /// The FMU to write (a file name ending in .fmu; missing directories are created).
     #[arg(short, long, value_name = "OUT.fmu")]
     out: PathBuf,
+    /// FMI version of the export: 2 (FMI 2.0 Co-Simulation) or 3 (FMI 3.0 Co-Simulation).
+    #[arg(long, value_name = "2|3", default_value = "2")]
+    fmi: String,
     /// The FMU shared library (libfriction_fmu.so) to pack, instead of searching for it.
     #[arg(long, value_name = "PATH")]
     lib: Option<PathBuf>,
@@ -54,6 +52,7 @@ pub fn main(a: &FmuArgs, default_scenario: &str) -> ExitCode {
 }
 
 fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
+    let version = FmiVersion::parse(&a.fmi)?;
     if a.out.extension().and_then(|e| e.to_str()) != Some("fmu") {
         return Err(format!("-o {}: the file name must end in .fmu", a.out.display()));
     }
@@ -77,96 +76,23 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
             (default_scenario.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from("."))
         }
     };
-    scenario::parse(&text, &file, &dir).map_err(|e| e.to_string())?;
-    let (packed, tables) = pack_tables(&text, &file, &dir)?;
-    // the packed scenario is what the library reads: its variables are the FMU's
-    let staged = std::env::temp_dir().join(format!("friction-fmu-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staged);
-    std::fs::create_dir_all(staged.join("tables")).map_err(|e| format!("{}: {e}", staged.display()))?;
-    for (name, from) in &tables {
-        std::fs::copy(from, staged.join(name)).map_err(|e| format!("{}: {e}", from.display()))?;
-    }
-    let sys = scenario::parse(&packed, &file, &staged).map_err(|e| e.to_string());
-    let _ = std::fs::remove_dir_all(&staged);
-    let sys = sys?;
-    let raw: toml::Table = toml::from_str(&packed).map_err(|e| format!("{file}: {e}"))?;
-    let vars = variables(&sys, &raw).map_err(|e| format!("{file}: {e}"))?;
-    let description = raw.get("description").and_then(|d| d.as_str());
-    let md = model_description(&sys, &packed, &vars, description);
+    // a scenario error first, then the library
+    friction_sim::scenario::parse(&text, &file, &dir).map_err(|e| e.to_string())?;
     let lib = find_lib(a.lib.as_deref())?;
     let so = std::fs::read(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
-    if !so.starts_with(b"\x7fELF") || !so.windows(10).any(|w| w == b"fmi2DoStep") {
-        return Err(format!(
-            "{}: not an FMI 2.0 shared library (no ELF header or no fmi2DoStep)",
-            lib.display()
-        ));
-    }
-
-    // write next to the target, then rename: a failed export leaves no half file
-    let tmp = a.out.with_extension("fmu.part");
-    let write = || -> Result<(), String> {
-        let f = std::fs::File::create(&tmp).map_err(|e| format!("-o {}: {e}", a.out.display()))?;
-        let mut z = zip::ZipWriter::new(f);
-        let opt =
-            zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-        let mut add = |name: &str, bytes: &[u8]| -> Result<(), String> {
-            z.start_file(name, opt).map_err(|e| format!("{}: {name}: {e}", a.out.display()))?;
-            z.write_all(bytes).map_err(|e| format!("{}: {name}: {e}", a.out.display()))
-        };
-        add("modelDescription.xml", md.as_bytes())?;
-        add(&format!("binaries/linux64/{MODEL_IDENTIFIER}.so"), &so)?;
-        add("resources/scenario.toml", packed.as_bytes())?;
-        for (name, from) in &tables {
-            let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-            add(&format!("resources/{name}"), &bytes)?;
-        }
-        z.finish().map_err(|e| format!("{}: {e}", a.out.display()))?;
-        std::fs::rename(&tmp, &a.out).map_err(|e| format!("-o {}: {e}", a.out.display()))
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    let count = |f: fn(&friction_fmu::variables::Kind) -> bool| vars.iter().filter(|v| f(&v.kind)).count();
-    use friction_fmu::variables::Kind;
+    archive::check_library(&so, version).map_err(|e| format!("{}: {e}", lib.display()))?;
+    let s = archive::write(&text, &file, &dir, version, &so, &a.out)?;
     Ok(format!(
-        "wrote {} (FMI 2.0 Co-Simulation, linux64): {} outputs, {} inputs, {} parameters, stop time {} s; library {}",
+        "wrote {} (FMI {} Co-Simulation, {}): {} outputs, {} inputs, {} parameters, stop time {} s; library {}",
         a.out.display(),
-        count(|k| matches!(k, Kind::Output(_))),
-        count(|k| matches!(k, Kind::Input(_))),
-        count(|k| matches!(k, Kind::Parameter { .. })),
-        sys.solver.t_end,
+        version.text(),
+        version.platform(),
+        s.outputs,
+        s.inputs,
+        s.parameters,
+        s.stop_time,
         lib.display()
     ))
-}
-
-/// The scenario text to pack, with every `table` schedule's `file` pointing
-/// to a copy under `tables/`; and the copies to make: `(tables/NAME, source)`.
-/// Without tables the text is packed as written (comments kept).
-fn pack_tables(text: &str, file: &str, dir: &Path) -> Result<(String, Vec<(String, PathBuf)>), String> {
-    let mut raw: toml::Table = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
-    let mut tables = Vec::new();
-    let slots: [(&str, &str); 3] = [("driver", "motion"), ("force", "value"), ("contact", "normal")];
-    for (array, key) in slots {
-        let Some(items) = raw.get_mut(array).and_then(|a| a.as_array_mut()) else { continue };
-        for item in items.iter_mut() {
-            let Some(sched) = item.get_mut(key).and_then(|s| s.as_table_mut()) else { continue };
-            if sched.get("type").and_then(|t| t.as_str()) != Some("table") {
-                continue;
-            }
-            let Some(f) = sched.get("file").and_then(|f| f.as_str()) else { continue };
-            let src = dir.join(f);
-            let base = Path::new(f).file_name().and_then(|n| n.to_str()).unwrap_or("table.csv");
-            let name = format!("tables/{}-{base}", tables.len());
-            sched.insert("file".into(), toml::Value::String(name.clone()));
-            tables.push((name, src));
-        }
-    }
-    if tables.is_empty() {
-        return Ok((text.to_string(), tables));
-    }
-    let packed = toml::to_string(&raw).map_err(|e| format!("{file}: {e}"))?;
-    Ok((packed, tables))
 }
 
 /// The FMU library: `--lib`, `$FRICTION_FMU_LIB`, or next to the executable.

@@ -24,6 +24,23 @@ fn default_scenario_exports_a_zip_with_the_three_parts() {
     let _ = std::fs::remove_dir_all(d);
 }
 
+#[test]
+fn fmi3_export_packs_the_library_under_x86_64_linux() {
+    let d = tmp("fmu", "fmi3");
+    let out = d.join("c3.fmu");
+    let sc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fmu_contact_lugre.toml");
+    let r = friction().args(["fmu", sc, "--fmi", "3", "-o"]).arg(&out).output().unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    for name in ["modelDescription.xml", "binaries/x86_64-linux/friction_fmu.so", "resources/scenario.toml"] {
+        assert!(bytes.windows(name.len()).any(|w| w == name.as_bytes()), "{name} missing");
+    }
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(stdout.contains("FMI 3.0 Co-Simulation, x86_64-linux"), "{stdout}");
+    refused(&["fmu", "--fmi", "4", "-o", out.to_str().unwrap()], &["--fmi 4", "valid: 2, 3"]);
+    let _ = std::fs::remove_dir_all(d);
+}
+
 fn refused(args: &[&str], expect: &[&str]) {
     let r = friction().args(args).output().unwrap();
     let err = String::from_utf8_lossy(&r.stderr);

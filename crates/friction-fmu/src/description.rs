@@ -1,5 +1,5 @@
-//! `modelDescription.xml` of an exported scenario (FMI 2.0 Co-Simulation)
-//! and its GUID.
+//! `modelDescription.xml` of an exported scenario (FMI 2.0 or 3.0
+//! Co-Simulation) and its GUID (FMI 3.0: instantiation token).
 
 use std::collections::BTreeSet;
 
@@ -9,7 +9,8 @@ use sha2::{Digest, Sha256};
 use crate::variables::{Kind, Variable};
 
 /// The model identifier: the shared library is
-/// `binaries/linux64/friction_fmu.so` in every exported FMU.
+/// `binaries/linux64/friction_fmu.so` (FMI 2.0) or
+/// `binaries/x86_64-linux/friction_fmu.so` (FMI 3.0) in every exported FMU.
 pub const MODEL_IDENTIFIER: &str = "friction_fmu";
 
 /// The GUID of the FMU of a packed scenario text: the first 128 bits of the
@@ -72,7 +73,7 @@ pub fn model_description(sys: &System, text: &str, vars: &[Variable], descriptio
         "  <CoSimulation modelIdentifier=\"{MODEL_IDENTIFIER}\" canHandleVariableCommunicationStepSize=\"true\" \
          canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\" \
          canBeInstantiatedOnlyOncePerProcess=\"false\" canNotUseMemoryManagementFunctions=\"true\" \
-         canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\"/>\n"
+         canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"false\"/>\n"
     ));
     let units: BTreeSet<&str> = vars.iter().filter_map(|v| v.unit.as_deref()).collect();
     if !units.is_empty() {
@@ -123,6 +124,95 @@ pub fn model_description(sys: &System, text: &str, vars: &[Variable], descriptio
             x.push_str(&format!("      <Unknown index=\"{}\"/>\n", v.vr + 1));
         }
         x.push_str("    </InitialUnknowns>\n");
+    }
+    x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
+    x
+}
+
+/// The `modelDescription.xml` of the FMI 3.0 Co-Simulation FMU of `sys`
+/// (arguments as for [`model_description`]): the same variables as `Float64`
+/// with the same value references, and `time`, the independent variable,
+/// with the next value reference.
+///
+/// ```
+/// use std::path::Path;
+/// let text = std::fs::read_to_string("../../examples/fmu_contact_lugre.toml").unwrap();
+/// let sys = friction_sim::scenario::parse(&text, "c.toml", Path::new("../../examples")).unwrap();
+/// let raw: toml::Table = toml::from_str(&text).unwrap();
+/// let vars = friction_fmu::variables::variables(&sys, &raw).unwrap();
+/// let md = friction_fmu::description::model_description_v3(&sys, &text, &vars, None);
+/// assert!(md.contains("fmiVersion=\"3.0\""));
+/// assert!(md.contains(&format!("<Float64 name=\"time\" valueReference=\"{}\"", vars.len())));
+/// ```
+pub fn model_description_v3(
+    sys: &System,
+    text: &str,
+    vars: &[Variable],
+    description: Option<&str>,
+) -> String {
+    let mut x = String::new();
+    x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    x.push_str(&format!(
+        "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"{}\" instantiationToken=\"{}\" description=\"{}\" \
+         generationTool=\"friction {}\" variableNamingConvention=\"flat\">\n",
+        esc(&sys.name),
+        guid(text),
+        esc(description.unwrap_or("A friction scenario exported by `friction fmu`")),
+        env!("CARGO_PKG_VERSION"),
+    ));
+    x.push_str(&format!(
+        "  <CoSimulation modelIdentifier=\"{MODEL_IDENTIFIER}\" canHandleVariableCommunicationStepSize=\"true\" \
+         canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" providesDirectionalDerivatives=\"false\" \
+         providesAdjointDerivatives=\"false\" maxOutputDerivativeOrder=\"0\" providesIntermediateUpdate=\"false\" \
+         canReturnEarlyAfterIntermediateUpdate=\"false\" hasEventMode=\"false\" \
+         providesEvaluateDiscreteStates=\"false\" canBeInstantiatedOnlyOncePerProcess=\"false\"/>\n"
+    ));
+    // "s": the unit of `time`
+    let units: BTreeSet<&str> = vars.iter().filter_map(|v| v.unit.as_deref()).chain(["s"]).collect();
+    x.push_str("  <UnitDefinitions>\n");
+    for u in &units {
+        x.push_str(&format!("    <Unit name=\"{}\"/>\n", esc(u)));
+    }
+    x.push_str("  </UnitDefinitions>\n");
+    x.push_str("  <LogCategories>\n");
+    for (name, what) in crate::instance::LOG_CATEGORIES {
+        x.push_str(&format!("    <Category name=\"{name}\" description=\"{}\"/>\n", esc(what)));
+    }
+    x.push_str("  </LogCategories>\n");
+    x.push_str(&format!(
+        "  <DefaultExperiment startTime=\"0\" stopTime=\"{}\" tolerance=\"{}\"/>\n",
+        num(sys.solver.t_end),
+        num(sys.solver.rtol)
+    ));
+    x.push_str("  <ModelVariables>\n");
+    for v in vars {
+        let (causality, variability) = match v.kind {
+            Kind::Output(_) => ("output", "continuous"),
+            Kind::Input(_) => ("input", "continuous"),
+            Kind::Parameter { .. } => ("parameter", "fixed"),
+        };
+        let unit = v.unit.as_deref().map(|u| format!(" unit=\"{}\"", esc(u))).unwrap_or_default();
+        let start = v.start.map(|s| format!(" start=\"{}\"", num(s))).unwrap_or_default();
+        x.push_str(&format!(
+            "    <Float64 name=\"{}\" valueReference=\"{}\" description=\"{}\" causality=\"{causality}\" \
+             variability=\"{variability}\"{unit}{start}/>\n",
+            esc(&v.name),
+            v.vr,
+            esc(&v.description),
+        ));
+    }
+    x.push_str(&format!(
+        "    <Float64 name=\"time\" valueReference=\"{}\" description=\"simulation time\" \
+         causality=\"independent\" variability=\"continuous\" unit=\"s\"/>\n",
+        vars.len()
+    ));
+    x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
+    let outputs: Vec<&Variable> = vars.iter().filter(|v| matches!(v.kind, Kind::Output(_))).collect();
+    for v in &outputs {
+        x.push_str(&format!("    <Output valueReference=\"{}\"/>\n", v.vr));
+    }
+    for v in &outputs {
+        x.push_str(&format!("    <InitialUnknown valueReference=\"{}\"/>\n", v.vr));
     }
     x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
     x

@@ -6,7 +6,8 @@
 //! `fmi2Integer` and `fmi2Boolean` `int`, `fmi2String` `const char *`,
 //! `fmi2Status` an `int` enum. Every function catches panics (none crosses
 //! the boundary), refuses null pointers, and reports failure as `fmi2Error`
-//! with a message through the master's `fmi2CallbackLogger`. The FMU-state,
+//! with a message through the master's `fmi2CallbackLogger`. FMU states
+//! are got, set, freed and serialised ([`crate::state`]). The
 //! directional-derivative, input-derivative and asynchronous functions
 //! return `fmi2Error`: the capability flags in `modelDescription.xml` say
 //! they are not supported.
@@ -25,6 +26,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use crate::instance::{FmiError, Instance, State, LOG_CATEGORIES};
+use crate::state::Snapshot;
 
 /// `fmi2Component`.
 pub type fmi2Component = *mut c_void;
@@ -117,7 +119,7 @@ impl Component {
     }
 }
 
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| p.downcast_ref::<&str>().copied())
@@ -153,7 +155,7 @@ unsafe fn call(c: fmi2Component, f: impl FnOnce(&mut Component) -> Result<(), Fm
 }
 
 /// A slice from a C array; `n == 0` gives an empty slice whatever the pointer.
-unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T], FmiError> {
+pub(crate) unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T], FmiError> {
     if n == 0 {
         return Ok(&[]);
     }
@@ -164,7 +166,7 @@ unsafe fn slice<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T], Fmi
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
-unsafe fn slice_mut<'a, T>(p: *mut T, n: usize, what: &str) -> Result<&'a mut [T], FmiError> {
+pub(crate) unsafe fn slice_mut<'a, T>(p: *mut T, n: usize, what: &str) -> Result<&'a mut [T], FmiError> {
     if n == 0 {
         return Ok(&mut []);
     }
@@ -175,7 +177,7 @@ unsafe fn slice_mut<'a, T>(p: *mut T, n: usize, what: &str) -> Result<&'a mut [T
     Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
 }
 
-unsafe fn string(p: fmi2String) -> Option<String> {
+pub(crate) unsafe fn string(p: fmi2String) -> Option<String> {
     // SAFETY: NUL-terminated (module doc)
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
@@ -577,72 +579,137 @@ pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     unsafe { unsupported(c, "fmi2GetRealOutputDerivatives (maxOutputDerivativeOrder = 0)") }
 }
 
-/// `fmi2GetFMUstate`: not supported (`canGetAndSetFMUstate = false`).
+/// `fmi2GetFMUstate`: a snapshot of the instance (see [`crate::state`]);
+/// a non-NULL `*state` from an earlier call is overwritten.
 ///
 /// # Safety
-/// See the module doc.
+/// See the module doc; `*state` is NULL or a state of this library.
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetFMUstate(c: fmi2Component, _state: *mut fmi2FMUstate) -> fmi2Status {
-    unsafe { unsupported(c, "fmi2GetFMUstate (canGetAndSetFMUstate = false)") }
+pub unsafe extern "C" fn fmi2GetFMUstate(c: fmi2Component, state: *mut fmi2FMUstate) -> fmi2Status {
+    unsafe {
+        call(c, |comp| {
+            let p = slice_mut(state, 1, "fmi2GetFMUstate: FMUstate")?;
+            let snap = comp.inst.get_state();
+            if p[0].is_null() {
+                p[0] = Box::into_raw(Box::new(snap)) as fmi2FMUstate;
+            } else {
+                // SAFETY: a state from fmi2GetFMUstate or fmi2DeSerializeFMUstate
+                *(p[0] as *mut Snapshot) = snap;
+            }
+            Ok(())
+        })
+    }
 }
 
-/// `fmi2SetFMUstate`: not supported.
+/// The snapshot behind an FMU state pointer.
+unsafe fn snapshot<'a>(state: *mut c_void, call: &str) -> Result<&'a Snapshot, FmiError> {
+    if state.is_null() {
+        return Err(FmiError(format!("{call}: the FMU state is NULL")));
+    }
+    // SAFETY: a state from this library (module doc)
+    Ok(unsafe { &*(state as *const Snapshot) })
+}
+
+/// `fmi2SetFMUstate`: the instance goes back (or forward) to `state`.
 ///
 /// # Safety
-/// See the module doc.
+/// See the module doc; `state` is a state of this library.
 #[no_mangle]
-pub unsafe extern "C" fn fmi2SetFMUstate(c: fmi2Component, _state: fmi2FMUstate) -> fmi2Status {
-    unsafe { unsupported(c, "fmi2SetFMUstate (canGetAndSetFMUstate = false)") }
+pub unsafe extern "C" fn fmi2SetFMUstate(c: fmi2Component, state: fmi2FMUstate) -> fmi2Status {
+    unsafe { call(c, |comp| comp.inst.set_state(snapshot(state, "fmi2SetFMUstate")?)) }
 }
 
-/// `fmi2FreeFMUstate`: not supported.
+/// `fmi2FreeFMUstate`: frees `*state` and sets it to NULL (a NULL `*state`
+/// is a no-op).
 ///
 /// # Safety
-/// See the module doc.
+/// See the module doc; `*state` is NULL or a state of this library, freed once.
 #[no_mangle]
-pub unsafe extern "C" fn fmi2FreeFMUstate(c: fmi2Component, _state: *mut fmi2FMUstate) -> fmi2Status {
-    unsafe { unsupported(c, "fmi2FreeFMUstate (canGetAndSetFMUstate = false)") }
+pub unsafe extern "C" fn fmi2FreeFMUstate(c: fmi2Component, state: *mut fmi2FMUstate) -> fmi2Status {
+    unsafe {
+        call(c, |_| {
+            let p = slice_mut(state, 1, "fmi2FreeFMUstate: FMUstate")?;
+            if !p[0].is_null() {
+                // SAFETY: from fmi2GetFMUstate or fmi2DeSerializeFMUstate
+                drop(Box::from_raw(p[0] as *mut Snapshot));
+                p[0] = std::ptr::null_mut();
+            }
+            Ok(())
+        })
+    }
 }
 
-/// `fmi2SerializedFMUstateSize`: not supported (`canSerializeFMUstate = false`).
+/// `fmi2SerializedFMUstateSize`: the number of bytes of the serialised `state`.
 ///
 /// # Safety
 /// See the module doc.
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SerializedFMUstateSize(
     c: fmi2Component,
-    _state: fmi2FMUstate,
-    _size: *mut usize,
+    state: fmi2FMUstate,
+    size: *mut usize,
 ) -> fmi2Status {
-    unsafe { unsupported(c, "fmi2SerializedFMUstateSize (canSerializeFMUstate = false)") }
+    unsafe {
+        call(c, |comp| {
+            let out = slice_mut(size, 1, "fmi2SerializedFMUstateSize: size")?;
+            out[0] = snapshot(state, "fmi2SerializedFMUstateSize")?.to_bytes(comp.inst.guid()).len();
+            Ok(())
+        })
+    }
 }
 
-/// `fmi2SerializeFMUstate`: not supported.
+/// `fmi2SerializeFMUstate`: writes the serialised `state` into `bytes`,
+/// which holds `size` bytes (exactly the size from
+/// [`fmi2SerializedFMUstateSize`]).
 ///
 /// # Safety
 /// See the module doc.
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SerializeFMUstate(
     c: fmi2Component,
-    _state: fmi2FMUstate,
-    _bytes: *mut fmi2Byte,
-    _size: usize,
+    state: fmi2FMUstate,
+    bytes: *mut fmi2Byte,
+    size: usize,
 ) -> fmi2Status {
-    unsafe { unsupported(c, "fmi2SerializeFMUstate (canSerializeFMUstate = false)") }
+    unsafe {
+        call(c, |comp| {
+            let b = snapshot(state, "fmi2SerializeFMUstate")?.to_bytes(comp.inst.guid());
+            if b.len() != size {
+                return Err(FmiError(format!(
+                    "fmi2SerializeFMUstate: size = {size}; the state takes {} bytes \
+                     (fmi2SerializedFMUstateSize)",
+                    b.len()
+                )));
+            }
+            let out = slice_mut(bytes as *mut u8, size, "fmi2SerializeFMUstate: serializedState")?;
+            out.copy_from_slice(&b);
+            Ok(())
+        })
+    }
 }
 
-/// `fmi2DeSerializeFMUstate`: not supported.
+/// `fmi2DeSerializeFMUstate`: a new state (in `*state`) from bytes written
+/// by [`fmi2SerializeFMUstate`] of an FMU of the same scenario.
 ///
 /// # Safety
 /// See the module doc.
 #[no_mangle]
 pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     c: fmi2Component,
-    _bytes: *const fmi2Byte,
-    _size: usize,
-    _state: *mut fmi2FMUstate,
+    bytes: *const fmi2Byte,
+    size: usize,
+    state: *mut fmi2FMUstate,
 ) -> fmi2Status {
-    unsafe { unsupported(c, "fmi2DeSerializeFMUstate (canSerializeFMUstate = false)") }
+    unsafe {
+        call(c, |comp| {
+            let b = slice(bytes as *const u8, size, "fmi2DeSerializeFMUstate: serializedState")?;
+            let out = slice_mut(state, 1, "fmi2DeSerializeFMUstate: FMUstate")?;
+            let snap = Snapshot::from_bytes(b, comp.inst.guid(), comp.inst.variables().len())
+                .map_err(|e| FmiError(format!("fmi2DeSerializeFMUstate: {e}")))?;
+            out[0] = Box::into_raw(Box::new(snap)) as fmi2FMUstate;
+            Ok(())
+        })
+    }
 }
 
 /// `fmi2GetDirectionalDerivative`: not supported (`providesDirectionalDerivative = false`).

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 
 use friction_sim::scenario::System;
 
+use crate::state::{Command, Replay, Snapshot};
 use crate::variables::{variables, with_parameters, Kind, Variable};
 use crate::worker::Worker;
 
@@ -69,6 +70,10 @@ pub struct Instance {
     rtol: Option<f64>,
     time: f64,
     worker: Option<Worker>,
+    /// What the running simulation received, for FMU states (empty without one).
+    replay: Replay,
+    /// The GUID of the scenario text.
+    guid: String,
     /// Outputs at the current communication point, if read since the last change.
     cached: Option<Vec<f64>>,
 }
@@ -112,6 +117,8 @@ impl Instance {
             rtol: None,
             time: 0.0,
             worker: None,
+            replay: Replay::default(),
+            guid: crate::description::guid(text),
             cached: None,
         })
     }
@@ -224,7 +231,7 @@ impl Instance {
         let mut sys = if overrides.is_empty() {
             self.base.clone()
         } else {
-            with_parameters(&self.text, &self.file, &self.dir, &overrides).map_err(FmiError)?
+            with_parameters(&self.text, &self.file, &self.dir, &self.base, &overrides).map_err(FmiError)?
         };
         sys.solver.t_end = self.stop_time;
         if let Some(r) = self.rtol {
@@ -245,13 +252,23 @@ impl Instance {
             .collect()
     }
 
+    /// Start the simulation with the inputs `u0` at t = 0.
+    fn start_worker(&mut self, u0: Vec<f64>) -> Result<(), FmiError> {
+        let sys = self.system()?;
+        // a clone of the scenario shares its inputs' held values with every
+        // earlier run (a reset, a restored state): back to t = 0 first
+        for (sig, &v) in sys.inputs().iter().zip(&u0) {
+            sig.reset();
+            sig.set(0.0, v);
+        }
+        self.worker = Some(Worker::start(sys).map_err(FmiError)?);
+        self.replay = Replay { start_inputs: u0, commands: Vec::new() };
+        Ok(())
+    }
+
     fn ensure_worker(&mut self) -> Result<&Worker, FmiError> {
         if self.worker.is_none() {
-            let sys = self.system()?;
-            for (sig, v) in sys.inputs().iter().zip(self.inputs()) {
-                sig.set(0.0, v);
-            }
-            self.worker = Some(Worker::start(sys).map_err(FmiError)?);
+            self.start_worker(self.inputs())?;
             self.cached = None;
         }
         Ok(self.worker.as_ref().expect("started above"))
@@ -285,6 +302,7 @@ impl Instance {
                             }
                             let u = s.inputs();
                             let row = s.ensure_worker()?.outputs(&u).map_err(FmiError)?;
+                            s.replay.commands.push(Command::Outputs(u));
                             s.cached = Some(row);
                         }
                         s.cached.as_ref().expect("set above")[col]
@@ -385,6 +403,7 @@ impl Instance {
             let u = s.inputs();
             let w = s.worker.as_ref().ok_or_else(|| FmiError("internal error: no simulation".into()))?;
             w.step(to, &u).map_err(|e| FmiError(format!("fmi2DoStep from t = {t} to {to}: {e}")))?;
+            s.replay.commands.push(Command::Step(to, u));
             s.time = to;
             s.cached = None;
             Ok(())
@@ -402,6 +421,7 @@ impl Instance {
                 if let Some(w) = &s.worker {
                     let u = s.inputs();
                     s.cached = w.outputs(&u).ok();
+                    s.replay.commands.push(Command::Outputs(u));
                 }
             }
             s.worker = None;
@@ -419,5 +439,68 @@ impl Instance {
         self.rtol = None;
         self.time = 0.0;
         self.state = State::Instantiated;
+    }
+
+    /// The GUID of this FMU (FMI 3.0: its instantiation token).
+    pub fn guid(&self) -> &str {
+        &self.guid
+    }
+
+    /// `fmi2GetFMUstate`: a snapshot of the instance, in any state.
+    pub fn get_state(&self) -> Snapshot {
+        Snapshot {
+            state: self.state,
+            values: self.values.clone(),
+            stop_time: self.stop_time,
+            rtol: self.rtol,
+            time: self.time,
+            cached: self.cached.clone(),
+            replay: self.worker.as_ref().map(|_| self.replay.clone()),
+        }
+    }
+
+    /// `fmi2SetFMUstate`: back (or forward) to `snap`; its simulation is run
+    /// again from t = 0 through the same commands (see [`crate::state`]),
+    /// unless this instance is still exactly there.
+    pub fn set_state(&mut self, snap: &Snapshot) -> Result<(), FmiError> {
+        self.guard(|s| {
+            if snap.values.len() != s.vars.len() {
+                return Err(FmiError(format!(
+                    "fmi2SetFMUstate: the state has {} variable values; this FMU has {}",
+                    snap.values.len(),
+                    s.vars.len()
+                )));
+            }
+            let same_run = s.worker.is_some()
+                && snap.replay.as_ref() == Some(&s.replay)
+                && s.stop_time.to_bits() == snap.stop_time.to_bits()
+                && s.rtol.map(f64::to_bits) == snap.rtol.map(f64::to_bits)
+                && s.values.iter().zip(&snap.values).all(|(a, b)| a.to_bits() == b.to_bits());
+            s.values.clone_from(&snap.values);
+            s.stop_time = snap.stop_time;
+            s.rtol = snap.rtol;
+            s.time = snap.time;
+            if !same_run {
+                s.worker = None;
+                s.replay = Replay::default();
+                if let Some(r) = &snap.replay {
+                    s.start_worker(r.start_inputs.clone())?;
+                    let w = s.worker.as_ref().expect("started above");
+                    for c in &r.commands {
+                        let done = match c {
+                            Command::Outputs(u) => w.outputs(u).map(|_| ()),
+                            Command::Step(to, u) => w.step(*to, u),
+                        };
+                        done.map_err(|e| {
+                            FmiError(format!("fmi2SetFMUstate: the simulation could not be replayed: {e}"))
+                        })?;
+                    }
+                    s.replay.commands.clone_from(&r.commands);
+                }
+            }
+            s.cached.clone_from(&snap.cached);
+            s.state = snap.state;
+            Ok(())
+        })
     }
 }

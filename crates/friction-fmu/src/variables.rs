@@ -145,35 +145,26 @@ fn column_description(c: &str) -> String {
 }
 
 /// The scenario `text` with parameter values set: `overrides` holds
-/// `(contact index, parameter, value)`. Validated as a scenario file is
-/// (out of range: the error names the parameter, the value and the valid
-/// range); `file` names the scenario and `dir` resolves table files.
+/// `(contact index, parameter, value)`, applied through the one override
+/// path of the sweeps and `friction run --set`
+/// ([`friction_sim::sweep::parse_with_overrides`], key
+/// `contact.NAME.params.PARAM`); `base` is the scenario as written (for the
+/// contacts' names). Validated as a scenario file is (out of range: the
+/// error names the parameter, the value and the valid range); `file` names
+/// the scenario and `dir` resolves table files.
 pub fn with_parameters(
     text: &str,
     file: &str,
     dir: &Path,
+    base: &System,
     overrides: &[(usize, String, f64)],
 ) -> Result<System, String> {
-    if overrides.is_empty() {
-        return friction_sim::scenario::parse(text, file, dir).map_err(|e| e.to_string());
-    }
-    let mut raw: toml::Table = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
-    let contacts = raw
-        .get_mut("contact")
-        .and_then(|c| c.as_array_mut())
-        .ok_or_else(|| format!("{file}: no [[contact]] tables"))?;
+    let mut paths = Vec::with_capacity(overrides.len());
     for (ci, name, value) in overrides {
-        let c = contacts
-            .get_mut(*ci)
-            .and_then(|c| c.as_table_mut())
-            .ok_or_else(|| format!("{file}: no contact[{ci}]"))?;
-        let params = c.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        let params =
-            params.as_table_mut().ok_or_else(|| format!("{file}: contact[{ci}].params is not a table"))?;
-        params.insert(name.clone(), toml::Value::Float(*value));
+        let c = base.contacts.get(*ci).ok_or_else(|| format!("{file}: no contact[{ci}]"))?;
+        paths.push((format!("contact.{}.params.{name}", c.name), *value));
     }
-    let edited = toml::to_string(&raw).map_err(|e| format!("{file}: {e}"))?;
-    friction_sim::scenario::parse(&edited, file, dir).map_err(|e| match e {
+    friction_sim::sweep::parse_with_overrides(text, file, dir, &paths).map_err(|(_, e)| match e {
         friction_sim::SimError::Input { message, .. } => format!("{file}: {message}"),
         other => other.to_string(),
     })

@@ -184,9 +184,10 @@ fn misuse_returns_fmi2error() {
     assert_eq!(step(&f, 0.0, 0.0), fmi2Error);
     // unsupported capabilities
     unsafe { fmi2Reset(f.c) };
-    let mut s: fmi2FMUstate = std::ptr::null_mut();
-    assert_eq!(unsafe { fmi2GetFMUstate(f.c, &mut s) }, fmi2Error);
     assert_eq!(unsafe { fmi2CancelStep(f.c) }, fmi2Error);
+    unsafe { fmi2Reset(f.c) };
+    // a NULL state
+    assert_eq!(unsafe { fmi2SetFMUstate(f.c, std::ptr::null_mut()) }, fmi2Error);
     // a null component
     assert_eq!(unsafe { fmi2DoStep(std::ptr::null_mut(), 0.0, 0.1, 0) }, fmi2Error);
     // after all that, the instance still runs
@@ -255,4 +256,102 @@ fn error_messages_name_the_variable_and_the_limit() {
     let mut x = [0.0];
     let e = inst.get_real(&[4242], &mut x).unwrap_err();
     assert!(e.0.contains("4242"), "{e}");
+}
+
+/// The outputs after a fixed sequence of steps with the slip velocity
+/// changing at each, all read: `(time, every output)` per step.
+fn continue_run(f: &Fmu, t0: f64) -> Vec<(f64, Vec<u64>)> {
+    let u = vr_of("v_slip");
+    let inst = Instance::from_text("t", CONTACT, "contact.toml", PathBuf::from(".")).unwrap();
+    let outs: Vec<u32> = inst
+        .variables()
+        .iter()
+        .filter(|v| matches!(v.kind, friction_fmu::variables::Kind::Output(_)))
+        .map(|v| v.vr)
+        .collect();
+    assert!(outs.len() >= 3);
+    let mut t = t0;
+    let mut rows = Vec::new();
+    for k in 0..12 {
+        assert_eq!(set(f, u, 0.01 * (0.7 * k as f64).sin()), fmi2OK);
+        assert_eq!(step(f, t, 0.05), fmi2OK);
+        t += 0.05;
+        let mut time = 0.0;
+        assert_eq!(unsafe { fmi2GetRealStatus(f.c, 2, &mut time) }, fmi2OK);
+        rows.push((time, outs.iter().map(|&vr| get(f, vr).to_bits()).collect()));
+    }
+    rows
+}
+
+/// A master that rolls a step back: the state saved at t = 0.4 (after
+/// reversals of the slip velocity, the bristle deflection away from its
+/// steady value), restored after the run went on, continues bit for bit as
+/// the first continuation did; so does a fresh instance given the state
+/// serialised and read back. A state of another scenario is refused.
+#[test]
+fn restored_fmu_state_continues_bit_for_bit() {
+    let f = instantiate("state", CONTACT);
+    start(&f);
+    let u = vr_of("v_slip");
+    let mut t = 0.0;
+    for k in 0..8 {
+        assert_eq!(set(&f, u, if k % 3 == 0 { -0.02 } else { 0.015 }), fmi2OK);
+        assert_eq!(step(&f, t, 0.05), fmi2OK);
+        t += 0.05;
+    }
+    let x_saved = get(&f, vr_of("x.slider"));
+    let mut s: fmi2FMUstate = std::ptr::null_mut();
+    assert_eq!(unsafe { fmi2GetFMUstate(f.c, &mut s) }, fmi2OK);
+    assert!(!s.is_null());
+    let first = continue_run(&f, t);
+    // the run moved on: a restore that did nothing would be caught
+    assert_ne!(get(&f, vr_of("x.slider")), x_saved);
+    assert_eq!(unsafe { fmi2SetFMUstate(f.c, s) }, fmi2OK);
+    assert_eq!(get(&f, vr_of("x.slider")).to_bits(), x_saved.to_bits());
+    let second = continue_run(&f, t);
+    assert_eq!(first, second);
+    // again, overwriting the state in place with the same point
+    assert_eq!(unsafe { fmi2SetFMUstate(f.c, s) }, fmi2OK);
+    assert_eq!(unsafe { fmi2GetFMUstate(f.c, &mut s) }, fmi2OK);
+    assert_eq!(continue_run(&f, t), first);
+
+    // serialised, read back by a fresh instance
+    let mut size = 0usize;
+    assert_eq!(unsafe { fmi2SerializedFMUstateSize(f.c, s, &mut size) }, fmi2OK);
+    let mut bytes = vec![0 as fmi2Byte; size];
+    assert_eq!(unsafe { fmi2SerializeFMUstate(f.c, s, bytes.as_mut_ptr(), size) }, fmi2OK);
+    assert_eq!(unsafe { fmi2SerializeFMUstate(f.c, s, bytes.as_mut_ptr(), size - 1) }, fmi2Error);
+    let g = instantiate("state-fresh", CONTACT);
+    let mut s2: fmi2FMUstate = std::ptr::null_mut();
+    assert_eq!(unsafe { fmi2DeSerializeFMUstate(g.c, bytes.as_ptr(), size, &mut s2) }, fmi2OK);
+    assert_eq!(unsafe { fmi2SetFMUstate(g.c, s2) }, fmi2OK);
+    assert_eq!(continue_run(&g, t), first);
+    assert_eq!(unsafe { fmi2FreeFMUstate(g.c, &mut s2) }, fmi2OK);
+    assert!(s2.is_null());
+
+    // a state of another scenario (another GUID) is refused
+    let other_text = CONTACT.replacen("t_end = 5.0", "t_end = 6.0", 1);
+    assert_ne!(other_text, CONTACT);
+    let h = instantiate("state-other", &other_text);
+    let mut s3: fmi2FMUstate = std::ptr::null_mut();
+    assert_eq!(unsafe { fmi2DeSerializeFMUstate(h.c, bytes.as_ptr(), size, &mut s3) }, fmi2Error);
+    assert!(s3.is_null());
+    assert_eq!(unsafe { fmi2FreeFMUstate(f.c, &mut s) }, fmi2OK);
+}
+
+/// A state saved before initialisation brings back the start values and
+/// the instantiated state: initialisation and the run can be done again.
+#[test]
+fn state_saved_before_initialisation_restarts_the_run() {
+    let f = instantiate("state-init", CONTACT);
+    let mut s: fmi2FMUstate = std::ptr::null_mut();
+    assert_eq!(unsafe { fmi2GetFMUstate(f.c, &mut s) }, fmi2OK);
+    start(&f);
+    let first = continue_run(&f, 0.0);
+    assert_eq!(unsafe { fmi2SetFMUstate(f.c, s) }, fmi2OK);
+    assert_eq!(step(&f, 0.0, 0.05), fmi2Error, "instantiated: no step before initialisation");
+    assert_eq!(unsafe { fmi2SetFMUstate(f.c, s) }, fmi2OK);
+    start(&f);
+    assert_eq!(continue_run(&f, 0.0), first);
+    assert_eq!(unsafe { fmi2FreeFMUstate(f.c, &mut s) }, fmi2OK);
 }
