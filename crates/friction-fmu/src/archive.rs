@@ -1,6 +1,6 @@
 //! The FMU archive of a scenario: a zip of `modelDescription.xml`, the
 //! shared library and the scenario with its tables (what `friction fmu`
-//! writes; the command line only reads its arguments and calls [`write`]).
+//! writes; the command line only reads its arguments and calls [`write()`]).
 //!
 //! Layout:
 //! - `modelDescription.xml` ([`crate::description`]);
