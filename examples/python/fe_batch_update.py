@@ -68,6 +68,10 @@ def main() -> None:
     print(f"gross-slip nodes (u0 > 0.15 mm, {big.sum()}): energy / (4 N fc u0) = "
           f"{np.median(e_cycle[big] / coulomb[big]):.3f} (median)")
     assert np.all(np.isfinite(e_cycle)) and np.all(e_cycle[big] > 0)
+    # gross slip: each node dissipates the Coulomb loop 4 N fc u0 per cycle
+    # (LuGre's bristle compliance takes a little from it)
+    ratio = np.median(e_cycle[big] / coulomb[big])
+    assert abs(ratio - 1.0) < 0.01, f"gross-slip dissipation {ratio:.4f} of 4 N fc u0"
 
 
 if __name__ == "__main__":

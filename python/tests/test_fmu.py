@@ -118,9 +118,15 @@ def test_fmu_matches_friction_run_to_solver_tolerance(cli, fmus, tmp_path):
     r = fmpy.simulate_fmu(str(fmus["tight"]), output_interval=0.01)
     csv = run_csv(cli, fmus["tight_toml"], tmp_path / "run")
     i = at(csv, r["time"])
-    assert np.abs(csv["x.m"][i] - r["x.m"]).max() < 1e-6
-    assert np.abs(csv["v.m"][i] - r["v.m"]).max() < 1e-6
-    assert np.abs(csv["F.c"][i] - r["F.c"]).max() < 1e-4
+    # the README's figures (within 5e-8 m and 2e-5 N); the differences are
+    # the co-simulation's restarts at each communication point, so they are
+    # not zero either
+    dx = np.abs(csv["x.m"][i] - r["x.m"]).max()
+    dv = np.abs(csv["v.m"][i] - r["v.m"]).max()
+    df = np.abs(csv["F.c"][i] - r["F.c"]).max()
+    assert 0 < dx < 5e-8, dx
+    assert dv < 1e-7, dv
+    assert 0 < df < 2e-5, df
 
 
 def test_fmpy_input_gives_the_equivalent_schedule(cli, fmus, tmp_path):

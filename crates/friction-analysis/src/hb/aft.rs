@@ -246,7 +246,8 @@ mod tests {
     /// θ = 1) under x = A cos τ, against Caughey's closed form (1960, the
     /// bilinear hysteretic describing function): with cos β = 1 - 2 xs/A,
     /// xs = φ/kt, the in-phase part is (kt A/π)(β - sin(2β)/2) and the
-    /// quadrature part is the dissipation per cycle 4 φ (A - xs) over π A.
+    /// quadrature part is minus the dissipation per cycle 4 φ (A - xs) over
+    /// π A (the models' force opposes the motion, so ∫ F dx = -π A b1 > 0).
     #[test]
     fn jenkins_first_harmonic_is_the_bilinear_describing_function() {
         let (kt, fs) = (1e5, 1.0);
@@ -261,9 +262,10 @@ mod tests {
                 (kt * a, 0.0)
             } else {
                 let beta = (1.0 - 2.0 * xs / a).acos();
-                (kt * a / PI * (beta - (2.0 * beta).sin() / 2.0), 4.0 * fs * (a - xs) / (PI * a))
+                (kt * a / PI * (beta - (2.0 * beta).sin() / 2.0), -4.0 * fs * (a - xs) / (PI * a))
             };
-            // x = A cos τ, ẋ ∝ -sin τ: dissipation shows as +sin τ in F
+            // x = A cos τ, ẋ ∝ -sin τ: F (along the motion) dissipates
+            // ∫ F dx = -π A b1 > 0, so the sin τ part is negative
             assert!((out[1] - inphase).abs() <= 2e-4 * kt * a, "A = {a}: {} vs {inphase}", out[1]);
             assert!((out[2] - quad).abs() <= 2e-4 * fs, "A = {a}: {} vs {quad}", out[2]);
             assert!(aft.settled && aft.periods <= 3, "{}", aft.periods);
@@ -271,8 +273,9 @@ mod tests {
     }
 
     /// A Dahl model's state settles to a periodic loop, and the loop
-    /// dissipates energy: under x = A cos τ the work per cycle is π A b1,
-    /// which must be positive.
+    /// dissipates energy: under x = A cos τ the dissipated work per cycle
+    /// ∫ F dx is -π A b1 (F is the models' force, along the motion), which
+    /// must be positive.
     #[test]
     fn dahl_settles_to_a_dissipating_periodic_loop() {
         let m = model("dahl", &[]);
@@ -281,8 +284,8 @@ mod tests {
         let mut out = [0.0; 7];
         aft.eval(&m, &grid, 2.0 * PI * 5.0, &[0.0, 1e-4, 0.0, 0.0, 0.0, 0.0, 0.0], &mut out);
         assert!(aft.settled, "periods {}", aft.periods);
-        // energy per cycle = π A b1 > 0 for x = A cos τ
-        assert!(out[2] > 0.0, "{out:?}");
+        // dissipated energy per cycle = -π A b1 > 0 for x = A cos τ
+        assert!(out[2] < 0.0, "{out:?}");
     }
 
     /// A set-valued model is refused by name, with the reason.
