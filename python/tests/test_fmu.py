@@ -300,7 +300,7 @@ def test_fmi3_exports_pass_fmpy_validation_and_give_the_fmi2_results(fmus):
         assert validate_fmu(str(fmus[k])) == [], k
     md = fmpy.read_model_description(str(fmus["contact3"]))
     assert md.fmiVersion == "3.0"
-    assert md.coSimulation.canGetAndSetFMUState and md.coSimulation.canSerializeFMUState
+    assert md.coSimulation.canGetAndSetFMUstate and md.coSimulation.canSerializeFMUstate
     r2 = fmpy.simulate_fmu(str(fmus["default"]), output_interval=0.01)
     r3 = fmpy.simulate_fmu(str(fmus["default3"]), output_interval=0.01)
     assert len(r3) == len(r2) == 2001
