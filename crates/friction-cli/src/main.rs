@@ -5,6 +5,7 @@ mod compare;
 mod fit;
 mod fmu;
 mod hb;
+mod serve;
 mod sweep;
 mod tune;
 
@@ -89,6 +90,9 @@ enum Cmd {
     Frf(hb::FrfArgs),
     /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
     Tune(tune::TuneArgs),
+    /// Serve the explorer of every model and scenario in the browser (and its JSON API)
+    /// on http://127.0.0.1:PORT/.
+    Serve(serve::ServeArgs),
     /// Measure which model shows which friction phenomenon (Olsson 1996, Table 2.1) and compare clutch models (two inertias coupled by a clutch).
     Compare {
         /// Comma-separated model ids (default: every model).
@@ -142,6 +146,7 @@ fn main() -> ExitCode {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
         }
         Cmd::Sweep(a) => sweep::run(&a),
+        Cmd::Serve(a) => serve::run(&a),
         Cmd::Run { file, out, max_wall, svg, set } => {
             match run(file.as_deref(), out.as_deref(), max_wall, svg, &set) {
                 Ok(code) => code,

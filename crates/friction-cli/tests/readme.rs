@@ -142,6 +142,40 @@ fn run(dir: &Path, env: &[(String, String)], shell: &str, cmd: &str) -> (Option<
     (o.status.code(), text)
 }
 
+/// A `friction serve` command runs until stopped: start it, read the URL it
+/// prints, check that `GET /api/models` answers with the models, stop it.
+fn serve(dir: &Path, env: &[(String, String)], cmd: &str) -> Result<(), String> {
+    use std::io::{BufRead, Read, Write};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec {cmd}"))
+        .current_dir(dir)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut line = String::new();
+    let read = std::io::BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line);
+    let answer = (|| -> Result<String, String> {
+        read.map_err(|e| e.to_string())?;
+        let url = line.trim().strip_prefix("friction serve: ").ok_or(format!("printed {line:?}, not its URL"))?;
+        let addr = url.trim_start_matches("http://").trim_end_matches('/');
+        let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("{addr}: {e}"))?;
+        write!(s, "GET /api/models HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").map_err(|e| e.to_string())?;
+        let mut body = String::new();
+        s.read_to_string(&mut body).map_err(|e| e.to_string())?;
+        Ok(body)
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    let body = answer?;
+    if body.starts_with("HTTP/1.1 200") && body.contains("\"lugre\"") {
+        Ok(())
+    } else {
+        Err(format!("GET /api/models answered {}", body.lines().next().unwrap_or("nothing")))
+    }
+}
+
 #[test]
 fn the_block_parser_finds_commands_continuations_prompts_and_statuses() {
     let md = "text\n```sh\n# comment\nfriction run\nfriction fit \\\n  --model lugre\n```\n\
@@ -173,6 +207,13 @@ fn every_readme_command_runs_as_written() {
             continue;
         }
         let cmd = as_friction(&c.text).unwrap_or_else(|| c.text.clone());
+        if cmd.starts_with("friction serve") {
+            if let Err(e) = serve(&dir, &env, &cmd) {
+                failures.push(format!("README.md:{}: `{}`: {e}", c.line, c.text));
+            }
+            ran += 1;
+            continue;
+        }
         let (code, out) = run(&dir, &env, c.shell, &cmd);
         ran += 1;
         if code != Some(c.status) {

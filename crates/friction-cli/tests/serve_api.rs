@@ -1,0 +1,389 @@
+//! `friction serve`'s HTTP API against the command line: a server on an
+//! ephemeral port in this process (and the `friction serve` binary), a raw
+//! HTTP/1.1 client. The numbers of `POST /api/run` are those of `friction
+//! run`'s `timeseries.csv` bit for bit, those of `POST /api/sweep` those of
+//! `friction sweep`; bad input gives the command line's message; nothing
+//! outside the application is served.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{friction, tmp};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// A server in this process with limits `opts`; its address.
+fn server(opts: friction_serve::ServeOptions) -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    std::thread::spawn(move || friction_serve::serve_blocking(l, opts).unwrap());
+    addr
+}
+
+fn default_server() -> &'static str {
+    static ADDR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ADDR.get_or_init(|| server(Default::default()))
+}
+
+/// One request (`path` sent exactly as written): (status, content type, body).
+fn request(addr: &str, method: &str, path: &str, ctype: &str, body: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let ctype = head
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type:").map(|v| v.trim().to_string()))
+        .unwrap_or_default();
+    (status, ctype, body.to_string())
+}
+
+fn get(path: &str) -> (u16, String, String) {
+    request(default_server(), "GET", path, "text/plain", "")
+}
+
+fn post(path: &str, ctype: &str, body: &str) -> (u16, serde_json::Value) {
+    let (s, _, b) = request(default_server(), "POST", path, ctype, body);
+    (s, serde_json::from_str(&b).unwrap_or_else(|e| panic!("{e}: {b}")))
+}
+
+/// The numbers of the JSON array `"NAME":[...]` as written, parsed by
+/// Rust's exact `str::parse` (serde_json's default float parsing is
+/// best-effort, not correctly rounded).
+fn raw_array(json: &str, name: &str) -> Vec<f64> {
+    let key = format!("\"{name}\":[");
+    let start = json.find(&key).unwrap_or_else(|| panic!("no array {name}")) + key.len();
+    let end = start + json[start..].find(']').unwrap();
+    json[start..end].split(',').map(|x| if x == "null" { f64::NAN } else { x.parse().unwrap() }).collect()
+}
+
+/// The CLI's CSV: names and columns.
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    let names: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let mut cols = vec![vec![]; names.len()];
+    for l in lines {
+        for (j, x) in l.split(',').enumerate() {
+            cols[j].push(x.parse::<f64>().unwrap());
+        }
+    }
+    (names, cols)
+}
+
+/// The message `friction ARGS` prints after `error: ` (exit 2).
+fn cli_error(args: &[&str], dir: &Path) -> String {
+    let o = friction().args(args).current_dir(dir).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    let e = String::from_utf8_lossy(&o.stderr).to_string();
+    e.lines().find_map(|l| l.strip_prefix("error: ")).unwrap_or_else(|| panic!("{e}")).to_string()
+}
+
+#[test]
+fn models_lists_every_model_and_describes_one() {
+    let (s, ct, body) = get("/api/models");
+    assert_eq!((s, ct.as_str()), (200, "application/json"));
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let ids: Vec<&str> = v.as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    let cli = friction().arg("models").output().unwrap();
+    let cli_ids: Vec<String> = String::from_utf8_lossy(&cli.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, cli_ids);
+    assert!(ids.len() >= 36, "{}", ids.len());
+    let (s, _, body) = get("/api/models/lugre");
+    assert_eq!(s, 200);
+    let m: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let sigma0 = m["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "sigma0").unwrap();
+    assert_eq!(sigma0["unit"], "N/m");
+    assert!(m["equations"].as_str().unwrap().contains("dz/dt"), "{}", m["equations"]);
+    assert!(!m["references"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn an_unknown_model_is_404_with_the_cli_message() {
+    let (s, _, body) = get("/api/models/lugree");
+    assert_eq!(s, 404);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["error"].as_str().unwrap(), cli_error(&["models", "lugree"], &root()));
+}
+
+#[test]
+fn run_equals_the_cli_csv_bit_for_bit() {
+    let dir = tmp("serve", "run");
+    for name in ["coulomb_free_decay", "lugre_stick_slip"] {
+        let file = format!("examples/{name}.toml");
+        let out = dir.join(name);
+        let o = friction().args(["run", &file, "--out"]).arg(&out).current_dir(root()).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (names, cols) = read_csv(&out.join("timeseries.csv"));
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        let (s, _, body) = request(default_server(), "POST", "/api/run", "application/toml", &text);
+        assert_eq!(s, 200, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let got: Vec<&str> = v["names"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+        assert_eq!(got, names);
+        for (j, n) in names.iter().enumerate() {
+            let col = raw_array(&body, n);
+            assert_eq!(col.len(), cols[j].len(), "{name} {n}");
+            for (i, (a, b)) in col.iter().zip(&cols[j]).enumerate() {
+                assert_eq!(a.to_bits(), b.to_bits(), "{name} {n} row {i}: {a} != {b}");
+            }
+        }
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+        assert_eq!(v["summary"]["events"], summary["events"], "{name}");
+        assert_eq!(v["summary"]["stats"]["steps"], summary["stats"]["steps"], "{name}");
+        assert_eq!(v["units"]["x.m"], "m");
+    }
+    // the same scenario as a JSON table gives the same numbers
+    let text = std::fs::read_to_string(root().join("examples/coulomb_free_decay.toml")).unwrap();
+    let table: toml::Table = text.parse().unwrap();
+    let (s, _, body) =
+        request(default_server(), "POST", "/api/run", "application/json", &serde_json::to_string(&table).unwrap());
+    assert_eq!(s, 200, "{body}");
+    let (names, cols) = read_csv(&dir.join("coulomb_free_decay/timeseries.csv"));
+    let x = names.iter().position(|n| n == "x.m").unwrap();
+    assert_eq!(raw_array(&body, "x.m"), cols[x]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_scenarios_give_the_cli_message_with_key_line_and_range() {
+    let dir = tmp("serve", "bad");
+    let cases = [
+        ("range.toml", common::BASE.replace("fc = 1.0", "fc = -1.0")),
+        ("syntax.toml", common::BASE.replace("t_end = 0.5", "t_end = ")),
+        ("unknown.toml", common::BASE.replace("model = \"dahl\"", "model = \"dahll\"")),
+        ("solver.toml", common::BASE.replace("t_end = 0.5", "t_end = -0.5")),
+    ];
+    for (file, text) in &cases {
+        std::fs::write(dir.join(file), text).unwrap();
+        let want = cli_error(&["run", file], &dir);
+        let (s, v) = post(&format!("/api/run?name={file}"), "application/toml", text);
+        assert_eq!(s, 400, "{file}: {v}");
+        assert_eq!(v["error"].as_str().unwrap(), want, "{file}");
+    }
+    // the range case names the key, its line and the valid range
+    let (_, v) = post("/api/run?name=range.toml", "application/toml", &cases[0].1);
+    let m = v["error"].as_str().unwrap();
+    assert!(m.starts_with("range.toml:9:") && m.contains("fc") && m.contains("valid range"), "{m}");
+    // an override as `--set` gives its message too
+    let body = serde_json::json!({"toml": common::BASE, "set": {"contact.c.fc": -2.0}});
+    let (s, v) = post("/api/run", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    assert!(v["error"].as_str().unwrap().starts_with("set contact.c.fc=-2: "), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_scenario_that_reads_a_file_is_refused() {
+    let text = common::BASE.replace(
+        "motion = { type = \"points\", points = [0.0, 2e-5, -1e-5], speed = 1e-4 }",
+        "motion = { type = \"table\", file = \"/etc/passwd\" }",
+    );
+    let (s, v) = post("/api/run", "application/toml", &text);
+    assert_eq!(s, 400);
+    let m = v["error"].as_str().unwrap();
+    assert!(m.contains("cannot read files") && !m.contains("root:"), "{m}");
+}
+
+#[test]
+fn an_output_over_the_servers_limit_is_refused_with_the_numbers() {
+    let addr = server(friction_serve::ServeOptions { max_values: 1000, ..Default::default() });
+    let text = std::fs::read_to_string(root().join("examples/coulomb_free_decay.toml")).unwrap();
+    let (s, _, body) = request(&addr, "POST", "/api/run", "application/toml", &text);
+    assert_eq!(s, 413, "{body}");
+    assert!(body.contains("2501 rows") && body.contains("limit of 1000 values"), "{body}");
+}
+
+#[test]
+fn sweep_equals_the_cli_sweep() {
+    let dir = tmp("serve", "sweep");
+    let file = root().join("examples/coulomb_free_decay.toml");
+    let grid = "contact.c.fc=0.5:1.5:3";
+    let metric = ["final.x.m", "events.stuck"];
+    let out = dir.join("sweep.csv");
+    let o = friction()
+        .args(["sweep"])
+        .arg(&file)
+        .args(["--grid", grid, "--metric", metric[0], "--metric", metric[1], "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let body = serde_json::json!({
+        "toml": std::fs::read_to_string(&file).unwrap(), "grid": [grid], "metric": metric,
+    });
+    let (s, _, text) = request(default_server(), "POST", "/api/sweep", "application/json", &body.to_string());
+    assert_eq!(s, 200, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for (k, line) in csv.lines().skip(1).enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        let fc: f64 = f[0].parse().unwrap();
+        assert_eq!(v["points"][k][0].as_f64().unwrap(), fc);
+        for m in 0..2 {
+            let want: f64 = f[1 + m].parse().unwrap();
+            // serde_json prints the shortest round-trip text, as the CSV's `{:?}`
+            let got = v["values"][k][m].to_string();
+            assert_eq!(got.parse::<f64>().unwrap().to_bits(), want.to_bits(), "point {k} metric {m}");
+        }
+    }
+    // a bad grid gives the CLI's message
+    let bad = serde_json::json!({"toml": "", "grid": ["contact.c.fc=1:0"], "metric": ["final.x.m"]});
+    let (s, v) = post("/api/sweep", "application/json", &bad.to_string());
+    assert_eq!(s, 400);
+    let want = cli_error(
+        &["sweep", "examples/coulomb_free_decay.toml", "--grid", "contact.c.fc=1:0", "--metric", "final.x.m"],
+        &root(),
+    );
+    assert_eq!(v["error"].as_str().unwrap(), want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn response_gives_coulomb_loop_dissipation_and_lugre_steady_curve() {
+    // Coulomb friction under x = A sin(2π f t) dissipates 4 Fc A per cycle
+    let body = serde_json::json!({
+        "model": "coulomb", "params": {"fc": 2.0},
+        "loop": {"amplitude": 1e-3, "frequency": 1.0, "samples": 400},
+    });
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 200, "{v}");
+    let d = v["loop"]["dissipation"].as_f64().unwrap();
+    assert!((d / 8e-3 - 1.0).abs() < 1e-3, "{d}");
+    // a LuGre contact swept slowly to 10 mm/s settles on its Stribeck curve:
+    // F = Fc + (Fs - Fc) exp(-(v/vs)²) + σ2 v = 1 + 0.4 * 0.01 at the peak velocity
+    let body = serde_json::json!({"model": "lugre", "curve": {"v_max": 0.01, "duration": 100.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 200, "{v}");
+    let vs: Vec<f64> = v["curve"]["v"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let fs: Vec<f64> = v["curve"]["F"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let k = vs.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0;
+    assert!((vs[k] - 0.01).abs() < 1e-6, "{}", vs[k]);
+    assert!((fs[k] - 1.004).abs() < 1e-3 * 1.004, "{}", fs[k]);
+    // and backwards the force changes sign
+    let k = vs.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).unwrap().0;
+    assert!((fs[k] + 1.004).abs() < 1e-3 * 1.004, "{}", fs[k]);
+}
+
+#[test]
+fn response_refuses_bad_parameters_with_the_scenario_message() {
+    let dir = tmp("serve", "resp");
+    let body = serde_json::json!({"model": "dahl", "params": {"fc": -1.0}, "loop": {"amplitude": 1e-4, "frequency": 1.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    let m = v["error"].as_str().unwrap();
+    std::fs::write(dir.join("range.toml"), common::BASE.replace("fc = 1.0", "fc = -1.0")).unwrap();
+    let cli = cli_error(&["run", "range.toml"], &dir);
+    assert!(m.contains("`fc` = -1 is out of range; valid range"), "{m}");
+    assert!(cli.ends_with(m.split_once(": ").map(|x| x.1).unwrap_or(m)), "{cli}\n{m}");
+    let body = serde_json::json!({"model": "dahl", "loop": {"amplitude": -1.0, "frequency": 1.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    assert_eq!(v["error"], "loop.amplitude = -1 is out of range; valid range (0, inf) m");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_reports_progress_and_can_be_cancelled() {
+    // a LuGre stick-slip run long enough to be caught running
+    let text = std::fs::read_to_string(root().join("examples/lugre_stick_slip.toml"))
+        .unwrap()
+        .replace("t_end = 20.0", "t_end = 100000.0")
+        .replace("output_dt = 0.005", "output_dt = 1.0");
+    let runner = std::thread::spawn(move || post("/api/run?id=long-one", "application/toml", &text));
+    let mut seen = None;
+    for _ in 0..600 {
+        let (s, _, b) = get("/api/progress/long-one");
+        if s == 200 {
+            let p: serde_json::Value = serde_json::from_str(&b).unwrap();
+            if p["t"].as_f64().unwrap() > 0.0 {
+                seen = Some(p);
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let p = seen.expect("the run never reported progress");
+    assert_eq!(p["t_end"], 100000.0);
+    let (s, _, _) = request(default_server(), "POST", "/api/cancel/long-one", "text/plain", "");
+    assert_eq!(s, 200);
+    let (s, v) = runner.join().unwrap();
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["summary"]["partial"], true);
+    assert_eq!(v["summary"]["error"], "cancelled by the user");
+    let t = v["columns"]["t"].as_array().unwrap();
+    assert!(t.last().unwrap().as_f64().unwrap() < 100000.0);
+    let (s, _, _) = get("/api/progress/long-one");
+    assert_eq!(s, 404);
+}
+
+#[test]
+fn only_the_embedded_files_are_served() {
+    let (s, ct, body) = get("/");
+    assert_eq!((s, ct.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(body.contains("friction explorer"));
+    let (s, ct, _) = get("/assets/vendor/uplot/uPlot.iife.min.js");
+    assert_eq!((s, ct.as_str()), (200, "text/javascript; charset=utf-8"));
+    for path in [
+        "/nope",
+        "/api/nope",
+        "/../etc/passwd",
+        "/../../../../etc/passwd",
+        "/%2e%2e/Cargo.toml",
+        "/%2E%2E/%2E%2E/etc/passwd",
+        "/assets/..%2fCargo.toml",
+        "/assets/../Cargo.toml",
+        "/assets/%2e%2e/%2e%2e/Cargo.toml",
+        "/assets/app.js/../../Cargo.toml",
+        "/Cargo.toml",
+        "/examples/lugre_stick_slip.toml",
+    ] {
+        let (s, _, body) = get(path);
+        assert_eq!(s, 404, "{path}: {body}");
+        assert!(!body.contains("[package]") && !body.contains("root:"), "{path}");
+    }
+    let (s, _, body) = get("/api/examples/lugre_stick_slip");
+    assert_eq!(s, 200);
+    assert!(body.contains("lugre_stick_slip"));
+    let (s, _, _) = get("/api/examples/..%2f..%2fCargo.toml");
+    assert_eq!(s, 404);
+}
+
+#[test]
+fn the_serve_command_prints_its_url_and_serves() {
+    let mut child = friction()
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("friction serve: ").unwrap_or_else(|| panic!("{line}"));
+    let addr = url.strip_prefix("http://").unwrap().trim_end_matches('/').to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let (s, _, body) = request(&addr, "GET", "/api/models", "text/plain", "");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert_eq!(s, 200);
+    assert!(body.contains("\"lugre\""));
+    // bad options are refused with the valid values
+    assert!(cli_error(&["serve", "--host", "localhost:x"], &root()).contains("--host"));
+    assert!(cli_error(&["serve", "--max-wall", "0"], &root()).contains("valid range (0, inf)"));
+}

@@ -1,0 +1,90 @@
+//! The API routes, one file per job, and what they share: reading a
+//! scenario from a request body.
+
+pub mod models;
+pub mod response;
+pub mod run;
+pub mod sweep;
+
+use axum::http::{header, HeaderMap};
+
+use crate::error::{ApiError, ApiResult};
+
+/// A scenario as a request carries it.
+#[derive(Debug, Clone, Default)]
+pub struct ScenarioBody {
+    /// The scenario's TOML text.
+    pub text: String,
+    /// `--set`-style overrides (path, value), applied before the checks.
+    pub set: Vec<(String, f64)>,
+}
+
+/// Whether the request says its body is JSON.
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("application/json"))
+}
+
+/// The scenario of a request body: TOML text, or JSON (a scenario table,
+/// or `{"toml": TEXT, "set": {PATH: VALUE}}`).
+pub fn scenario_body(headers: &HeaderMap, body: &str) -> ApiResult<ScenarioBody> {
+    if !is_json(headers) {
+        return Ok(ScenarioBody { text: body.to_string(), set: vec![] });
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(body).map_err(|e| ApiError::bad(format!("request body: invalid JSON: {e}")))?;
+    from_json(&v)
+}
+
+/// [`scenario_body`] of a parsed JSON value.
+pub fn from_json(v: &serde_json::Value) -> ApiResult<ScenarioBody> {
+    let Some(obj) = v.as_object() else {
+        return Err(ApiError::bad("request body: expected a JSON object (a scenario table or {\"toml\": TEXT})"));
+    };
+    if let Some(t) = obj.get("toml") {
+        let text = t.as_str().ok_or_else(|| ApiError::bad("request body: `toml` must be a string"))?;
+        let mut set = vec![];
+        if let Some(s) = obj.get("set") {
+            let s = s.as_object().ok_or_else(|| ApiError::bad("request body: `set` must be an object {PATH: VALUE}"))?;
+            for (k, x) in s {
+                match x.as_f64() {
+                    Some(x) if x.is_finite() => set.push((k.clone(), x)),
+                    _ => return Err(ApiError::bad(format!("set {k}={x}: `{x}` is not a finite number"))),
+                }
+            }
+        }
+        return Ok(ScenarioBody { text: text.to_string(), set });
+    }
+    let table: toml::Table = serde_json::from_value(v.clone())
+        .map_err(|e| ApiError::bad(format!("request body: not a scenario table: {e}")))?;
+    let text = toml::to_string(&table).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
+    Ok(ScenarioBody { text, set: vec![] })
+}
+
+/// Refuse a scenario that would read a file on the server (a `table`
+/// schedule's `file`): the server serves nothing outside the application.
+pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
+    fn walk(v: &toml::Value) -> Option<String> {
+        match v {
+            toml::Value::Table(t) => t.iter().find_map(|(k, v)| {
+                if k == "file" {
+                    Some(v.to_string())
+                } else {
+                    walk(v)
+                }
+            }),
+            toml::Value::Array(a) => a.iter().find_map(walk),
+            _ => None,
+        }
+    }
+    let Ok(t) = text.parse::<toml::Table>() else { return Ok(()) };
+    match walk(&toml::Value::Table(t)) {
+        Some(f) => Err(ApiError::bad(format!(
+            "{file}: `file = {f}`: a scenario run by `friction serve` cannot read files; \
+             run it with `friction run`"
+        ))),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,158 @@
+//! `POST /api/run`: one scenario run, as `friction run` runs it (the same
+//! parsing, the same engine and settings, so the same numbers as its
+//! `timeseries.csv`), returned as columns; `GET /api/progress/{id}` and
+//! `POST /api/cancel/{id}` for a run in progress.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use friction_sim::engine::Engine;
+use friction_sim::{output, units, SimError, System};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{refuse_files, scenario_body};
+use crate::error::{ApiError, ApiResult};
+use crate::{AppState, RunHandle};
+
+/// The query of `POST /api/run`.
+#[derive(Debug, Deserialize)]
+pub struct RunQuery {
+    /// The run's id, for progress and cancel (default: a fresh `run-N`).
+    pub id: Option<String>,
+    /// The file name messages give (default `scenario.toml`).
+    pub name: Option<String>,
+}
+
+/// Parse a scenario as `friction run FILE --set ...` does, `file` naming it
+/// in messages; an error caused by an override names it.
+pub fn parse(text: &str, file: &str, set: &[(String, f64)]) -> ApiResult<System> {
+    refuse_files(text, file)?;
+    friction_sim::scenario::overrides::parse_with_overrides(text, file, Path::new("."), set)
+        .map_err(|(blame, e)| match (blame, e) {
+            (Some(k), SimError::Input { message, .. }) => {
+                ApiError::bad(format!("set {}={}: {message}", set[k].0, set[k].1))
+            }
+            (_, e) => ApiError::bad(e.to_string()),
+        })
+}
+
+/// Removes a run from the registry when its request ends, and cancels it
+/// when the request is dropped first (the browser closed the connection).
+struct Registered<'a> {
+    state: &'a AppState,
+    id: String,
+    handle: Arc<RunHandle>,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.handle.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.state.end_run(&self.id);
+    }
+}
+
+/// Why a run stopped early on the server's side.
+const CANCELLED: &str = "cancelled by the user";
+
+/// The columns, units and summary of one run of `sys`, stopped when
+/// `handle` is cancelled or the output passes `max_values`.
+pub fn run_columns(sys: &System, handle: &RunHandle, max_values: usize) -> ApiResult<Value> {
+    let engine = Engine::new(sys);
+    let names = engine.columns();
+    let unit = units::column_units(sys);
+    let nc = names.len().max(1);
+    let max_rows = max_values / nc;
+    if let Some(dt) = sys.solver.output_dt {
+        let rows = (sys.solver.t_end / dt).floor() + 1.0;
+        if rows > max_rows as f64 {
+            return Err(too_many(rows, nc, max_values));
+        }
+    }
+    let mut data: Vec<f64> = Vec::new();
+    let mut over = false;
+    let mut sink = |row: &[f64]| -> Result<(), SimError> {
+        if handle.cancelled() {
+            return Err(SimError::Input { file: sys.name.clone(), line: None, message: CANCELLED.into() });
+        }
+        if data.len() + row.len() > max_values {
+            over = true;
+            return Err(SimError::Input {
+                file: sys.name.clone(),
+                line: None,
+                message: "output over the server's limit".into(),
+            });
+        }
+        data.extend_from_slice(row);
+        Ok(())
+    };
+    let mut progress = |t: f64, events: usize| handle.report(t, events);
+    let res = engine.run_with(Some(&mut sink), Some(&mut progress));
+    if over {
+        return Err(too_many(f64::NAN, nc, max_values));
+    }
+    let out = res.map_err(|e| ApiError::bad(e.to_string()))?;
+    let n = data.len() / nc;
+    let mut columns = serde_json::Map::new();
+    for (j, name) in names.iter().enumerate() {
+        columns.insert(name.clone(), json!((0..n).map(|i| data[i * nc + j]).collect::<Vec<f64>>()));
+    }
+    let mut summary = output::summary(sys, &out);
+    if handle.cancelled() {
+        summary["error"] = json!(CANCELLED);
+    }
+    Ok(json!({
+        "names": names,
+        "units": names.iter().zip(&unit).map(|(c, u)| (c.clone(), json!(u))).collect::<serde_json::Map<_, _>>(),
+        "columns": columns,
+        "summary": summary,
+    }))
+}
+
+fn too_many(rows: f64, nc: usize, max_values: usize) -> ApiError {
+    let rows = if rows.is_finite() { format!("{rows} rows") } else { "more rows".into() };
+    ApiError::too_large(format!(
+        "the output ({rows} x {nc} columns) is over the server's limit of {max_values} values; \
+         raise [solver] output_dt, shorten t_end or choose fewer [solver] columns (or run it with `friction run`)"
+    ))
+}
+
+/// `POST /api/run`: `{id, names, units, columns: {NAME: [...]}, summary}`.
+pub async fn run(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<RunQuery>,
+    headers: HeaderMap,
+    body: String,
+) -> ApiResult<Json<Value>> {
+    let file = q.name.unwrap_or_else(|| "scenario.toml".into());
+    let b = scenario_body(&headers, &body)?;
+    let mut sys = parse(&b.text, &file, &b.set)?;
+    let cap = state.opts.max_wall;
+    sys.solver.max_wall = Some(sys.solver.max_wall.map_or(cap, |w| w.min(cap)));
+    let (id, handle) = state.start_run(q.id, sys.solver.t_end)?;
+    let reg = Registered { state: &state, id: id.clone(), handle: handle.clone() };
+    let max_values = state.opts.max_values;
+    let task = tokio::task::spawn_blocking(move || run_columns(&sys, &handle, max_values));
+    let res = task.await.map_err(|e| ApiError::internal(format!("the run stopped: {e}")))?;
+    drop(reg);
+    let mut v = res?;
+    v["id"] = json!(id);
+    Ok(Json(v))
+}
+
+/// `GET /api/progress/{id}`: `{id, t, t_end, events}` of a run in progress.
+pub async fn progress(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+    let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
+    let (t, events) = h.progress();
+    Ok(Json(json!({"id": id, "t": t, "t_end": h.t_end, "events": events})))
+}
+
+/// `POST /api/cancel/{id}`: stop a run in progress at its next output row.
+pub async fn cancel(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+    let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
+    h.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(Json(json!({"id": id, "cancelled": true})))
+}

@@ -1,0 +1,105 @@
+//! `POST /api/sweep`: a scenario over a grid of parameter values, each run
+//! reduced to metrics, as `friction sweep` does it (the same grid syntax,
+//! metrics, checks and messages; `friction_sim::sweep`'s engine).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::Json;
+use friction_sim::sweep::{grid_rows, grid_values, Sweep};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::refuse_files;
+use crate::error::{ApiError, ApiResult};
+use crate::AppState;
+
+/// The body of `POST /api/sweep`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepRequest {
+    /// The scenario's TOML text.
+    pub toml: String,
+    /// The file name messages give (default `scenario.toml`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Grid keys and values: `PATH=A:B:N` or `PATH=V1,V2,...` (`--grid`).
+    pub grid: Vec<String>,
+    /// Metrics (`--metric`): `max.v.m[50%:]`, `events.stuck`, ...
+    pub metric: Vec<String>,
+    /// Pair the grid lists instead of taking their product (`--zip`).
+    #[serde(default)]
+    pub zip: bool,
+}
+
+/// `POST /api/sweep`: `{paths, metrics, points: [[grid values]], values:
+/// [[metric values]], errors: [...]}`, one entry per grid point, the first
+/// key varying slowest (as the rows of `friction sweep`'s CSV).
+pub async fn sweep(State(state): State<Arc<AppState>>, body: String) -> ApiResult<Json<Value>> {
+    let req: SweepRequest =
+        serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
+    let file = req.name.clone().unwrap_or_else(|| "scenario.toml".into());
+    if req.grid.is_empty() {
+        return Err(ApiError::bad("the following required arguments were not provided: --grid <PATH=VALUES>"));
+    }
+    if req.metric.is_empty() {
+        return Err(ApiError::bad("the following required arguments were not provided: --metric <METRIC>"));
+    }
+    let mut cols = Vec::new();
+    for g in &req.grid {
+        let Some((path, spec)) = g.split_once('=') else {
+            return Err(ApiError::bad(format!("--grid {g}: expected PATH=A:B:N or PATH=V1,V2,...")));
+        };
+        let v = grid_values(spec).map_err(|e| ApiError::bad(format!("--grid {g}: {e}")))?;
+        cols.push((path.trim().to_string(), v));
+    }
+    let rows = grid_rows(&cols, req.zip).map_err(|e| ApiError::bad(format!("--grid: {e}")))?;
+    let max = state.opts.max_points;
+    if rows.len() > max {
+        return Err(ApiError::too_large(format!(
+            "--grid: {} grid points are over the server's limit of {max}; use `friction sweep` for larger grids",
+            rows.len()
+        )));
+    }
+    refuse_files(&req.toml, &file)?;
+    let paths: Vec<String> = cols.iter().map(|(p, _)| p.clone()).collect();
+    let metrics = req.metric.clone();
+    let text = req.toml;
+    let cap = state.opts.max_wall;
+    let res = tokio::task::spawn_blocking(move || -> ApiResult<Value> {
+        let sweep = Sweep::new(&text, &file, Path::new("."), paths.clone(), &metrics)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+        sweep.check(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
+        // each run bounded by the server's wall-clock limit (or the
+        // scenario's own when shorter), set once the messages of the text as
+        // written are known
+        let sweep = match capped(&text, cap) {
+            Some(t) => Sweep::new(&t, &file, Path::new("."), paths.clone(), &metrics)
+                .map_err(|e| ApiError::bad(e.to_string()))?,
+            None => sweep,
+        };
+        let results = sweep.run(&rows, &|| ());
+        Ok(json!({
+            "paths": paths,
+            "metrics": metrics,
+            "points": rows,
+            "values": results.iter().map(|(v, _)| v.clone()).collect::<Vec<_>>(),
+            "errors": results.iter().map(|(_, e)| e.clone()).collect::<Vec<_>>(),
+        }))
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the sweep stopped: {e}")))?;
+    res.map(Json)
+}
+
+/// `text` with `[solver] max_wall` at most `cap` seconds (`None` when it
+/// does not parse: the checks have then already refused it).
+fn capped(text: &str, cap: f64) -> Option<String> {
+    let mut t: toml::Table = text.parse().ok()?;
+    let solver = t.entry("solver").or_insert_with(|| toml::Value::Table(Default::default()));
+    let s = solver.as_table_mut()?;
+    let w = s.get("max_wall").and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
+    s.insert("max_wall".into(), toml::Value::Float(w.map_or(cap, |w| w.min(cap))));
+    toml::to_string(&t).ok()
+}
