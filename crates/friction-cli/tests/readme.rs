@@ -158,10 +158,12 @@ fn serve(dir: &Path, env: &[(String, String)], cmd: &str) -> Result<(), String> 
     let read = std::io::BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line);
     let answer = (|| -> Result<String, String> {
         read.map_err(|e| e.to_string())?;
-        let url = line.trim().strip_prefix("friction serve: ").ok_or(format!("printed {line:?}, not its URL"))?;
+        let url =
+            line.trim().strip_prefix("friction serve: ").ok_or(format!("printed {line:?}, not its URL"))?;
         let addr = url.trim_start_matches("http://").trim_end_matches('/');
         let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("{addr}: {e}"))?;
-        write!(s, "GET /api/models HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").map_err(|e| e.to_string())?;
+        write!(s, "GET /api/models HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
+            .map_err(|e| e.to_string())?;
         let mut body = String::new();
         s.read_to_string(&mut body).map_err(|e| e.to_string())?;
         Ok(body)

@@ -152,8 +152,13 @@ fn run_equals_the_cli_csv_bit_for_bit() {
     // the same scenario as a JSON table gives the same numbers
     let text = std::fs::read_to_string(root().join("examples/coulomb_free_decay.toml")).unwrap();
     let table: toml::Table = text.parse().unwrap();
-    let (s, _, body) =
-        request(default_server(), "POST", "/api/run", "application/json", &serde_json::to_string(&table).unwrap());
+    let (s, _, body) = request(
+        default_server(),
+        "POST",
+        "/api/run",
+        "application/json",
+        &serde_json::to_string(&table).unwrap(),
+    );
     assert_eq!(s, 200, "{body}");
     let (names, cols) = read_csv(&dir.join("coulomb_free_decay/timeseries.csv"));
     let x = names.iter().position(|n| n == "x.m").unwrap();
@@ -214,7 +219,7 @@ fn an_output_over_the_servers_limit_is_refused_with_the_numbers() {
 fn sweep_equals_the_cli_sweep() {
     let dir = tmp("serve", "sweep");
     let file = root().join("examples/coulomb_free_decay.toml");
-    let grid = "contact.c.fc=0.5:1.5:3";
+    let grid = "spring.spring0.stiffness=50:150:3";
     let metric = ["final.x.m", "events.stuck"];
     let out = dir.join("sweep.csv");
     let o = friction()
@@ -234,8 +239,8 @@ fn sweep_equals_the_cli_sweep() {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     for (k, line) in csv.lines().skip(1).enumerate() {
         let f: Vec<&str> = line.split(',').collect();
-        let fc: f64 = f[0].parse().unwrap();
-        assert_eq!(v["points"][k][0].as_f64().unwrap(), fc);
+        let k_spring: f64 = f[0].parse().unwrap();
+        assert_eq!(v["points"][k][0].as_f64().unwrap(), k_spring);
         for m in 0..2 {
             let want: f64 = f[1 + m].parse().unwrap();
             // serde_json prints the shortest round-trip text, as the CSV's `{:?}`

@@ -18,7 +18,11 @@ pub struct Asset {
 
 /// Every file the server serves outside `/api/`.
 pub const ASSETS: &[Asset] = &[
-    Asset { path: "/", content_type: "text/html; charset=utf-8", bytes: include_bytes!("../assets/index.html") },
+    Asset {
+        path: "/",
+        content_type: "text/html; charset=utf-8",
+        bytes: include_bytes!("../assets/index.html"),
+    },
     Asset {
         path: "/assets/app.js",
         content_type: "text/javascript; charset=utf-8",
@@ -44,7 +48,11 @@ pub const ASSETS: &[Asset] = &[
         content_type: "text/plain; charset=utf-8",
         bytes: include_bytes!("../assets/vendor/uplot/LICENSE"),
     },
-    Asset { path: "/favicon.ico", content_type: "image/svg+xml", bytes: include_bytes!("../assets/favicon.svg") },
+    Asset {
+        path: "/favicon.ico",
+        content_type: "image/svg+xml",
+        bytes: include_bytes!("../assets/favicon.svg"),
+    },
 ];
 
 /// The embedded file at exactly `path`, if any (`/index.html` is `/`).

@@ -86,7 +86,12 @@ pub struct RunHandle {
 impl RunHandle {
     /// A handle for a run to `t_end`.
     pub fn new(t_end: f64) -> Self {
-        RunHandle { cancel: AtomicBool::new(false), t: AtomicU64::new(0f64.to_bits()), events: AtomicUsize::new(0), t_end }
+        RunHandle {
+            cancel: AtomicBool::new(false),
+            t: AtomicU64::new(0f64.to_bits()),
+            events: AtomicUsize::new(0),
+            t_end,
+        }
     }
 
     /// Record the time reached and the events so far.
@@ -125,7 +130,10 @@ impl AppState {
     /// when a run of that id is in progress.
     pub fn start_run(&self, id: Option<String>, t_end: f64) -> ApiResult<(String, Arc<RunHandle>)> {
         let id = id.unwrap_or_else(|| format!("run-{}", self.next_id.fetch_add(1, Ordering::Relaxed)));
-        if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        if id.is_empty()
+            || id.len() > 64
+            || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
             return Err(ApiError::bad(format!(
                 "run id `{id}`: valid ids are 1 to 64 letters, digits, `-` or `_`"
             )));

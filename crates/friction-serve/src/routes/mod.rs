@@ -41,13 +41,17 @@ pub fn scenario_body(headers: &HeaderMap, body: &str) -> ApiResult<ScenarioBody>
 /// [`scenario_body`] of a parsed JSON value.
 pub fn from_json(v: &serde_json::Value) -> ApiResult<ScenarioBody> {
     let Some(obj) = v.as_object() else {
-        return Err(ApiError::bad("request body: expected a JSON object (a scenario table or {\"toml\": TEXT})"));
+        return Err(ApiError::bad(
+            "request body: expected a JSON object (a scenario table or {\"toml\": TEXT})",
+        ));
     };
     if let Some(t) = obj.get("toml") {
         let text = t.as_str().ok_or_else(|| ApiError::bad("request body: `toml` must be a string"))?;
         let mut set = vec![];
         if let Some(s) = obj.get("set") {
-            let s = s.as_object().ok_or_else(|| ApiError::bad("request body: `set` must be an object {PATH: VALUE}"))?;
+            let s = s
+                .as_object()
+                .ok_or_else(|| ApiError::bad("request body: `set` must be an object {PATH: VALUE}"))?;
             for (k, x) in s {
                 match x.as_f64() {
                     Some(x) if x.is_finite() => set.push((k.clone(), x)),
@@ -68,13 +72,9 @@ pub fn from_json(v: &serde_json::Value) -> ApiResult<ScenarioBody> {
 pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
     fn walk(v: &toml::Value) -> Option<String> {
         match v {
-            toml::Value::Table(t) => t.iter().find_map(|(k, v)| {
-                if k == "file" {
-                    Some(v.to_string())
-                } else {
-                    walk(v)
-                }
-            }),
+            toml::Value::Table(t) => {
+                t.iter().find_map(|(k, v)| if k == "file" { Some(v.to_string()) } else { walk(v) })
+            }
             toml::Value::Array(a) => a.iter().find_map(walk),
             _ => None,
         }

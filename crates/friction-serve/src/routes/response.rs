@@ -129,8 +129,14 @@ fn curve_of(model: &AnyModel, r: &CurveRequest) -> ApiResult<Value> {
     let n = count("curve.samples", r.samples, 800, 8, 20_000)?;
     let times: Vec<f64> = (0..=n).map(|k| period * k as f64 / n as f64).collect();
     let motion = Schedule::VelocitySine { bias: 0.0, amplitude: vmax, frequency: 1.0 / period, offset: 0.0 };
-    let out = drive_outcome(model.clone(), motion, Schedule::Constant { value: 1.0 }, &times, &DriveSettings::default())
-        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let out = drive_outcome(
+        model.clone(),
+        motion,
+        Schedule::Constant { value: 1.0 },
+        &times,
+        &DriveSettings::default(),
+    )
+    .map_err(|e| ApiError::bad(e.to_string()))?;
     let (iv, i_f) = match (out.col("sv.c"), out.col("F.c")) {
         (Some(a), Some(b)) => (a, b),
         _ => return Err(ApiError::internal("the driven contact has no sv.c or F.c column")),
@@ -155,8 +161,9 @@ fn stick_slip_of(id: &str, params: toml::Table, max_wall: f64) -> ApiResult<Valu
     contact.insert("model".into(), toml::Value::String(id.into()));
     contact.insert("params".into(), toml::Value::Table(params));
     let text = toml::to_string(&t).map_err(|e| ApiError::internal(e.to_string()))?;
-    let mut sys = friction_sim::scenario::parse(&text, "examples/lugre_stick_slip.toml", std::path::Path::new("."))
-        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let mut sys =
+        friction_sim::scenario::parse(&text, "examples/lugre_stick_slip.toml", std::path::Path::new("."))
+            .map_err(|e| ApiError::bad(e.to_string()))?;
     sys.solver.max_wall = Some(max_wall);
     let out = friction_sim::simulate(&sys).map_err(|e| ApiError::bad(e.to_string()))?;
     let col = |name: &str| out.col(name).map(|i| out.rows.iter().map(|r| r[i]).collect::<Vec<_>>());

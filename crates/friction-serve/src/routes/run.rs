@@ -31,13 +31,14 @@ pub struct RunQuery {
 /// in messages; an error caused by an override names it.
 pub fn parse(text: &str, file: &str, set: &[(String, f64)]) -> ApiResult<System> {
     refuse_files(text, file)?;
-    friction_sim::scenario::overrides::parse_with_overrides(text, file, Path::new("."), set)
-        .map_err(|(blame, e)| match (blame, e) {
+    friction_sim::scenario::overrides::parse_with_overrides(text, file, Path::new("."), set).map_err(
+        |(blame, e)| match (blame, e) {
             (Some(k), SimError::Input { message, .. }) => {
                 ApiError::bad(format!("set {}={}: {message}", set[k].0, set[k].1))
             }
             (_, e) => ApiError::bad(e.to_string()),
-        })
+        },
+    )
 }
 
 /// Removes a run from the registry when its request ends, and cancels it
@@ -62,7 +63,7 @@ const CANCELLED: &str = "cancelled by the user";
 /// `handle` is cancelled or the output passes `max_values`.
 pub fn run_columns(sys: &System, handle: &RunHandle, max_values: usize) -> ApiResult<Value> {
     let engine = Engine::new(sys);
-    let names = engine.columns();
+    let names = friction_sim::engine::columns(sys);
     let unit = units::column_units(sys);
     let nc = names.len().max(1);
     let max_rows = max_values / nc;
@@ -86,7 +87,8 @@ pub fn run_columns(sys: &System, handle: &RunHandle, max_values: usize) -> ApiRe
                 message: "output over the server's limit".into(),
             });
         }
-        data.extend_from_slice(row);
+        // -0 written as 0, as in timeseries.csv
+        data.extend(row.iter().map(|&x| x + 0.0));
         Ok(())
     };
     let mut progress = |t: f64, events: usize| handle.report(t, events);
@@ -144,14 +146,20 @@ pub async fn run(
 }
 
 /// `GET /api/progress/{id}`: `{id, t, t_end, events}` of a run in progress.
-pub async fn progress(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+pub async fn progress(
+    State(state): State<Arc<AppState>>,
+    UrlPath(id): UrlPath<String>,
+) -> ApiResult<Json<Value>> {
     let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
     let (t, events) = h.progress();
     Ok(Json(json!({"id": id, "t": t, "t_end": h.t_end, "events": events})))
 }
 
 /// `POST /api/cancel/{id}`: stop a run in progress at its next output row.
-pub async fn cancel(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+pub async fn cancel(
+    State(state): State<Arc<AppState>>,
+    UrlPath(id): UrlPath<String>,
+) -> ApiResult<Json<Value>> {
     let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
     h.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     Ok(Json(json!({"id": id, "cancelled": true})))

@@ -41,7 +41,9 @@ pub async fn sweep(State(state): State<Arc<AppState>>, body: String) -> ApiResul
         serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
     let file = req.name.clone().unwrap_or_else(|| "scenario.toml".into());
     if req.grid.is_empty() {
-        return Err(ApiError::bad("the following required arguments were not provided: --grid <PATH=VALUES>"));
+        return Err(ApiError::bad(
+            "the following required arguments were not provided: --grid <PATH=VALUES>",
+        ));
     }
     if req.metric.is_empty() {
         return Err(ApiError::bad("the following required arguments were not provided: --metric <METRIC>"));
