@@ -20,7 +20,7 @@ pub struct ServeArgs {
     /// Open the page in the default browser (xdg-open).
     #[arg(long)]
     open: bool,
-    /// Longest wall-clock time of one run [s] (a scenario's own
+    /// Longest wall-clock time of one run, in seconds (a scenario's own
     /// `max_wall` applies when shorter; > 0).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, allow_negative_numbers = true)]
     max_wall: f64,
