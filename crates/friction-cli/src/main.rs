@@ -46,6 +46,10 @@ enum Cmd {
     Models {
         /// Model id to describe.
         id: Option<String>,
+        /// Print the catalogue's JSON description (schema: docs/model.schema.json), of one
+        /// model or, without an id, an array of every model.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the JSON Schema (draft-07) of the scenario format, for editors and validators
     /// (docs/scenario.schema.json); with --markdown the reference page docs/scenario.md.
@@ -123,7 +127,7 @@ pub(crate) fn count(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
-        Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Models { id, json } => models(id.as_deref(), json),
         Cmd::Schema { markdown } => {
             if markdown {
                 say!("{}", friction_sim::scenario_schema::markdown().trim_end());
@@ -154,8 +158,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn models(id: Option<&str>) -> ExitCode {
+fn models(id: Option<&str>, json: bool) -> ExitCode {
     match id {
+        None if json => {
+            let all = friction_models::catalogue::catalogue();
+            say!("{}", serde_json::to_string_pretty(&all).expect("the catalogue serialises"));
+            ExitCode::SUCCESS
+        }
         None => {
             for m in all() {
                 say!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
@@ -172,6 +181,14 @@ fn models(id: Option<&str>) -> ExitCode {
                     None => eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", ")),
                 }
                 ExitCode::from(2)
+            }
+            Some(m) if json => {
+                say!(
+                    "{}",
+                    serde_json::to_string_pretty(&friction_models::catalogue::describe(m))
+                        .expect("serialises")
+                );
+                ExitCode::SUCCESS
             }
             Some(m) => {
                 say!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());
