@@ -17,16 +17,18 @@
 //! - [`problem`]: residual and Jacobian of the balance;
 //! - [`continuation`]: Newton, and pseudo-arclength continuation;
 //! - [`frf`]: the frequency-response driver;
-//! - [`plot`]: its plot.
+//! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
+//! - [`plot`]: the plots.
 //!
 //! Set-valued stick (true Coulomb stick) and wrapper models are refused
-//! with the reason ([`aft::check_model`]); stability (Hill's method) and
-//! nonlinear modes are not implemented yet.
+//! with the reason ([`aft::check_model`]); stability (Hill's method) is
+//! not implemented yet.
 
 pub mod aft;
 pub mod continuation;
 pub mod frf;
 pub mod harmonics;
+pub mod nnm;
 pub mod plot;
 pub mod problem;
 pub mod structure;
