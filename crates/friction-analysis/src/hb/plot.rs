@@ -1,6 +1,6 @@
 //! The plots of harmonic balance (PNG or SVG by the file's extension): the
 //! frequency response (fundamental amplitude of every body against
-//! frequency) and the backbone of a nonlinear mode (frequency and damping
+//! frequency, unstable stretches dashed) and the backbone of a nonlinear mode (frequency and damping
 //! against amplitude).
 
 use std::path::Path;
@@ -49,13 +49,27 @@ fn draw<DB: DrawingBackend>(
     for (b, name) in r.bodies.iter().enumerate() {
         let color = Palette99::pick(b).to_rgba();
         chart
-            .draw_series(LineSeries::new(
-                r.points.iter().map(|p| (p.f, p.amplitude[b])),
-                color.stroke_width(2),
-            ))
+            .draw_series(LineSeries::new(std::iter::empty::<(f64, f64)>(), color.stroke_width(2)))
             .map_err(|e| perr(e.to_string()))?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        // runs of equal stability, sharing their end points: solid stable, dashed unstable
+        let mut start = 0;
+        while start + 1 < r.points.len() {
+            let stable = r.points[start].stable && r.points[start + 1].stable;
+            let mut end = start + 1;
+            while end + 1 < r.points.len() && (r.points[end].stable && r.points[end + 1].stable) == stable {
+                end += 1;
+            }
+            let run = r.points[start..=end].iter().map(|p| (p.f, p.amplitude[b]));
+            if stable {
+                chart.draw_series(LineSeries::new(run, color.stroke_width(2)))
+            } else {
+                chart.draw_series(DashedLineSeries::new(run, 8, 6, color.stroke_width(2)))
+            }
+            .map_err(|e| perr(e.to_string()))?;
+            start = end;
+        }
     }
     chart
         .configure_series_labels()
