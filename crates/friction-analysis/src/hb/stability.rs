@@ -52,7 +52,7 @@ pub fn floquet_exponents(p: &mut Problem, x: &[f64], omega: f64) -> Result<Vec<(
                 // Δ1 = C ⊗ I + 2 M ⊗ ∇
                 a[(n + row, n + e * l + j)] -= minv[d] * c;
                 if j > 0 {
-                    let k = (j + 1) / 2;
+                    let k = j.div_ceil(2);
                     let kw = k as f64 * omega;
                     if j % 2 == 1 {
                         // cosine row: 2 M kω b_k
@@ -76,7 +76,7 @@ pub fn floquet_exponents(p: &mut Problem, x: &[f64], omega: f64) -> Result<Vec<(
                     let v = u[(d * l + j, col)];
                     let m2 = v.re * v.re + v.im * v.im;
                     w += m2;
-                    wk += m2 * ((j + 1) / 2) as f64;
+                    wk += m2 * (j.div_ceil(2)) as f64;
                 }
             }
             let lam = s[col];
