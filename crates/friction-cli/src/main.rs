@@ -5,6 +5,7 @@ mod compare;
 mod fit;
 mod fmu;
 mod hb;
+mod nnm;
 mod sweep;
 mod tune;
 
@@ -91,6 +92,8 @@ enum Cmd {
     Fmu(fmu::FmuArgs),
     /// Frequency response under a `sine` force by harmonic balance with continuation in frequency.
     Frf(hb::FrfArgs),
+    /// Backbone of a nonlinear mode (frequency and damping against amplitude) by the extended periodic motion concept.
+    Nnm(nnm::NnmArgs),
     /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
     Tune(tune::TuneArgs),
     /// Measure which model shows which friction phenomenon (Olsson 1996, Table 2.1) and compare clutch models (two inertias coupled by a clutch).
@@ -141,6 +144,7 @@ fn main() -> ExitCode {
         Cmd::Fit(a) => fit::run(&a),
         Cmd::Tune(a) => tune::run(&a),
         Cmd::Frf(a) => hb::run(&a),
+        Cmd::Nnm(a) => nnm::run(&a),
         Cmd::Fmu(a) => fmu::main(&a, DEFAULT_SCENARIO),
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
