@@ -1,6 +1,5 @@
 """Parameter sweeps on local threads or a Dask cluster: :func:`sweep`."""
 
-import itertools
 import math
 import os
 from typing import Any, Dict, List, Mapping, Sequence, Tuple, Union
@@ -30,15 +29,8 @@ def _grid(grid: Mapping[str, Sequence[float]], zip_: bool) -> Tuple[List[str], n
             raise ValueError(f"grid[{k!r}][{int(np.flatnonzero(bad)[0])}] = {a[bad][0]} is not finite")
         paths.append(k)
         cols.append(a)
-    if zip_:
-        lens = {len(c) for c in cols}
-        if len(lens) != 1:
-            raise ValueError(
-                "zip=True needs lists of equal length, found "
-                + ", ".join(f"{p}: {len(c)}" for p, c in zip(paths, cols)))
-        values = np.column_stack(cols)
-    else:
-        values = np.array(list(itertools.product(*cols)), dtype=np.float64).reshape(-1, len(cols))
+    # the grid of `friction sweep` (friction_sim::sweep::grid_rows)
+    values = _friction.grid_rows(paths, [c.tolist() for c in cols], zip_)
     return paths, np.ascontiguousarray(values)
 
 

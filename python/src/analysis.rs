@@ -6,19 +6,13 @@ use friction_analysis::analysis::stribeck::{stribeck_curve, StribeckOptions};
 use friction_analysis::analysis::transient::{transient_decay, TransientOptions};
 use friction_analysis::data::Series;
 use friction_analysis::fit::{fit, parse_params, FitOptions};
-use friction_analysis::AnalysisError;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::json;
 
-fn err(e: AnalysisError) -> PyErr {
-    match e {
-        AnalysisError::Sim(s) => crate::sim::py_err(&s),
-        e => PyValueError::new_err(e.to_string()),
-    }
-}
+use crate::errors::py_err;
 
 fn vec(a: Option<PyReadonlyArray1<'_, f64>>) -> Option<Vec<f64>> {
     a.map(|a| a.as_array().to_vec())
@@ -73,8 +67,8 @@ pub fn fit_json(
     crate::guard("fit", || {
         py.detach(|| {
             crate::guard("fit", || {
-                let series = Series::new("<arrays>", t, x, v, Some(f), n).map_err(err)?;
-                let init = parse_params(&model, &init).map_err(err)?;
+                let series = Series::new("<arrays>", t, x, v, Some(f), n).map_err(py_err)?;
+                let init = parse_params(&model, &init).map_err(py_err)?;
                 let opts = FitOptions {
                     model: model.clone(),
                     init,
@@ -85,7 +79,7 @@ pub fn fit_json(
                     seed,
                     ..Default::default()
                 };
-                let r = fit(&series, &opts, None).map_err(err)?;
+                let r = fit(&series, &opts, None).map_err(py_err)?;
                 Ok((r.to_json().to_string(), r.f_fit.clone()))
             })
         })
@@ -127,7 +121,7 @@ pub fn analyze_json(
             o.closure_tol = closure_tol.unwrap_or(o.closure_tol);
             py.detach(|| {
                 crate::guard("analyze", || {
-                    let a = analyze_loops(&t, &x, &f, &o).map_err(err)?;
+                    let a = analyze_loops(&t, &x, &f, &o).map_err(py_err)?;
                     let closed = a.cycles.iter().filter(|c| c.closed).count();
                     Ok(json!({"cycles": a.cycles, "closed": closed, "backbone": a.backbone, "virgin": a.virgin})
                         .to_string())
@@ -139,7 +133,7 @@ pub fn analyze_json(
             let v = match (v, &x) {
                 (Some(v), _) => v,
                 (None, Some(x)) => Series::new("<arrays>", t.clone(), Some(x.clone()), None, None, None)
-                    .map_err(err)?
+                    .map_err(py_err)?
                     .velocity()
                     .ok_or_else(|| PyValueError::new_err("kind=\"stribeck\" needs `v` or `x`"))?,
                 (None, None) => return Err(PyValueError::new_err("kind=\"stribeck\" needs `v` or `x`")),
@@ -154,7 +148,7 @@ pub fn analyze_json(
             o.min_count = min_count.unwrap_or(o.min_count);
             py.detach(|| {
                 crate::guard("analyze", || {
-                    let p = stribeck_curve(&t, &v, &f, &o).map_err(err)?;
+                    let p = stribeck_curve(&t, &v, &f, &o).map_err(py_err)?;
                     Ok(json!({"points": p}).to_string())
                 })
             })
@@ -165,7 +159,7 @@ pub fn analyze_json(
             o.reversal_tol = reversal_tol.unwrap_or(o.reversal_tol);
             py.detach(|| {
                 crate::guard("analyze", || {
-                    let a = transient_decay(&t, &x, &o).map_err(err)?;
+                    let a = transient_decay(&t, &x, &o).map_err(py_err)?;
                     Ok(json!({"extrema": a.extrema, "points": a.points}).to_string())
                 })
             })

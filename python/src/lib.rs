@@ -9,8 +9,6 @@
 //! raises a Python `RuntimeError` instead of aborting the interpreter, and
 //! releases the GIL while it computes.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -18,6 +16,7 @@ use pyo3::prelude::*;
 mod analysis;
 mod convert;
 mod describe;
+mod errors;
 mod model;
 mod sim;
 mod sweep;
@@ -35,20 +34,7 @@ create_exception!(
     "An integration that failed; `.result` holds the partial result (None if the solver could not start)."
 );
 
-/// Run `f`, turning a panic into a Python `RuntimeError`.
-pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(PyRuntimeError::new_err(format!("internal error in {what}: {msg} (please report this)")))
-        }
-    }
-}
+pub(crate) use errors::guard;
 
 #[pymodule]
 fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -61,6 +47,7 @@ fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_check, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::grid_rows, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::fit_json, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;
     m.add_class::<model::Model>()?;

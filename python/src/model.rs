@@ -1,16 +1,13 @@
 //! `Model`: the per-step update of many contacts
 //! (`friction_models::update`), over NumPy arrays without copies.
 
-use friction_models::update::{self, planar, UpdateError};
+use friction_models::update::{self, planar};
 use friction_models::{build, AnyModel};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadwriteArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-fn update_err(e: UpdateError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
+use crate::errors::py_err;
 
 /// One update of every contact over rayon's pool, the GIL released, panics
 /// caught on both sides of the release.
@@ -26,7 +23,7 @@ fn step(
     crate::guard("Model.update", || {
         py.detach(|| {
             crate::guard("Model.update", || {
-                update::update_par(model, dt, du, normal, state, force).map_err(update_err)
+                update::update_par(model, dt, du, normal, state, force).map_err(py_err)
             })
         })
     })
@@ -46,7 +43,7 @@ fn step_2d(
     crate::guard("Model.update", || {
         py.detach(|| {
             crate::guard("Model.update", || {
-                planar::update_2d_par(model, dt, du, normal, state, force).map_err(update_err)
+                planar::update_2d_par(model, dt, du, normal, state, force).map_err(py_err)
             })
         })
     })
@@ -74,7 +71,7 @@ impl Model {
                 None => toml::Table::new(),
             };
             let map = friction_sim::scenario::toml_to_params(&table);
-            let model = build(id, &map).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let model = build(id, &map).map_err(py_err)?;
             let state_len = update::state_len(&model);
             Ok(Model { model, id: id.to_string(), state_len })
         })
@@ -90,7 +87,7 @@ impl Model {
     fn init<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let len = self.state_len;
         let mut s = vec![0.0; n * len];
-        crate::guard("Model.init", || update::init(&self.model, &mut s).map_err(update_err))?;
+        crate::guard("Model.init", || update::init(&self.model, &mut s).map_err(py_err))?;
         PyArray1::from_vec(py, s).reshape([n, len])
     }
 
@@ -125,14 +122,14 @@ impl Model {
     /// why when it has no 2-D form.
     #[getter]
     fn state_len_2d(&self) -> PyResult<usize> {
-        planar::state_len_2d(&self.model).map_err(update_err)
+        planar::state_len_2d(&self.model).map_err(py_err)
     }
 
     /// Relaxed 2-D states at rest for `n` contacts, shape (n, state_len_2d).
     fn init_2d<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let len = self.state_len_2d()?;
         let mut s = vec![0.0; n * len];
-        crate::guard("Model.init", || planar::init_2d(&self.model, &mut s).map_err(update_err))?;
+        crate::guard("Model.init", || planar::init_2d(&self.model, &mut s).map_err(py_err))?;
         PyArray1::from_vec(py, s).reshape([n, len])
     }
 

@@ -7,15 +7,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::{ScenarioError, SimulationError};
-
-/// The Python exception for a core error.
-pub fn py_err(e: &SimError) -> PyErr {
-    match e {
-        SimError::Solver { .. } => SimulationError::new_err(e.to_string()),
-        _ => ScenarioError::new_err(e.to_string()),
-    }
-}
+use crate::errors::py_err;
 
 /// Parse and check a scenario's text (`file` names it in messages, `dir`
 /// resolves relative table files).
@@ -38,9 +30,9 @@ pub fn simulate_text<'py>(
     let res = crate::guard("simulate", || {
         py.detach(|| {
             crate::guard("simulate", || {
-                let sys = parse(text, file, dir).map_err(|e| py_err(&e))?;
+                let sys = parse(text, file, dir).map_err(py_err)?;
                 // the rows in one block: moved into NumPy as they are
-                let out = simulate_flat(&sys).map_err(|e| py_err(&e))?;
+                let out = simulate_flat(&sys).map_err(py_err)?;
                 let summary = output::summary_flat(&sys, &out).to_string();
                 Ok((sys, out, summary))
             })

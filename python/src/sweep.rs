@@ -4,24 +4,17 @@
 
 use std::path::Path;
 
-use friction_sim::sweep::{Sweep, SweepError};
+use friction_sim::sweep::Sweep;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::ScenarioError;
-
-fn py_sweep_err(e: SweepError) -> PyErr {
-    match e {
-        SweepError::Scenario(m) => ScenarioError::new_err(m),
-        SweepError::Metric(m) => PyValueError::new_err(m),
-    }
-}
+use crate::errors::py_err;
 
 fn prepare(text: &str, file: &str, dir: &str, paths: Vec<String>, metrics: &[String]) -> PyResult<Sweep> {
     // a base scenario error keeps the exception type and fields of friction.simulate
-    crate::sim::parse(text, file, dir).map_err(|e| crate::sim::py_err(&e))?;
-    Sweep::new(text, file, Path::new(dir), paths, metrics).map_err(py_sweep_err)
+    crate::sim::parse(text, file, dir).map_err(py_err)?;
+    Sweep::new(text, file, Path::new(dir), paths, metrics).map_err(py_err)
 }
 
 /// Check every grid point and metric before running anything: each point's
@@ -40,7 +33,7 @@ pub fn sweep_check(
     let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
     crate::guard("sweep", || {
         let sweep = prepare(text, file, dir, paths, &metrics)?;
-        py.detach(|| sweep.check(&rows)).map_err(py_sweep_err)
+        py.detach(|| sweep.check(&rows)).map_err(py_err)
     })
 }
 
@@ -73,4 +66,23 @@ pub fn sweep_chunk<'py>(
     }
     let arr = PyArray1::from_vec(py, flat).reshape([n, nm])?;
     Ok((arr, errors))
+}
+
+/// The grid points of `friction sweep` ([`friction_sim::sweep::grid_rows`]):
+/// the product of the columns (the first varying slowest) or, with `zip`,
+/// the columns side by side; one row per run. Raises `ValueError` when the
+/// grid is empty or, with `zip`, the lengths differ.
+#[pyfunction]
+pub fn grid_rows<'py>(
+    py: Python<'py>,
+    paths: Vec<String>,
+    columns: Vec<Vec<f64>>,
+    zip: bool,
+) -> PyResult<Bound<'py, numpy::PyArray2<f64>>> {
+    let n = paths.len();
+    let cols: Vec<(String, Vec<f64>)> = paths.into_iter().zip(columns).collect();
+    let rows = friction_sim::sweep::grid_rows(&cols, zip).map_err(PyValueError::new_err)?;
+    let flat: Vec<f64> = rows.into_iter().flatten().collect();
+    let m = flat.len() / n.max(1);
+    PyArray1::from_vec(py, flat).reshape([m, n])
 }

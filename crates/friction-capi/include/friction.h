@@ -133,9 +133,15 @@ size_t friction_models_list(const char **ids, size_t cap);
 
 // A JSON description of model `model_id` (a static string, valid for the
 // life of the program): `id`, `family`, `summary`, `equations`,
-// `parameters` (name, symbol, unit, kind, range, default, doc), `states`,
-// `state_layout`, `update` (how `friction_model_update` advances it) and
-// `sources`. NULL with `FRICTION_ERR_MODEL` for an unknown id.
+// `parameters` (name, symbol, unit, kind, required, range, min, max,
+// min_inclusive, max_inclusive, default (a JSON value, null when
+// required), default_text, description and doc (the same text), options,
+// columns), `states`, `n_states`, `n_memory`, `state_layout`, `update`
+// (how `friction_model_update` advances it), `update_method`, `sources`,
+// `references` (key, cite, full) and `load_parameter`: the catalogue of
+// every face (Python's `describe`, `friction models ID --json`), whose
+// schema is `docs/model.schema.json`. NULL with `FRICTION_ERR_MODEL` for
+// an unknown id.
 //
 // # Safety
 // `model_id` is NULL or a NUL-terminated string.

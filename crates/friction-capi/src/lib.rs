@@ -49,7 +49,7 @@ pub use planar::{
 
 use friction_models::update::{self, UpdateError};
 use friction_models::FrictionModel as _;
-use friction_models::{AnyModel, Family, ModelInfo, ParamKind, ParamMap, ParamValue};
+use friction_models::{AnyModel, ModelInfo, ParamMap};
 
 /// Success.
 pub const FRICTION_OK: c_int = 0;
@@ -111,11 +111,7 @@ fn guard<T>(fallback: T, f: impl FnOnce() -> Result<T, Failure>) -> T {
             fallback
         }
         Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
+            let what = friction_models::error::panic_message(payload.as_ref());
             set_error(FRICTION_ERR_PANIC, &format!("internal error (please report it): {what}"));
             fallback
         }
@@ -188,23 +184,7 @@ unsafe fn slice_mut_arg<'a>(p: *mut f64, len: usize, name: &str) -> Result<&'a m
 /// ```
 pub fn parse_params(body: &str) -> Result<ParamMap, String> {
     let table: toml::Table = body.parse().map_err(|e| format!("`params_toml` is not valid TOML: {e}"))?;
-    Ok(table_to_params(&table))
-}
-
-fn table_to_params(t: &toml::Table) -> ParamMap {
-    t.iter().map(|(k, v)| (k.clone(), value_to_param(v))).collect()
-}
-
-fn value_to_param(v: &toml::Value) -> ParamValue {
-    match v {
-        toml::Value::Float(x) => ParamValue::Num(*x),
-        toml::Value::Integer(i) => ParamValue::Num(*i as f64),
-        toml::Value::Boolean(b) => ParamValue::Bool(*b),
-        toml::Value::String(s) => ParamValue::Str(s.clone()),
-        toml::Value::Array(a) => ParamValue::List(a.iter().map(value_to_param).collect()),
-        toml::Value::Table(t) => ParamValue::Table(table_to_params(t)),
-        toml::Value::Datetime(d) => ParamValue::Str(d.to_string()),
-    }
+    Ok(friction_models::params::from_toml(&table))
 }
 
 /// Create a validated model.
@@ -412,9 +392,15 @@ pub unsafe extern "C" fn friction_models_list(ids: *mut *const c_char, cap: usiz
 
 /// A JSON description of model `model_id` (a static string, valid for the
 /// life of the program): `id`, `family`, `summary`, `equations`,
-/// `parameters` (name, symbol, unit, kind, range, default, doc), `states`,
-/// `state_layout`, `update` (how `friction_model_update` advances it) and
-/// `sources`. NULL with `FRICTION_ERR_MODEL` for an unknown id.
+/// `parameters` (name, symbol, unit, kind, required, range, min, max,
+/// min_inclusive, max_inclusive, default (a JSON value, null when
+/// required), default_text, description and doc (the same text), options,
+/// columns), `states`, `n_states`, `n_memory`, `state_layout`, `update`
+/// (how `friction_model_update` advances it), `update_method`, `sources`,
+/// `references` (key, cite, full) and `load_parameter`: the catalogue of
+/// every face (Python's `describe`, `friction models ID --json`), whose
+/// schema is `docs/model.schema.json`. NULL with `FRICTION_ERR_MODEL` for
+/// an unknown id.
 ///
 /// # Safety
 /// `model_id` is NULL or a NUL-terminated string.
@@ -439,25 +425,6 @@ pub unsafe extern "C" fn friction_model_describe(model_id: *const c_char) -> *co
     })
 }
 
-/// A JSON string literal.
-fn json(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// A model's text with every in-text citation ("Dahl 1968") followed by the
 /// full reference (authors, year, title, venue) from
 /// [`friction_models::references`].
@@ -465,62 +432,11 @@ pub fn cite(text: &str) -> String {
     friction_models::references::expand(text)
 }
 
-fn update_method(m: &ModelInfo) -> &'static str {
-    match m.id {
-        "lugre" | "dankowicz" => "exact: closed-form relaxation of the state at constant slip velocity",
-        "dahl" => "exact for exponent = 1 (closed-form relaxation), implicit otherwise",
-        _ => match m.family {
-            Family::StaticMap => "direct: F(v) at the step's velocity",
-            Family::SetValued => "direct: the sliding force F(v) at the step's velocity, 0 for a zero slip increment (the caller owns stick)",
-            Family::Hysteresis => "direct: exact rate-independent update of the memory at the step's end",
-            Family::ContinuousState => "implicit: sub-stepped, extrapolated backward Euler (L-stable), local error 1e-6",
-            Family::Wrapper => "as its inner model: direct without continuous states, implicit with",
-        },
-    }
-}
-
-fn kind(k: &ParamKind) -> &'static str {
-    match k {
-        ParamKind::Real { .. } => "real",
-        ParamKind::OptionalReal { .. } => "optional real",
-        ParamKind::Integer { .. } => "integer",
-        ParamKind::Bool { .. } => "bool",
-        ParamKind::Choice { .. } => "choice",
-        ParamKind::Rows { .. } => "rows",
-        ParamKind::Model { .. } => "model",
-    }
-}
-
-/// The JSON description returned by [`friction_model_describe`].
+/// The JSON description returned by [`friction_model_describe`]: the
+/// catalogue's ([`friction_models::catalogue`], schema in
+/// `docs/model.schema.json`), the same as Python's and the CLI's.
 pub fn describe(m: &ModelInfo) -> String {
-    let params: Vec<String> = m
-        .params
-        .iter()
-        .map(|p| {
-            format!(
-                "{{\"name\": {}, \"symbol\": {}, \"unit\": {}, \"kind\": {}, \"range\": {}, \"default\": {}, \"doc\": {}}}",
-                json(p.name),
-                json(p.symbol),
-                json(p.unit),
-                json(kind(&p.kind)),
-                json(&p.range_text()),
-                json(&p.default_text()),
-                json(&cite(p.doc))
-            )
-        })
-        .collect();
-    format!(
-        "{{\"id\": {}, \"family\": {}, \"summary\": {}, \"equations\": {}, \"parameters\": [{}], \"states\": {}, \"state_layout\": {}, \"update\": {}, \"sources\": {}}}",
-        json(m.id),
-        json(m.family.name()),
-        json(&cite(m.summary)),
-        json(&cite(m.equations)),
-        params.join(", "),
-        json(&cite(m.states)),
-        json("[t, x, z (n_states), mem (n_memory)]"),
-        json(update_method(m)),
-        json(&cite(m.sources))
-    )
+    friction_models::catalogue::describe(m).to_json()
 }
 
 #[cfg(test)]

@@ -131,21 +131,31 @@ fn catalogue_lists_and_describes_every_model() {
         let d = unsafe { friction_model_describe(p) };
         assert!(!d.is_null(), "{id}");
         let json = unsafe { CStr::from_ptr(d) }.to_str().unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{id}: not JSON ({e}): {json}"));
         for key in [
-            "\"id\"",
-            "\"family\"",
-            "\"equations\"",
-            "\"parameters\"",
-            "\"unit\"",
-            "\"range\"",
-            "\"default\"",
-            "\"states\"",
-            "\"sources\"",
-            "\"update\"",
+            "id",
+            "family",
+            "summary",
+            "equations",
+            "parameters",
+            "states",
+            "state_layout",
+            "update",
+            "sources",
+            "references",
         ] {
-            assert!(json.contains(key), "{id}: {key} missing in {json}");
+            assert!(v.get(key).is_some(), "{id}: {key} missing in {json}");
         }
-        assert!(json.starts_with(&format!("{{\"id\": \"{id}\"")));
+        assert_eq!(v["id"], id);
+        for p in v["parameters"].as_array().unwrap() {
+            for key in ["name", "symbol", "unit", "kind", "range", "default", "doc", "description"] {
+                assert!(p.get(key).is_some(), "{id}: parameter {key} missing in {p}");
+            }
+        }
+        // the same description as the catalogue's, which Python and the CLI print
+        let cat = serde_json::to_value(friction_models::catalogue::describe_id(id).unwrap()).unwrap();
+        assert_eq!(v, cat, "{id}");
         assert!(!json.to_lowercase().contains("seed 0"), "{id}: {json}");
     }
     let lugre_id = ids[..n]
@@ -154,7 +164,16 @@ fn catalogue_lists_and_describes_every_model() {
         .find(|&p| unsafe { CStr::from_ptr(p) }.to_bytes() == b"lugre")
         .expect("lugre is listed");
     let lugre = unsafe { CStr::from_ptr(friction_model_describe(lugre_id)) }.to_str().unwrap();
-    assert!(lugre.contains("Canudas de Wit") && lugre.contains("\"name\": \"sigma0\""), "{lugre}");
+    let lugre: serde_json::Value = serde_json::from_str(lugre).unwrap();
+    assert!(lugre["sources"].as_str().unwrap().contains("Canudas de Wit"), "{lugre}");
+    let sigma0 = lugre["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "sigma0").unwrap();
+    assert_eq!(sigma0["default"], 1e5);
+    assert_eq!(sigma0["unit"], "N/m");
+    assert_eq!(
+        (sigma0["min"].as_f64(), sigma0["max"].is_null(), &sigma0["min_inclusive"]),
+        (Some(0.0), true, &serde_json::json!(false))
+    );
+    assert_eq!(lugre["update_method"], "exact");
     let bad = CString::new("nope").unwrap();
     assert!(unsafe { friction_model_describe(bad.as_ptr()) }.is_null());
     assert_eq!(friction_last_error_code(), FRICTION_ERR_MODEL);

@@ -71,13 +71,13 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
             csv.push_str(&format!(",{pre}.{b}"));
         }
     }
-    csv.push('\n');
+    csv.push_str(",stable\n");
     for p in &r.points {
         csv.push_str(&format!("{:.10e}", p.f));
         for v in p.amplitude.iter().chain(&p.phase).chain(&p.peak) {
             csv.push_str(&format!(",{v:.10e}"));
         }
-        csv.push('\n');
+        csv.push_str(if p.stable { ",1\n" } else { ",0\n" });
     }
     std::fs::write(&csv_path, csv).map_err(io(&csv_path))?;
     let peaks: Vec<serde_json::Value> = r
@@ -102,6 +102,7 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
         "samples": r.samples,
         "h_to_2h_relative_change": r.h_change,
         "points": r.points.len(),
+        "unstable_points": r.points.iter().filter(|p| !p.stable).count(),
         "bodies": peaks,
         "method": "harmonic balance, alternating frequency-time contacts, pseudo-arclength continuation",
     });

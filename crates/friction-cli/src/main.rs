@@ -5,6 +5,7 @@ mod compare;
 mod fit;
 mod fmu;
 mod hb;
+mod nnm;
 mod serve;
 mod sweep;
 mod tune;
@@ -47,6 +48,10 @@ enum Cmd {
     Models {
         /// Model id to describe.
         id: Option<String>,
+        /// Print the catalogue's JSON description (schema: docs/model.schema.json), of one
+        /// model or, without an id, an array of every model.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the JSON Schema (draft-07) of the scenario format, for editors and validators
     /// (docs/scenario.schema.json); with --markdown the reference page docs/scenario.md.
@@ -88,6 +93,8 @@ enum Cmd {
     Fmu(fmu::FmuArgs),
     /// Frequency response under a `sine` force by harmonic balance with continuation in frequency.
     Frf(hb::FrfArgs),
+    /// Backbone of a nonlinear mode (frequency and damping against amplitude) by the extended periodic motion concept.
+    Nnm(nnm::NnmArgs),
     /// Tune parameters of a model to a target dissipation per cycle (or loop) under u0 sin(2π f t).
     Tune(tune::TuneArgs),
     /// Serve the explorer of every model and scenario in the browser (and its JSON API)
@@ -127,7 +134,7 @@ pub(crate) fn count(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
-        Cmd::Models { id } => models(id.as_deref()),
+        Cmd::Models { id, json } => models(id.as_deref(), json),
         Cmd::Schema { markdown } => {
             if markdown {
                 say!("{}", friction_sim::scenario_schema::markdown().trim_end());
@@ -141,6 +148,7 @@ fn main() -> ExitCode {
         Cmd::Fit(a) => fit::run(&a),
         Cmd::Tune(a) => tune::run(&a),
         Cmd::Frf(a) => hb::run(&a),
+        Cmd::Nnm(a) => nnm::run(&a),
         Cmd::Fmu(a) => fmu::main(&a, DEFAULT_SCENARIO),
         Cmd::Compare { models, out, no_clutch } => {
             compare::run(models.as_deref(), out.as_deref(), !no_clutch)
@@ -159,8 +167,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn models(id: Option<&str>) -> ExitCode {
+fn models(id: Option<&str>, json: bool) -> ExitCode {
     match id {
+        None if json => {
+            let all = friction_models::catalogue::catalogue();
+            say!("{}", serde_json::to_string_pretty(&all).expect("the catalogue serialises"));
+            ExitCode::SUCCESS
+        }
         None => {
             for m in all() {
                 say!("{:<20} {:<20} {}", m.id, m.family.name(), m.summary);
@@ -177,6 +190,14 @@ fn models(id: Option<&str>) -> ExitCode {
                     None => eprintln!("error: unknown model `{id}`; known models: {}", ids.join(", ")),
                 }
                 ExitCode::from(2)
+            }
+            Some(m) if json => {
+                say!(
+                    "{}",
+                    serde_json::to_string_pretty(&friction_models::catalogue::describe(m))
+                        .expect("serialises")
+                );
+                ExitCode::SUCCESS
             }
             Some(m) => {
                 say!("{} — {}\nfamily: {}\n", m.id, m.summary, m.family.name());

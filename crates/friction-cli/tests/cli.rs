@@ -38,6 +38,25 @@ fn models_lists_every_id_and_describes_one() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// `--json` prints the catalogue every face shares (the C library's
+/// `friction_model_describe`, Python's `describe`), parsed back equal.
+#[test]
+fn models_json_is_the_shared_catalogue() {
+    let o = friction().args(["models", "--json"]).output().unwrap();
+    assert!(o.status.success());
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let want = serde_json::to_value(friction_models::catalogue::catalogue()).unwrap();
+    assert_eq!(all, want);
+    assert_eq!(all.as_array().unwrap().len(), friction_models::all().len());
+    let o = friction().args(["models", "iwan4", "--json"]).output().unwrap();
+    assert!(o.status.success());
+    let one: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(one["id"], "iwan4");
+    assert_eq!(one, want.as_array().unwrap().iter().find(|d| d["id"] == "iwan4").unwrap().clone());
+    let o = friction().args(["models", "nope", "--json"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
 #[test]
 fn a_good_scenario_writes_csv_summary_and_plot() {
     let (code, err, out) = run_text("good", BASE);

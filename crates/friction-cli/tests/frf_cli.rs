@@ -46,7 +46,7 @@ fn frf_of_a_linear_oscillator_is_the_closed_form_and_peaks_at_resonance() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut rd = csv::Reader::from_path(out.join("frf.csv")).unwrap();
     let head: Vec<String> = rd.headers().unwrap().iter().map(str::to_string).collect();
-    assert_eq!(head, ["f", "a.m", "phase.m", "peak.m"]);
+    assert_eq!(head, ["f", "a.m", "phase.m", "peak.m", "stable"]);
     let rows: Vec<Vec<f64>> =
         rd.records().map(|r| r.unwrap().iter().map(|v| v.parse().unwrap()).collect()).collect();
     assert!(rows.len() > 30, "{} rows", rows.len());
@@ -56,6 +56,8 @@ fn frf_of_a_linear_oscillator_is_the_closed_form_and_peaks_at_resonance() {
         assert!((r[1] / exact - 1.0).abs() < 1e-8, "f = {}: {} vs {exact}", r[0], r[1]);
         // a linear system has no higher harmonics: the peak is the amplitude
         assert!((r[3] / r[1] - 1.0).abs() < 1e-6, "{r:?}");
+        // a damped linear system is stable everywhere
+        assert_eq!(r[4], 1.0, "{r:?}");
     }
     assert!((rows[0][0] - 5.0).abs() < 1e-9 && (rows[rows.len() - 1][0] - 30.0).abs() < 1e-9);
     let top = rows.iter().max_by(|a, b| a[1].total_cmp(&b[1])).unwrap();

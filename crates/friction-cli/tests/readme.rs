@@ -243,6 +243,9 @@ fn every_readme_command_runs_as_written() {
     {
         assert!(dir.join(f).exists(), "{f} was not written");
     }
+    let lugre: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out-lugre.json")).unwrap()).unwrap();
+    assert_eq!(lugre["id"], "lugre");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -111,6 +111,10 @@ fn models_lists_every_model_and_describes_one() {
     assert_eq!(sigma0["unit"], "N/m");
     assert!(m["equations"].as_str().unwrap().contains("dz/dt"), "{}", m["equations"]);
     assert!(!m["references"].as_array().unwrap().is_empty());
+    // the same description as `friction models lugre --json` (the shared catalogue)
+    let cli = friction().args(["models", "lugre", "--json"]).output().unwrap();
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(m, cli);
 }
 
 #[test]

@@ -119,14 +119,6 @@ impl Component {
     }
 }
 
-pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| p.downcast_ref::<&str>().copied())
-        .unwrap_or("?")
-        .to_string()
-}
-
 /// Run `f` on the component behind `c`: errors and panics become a logged
 /// `fmi2Error`.
 unsafe fn call(c: fmi2Component, f: impl FnOnce(&mut Component) -> Result<(), FmiError>) -> fmi2Status {
@@ -147,7 +139,7 @@ unsafe fn call(c: fmi2Component, f: impl FnOnce(&mut Component) -> Result<(), Fm
             comp.log(
                 fmi2Error,
                 "logStatusError",
-                &format!("internal error (please report): {}", panic_text(&*p)),
+                &format!("internal error (please report): {}", friction_models::error::panic_message(&*p)),
             );
             fmi2Error
         }

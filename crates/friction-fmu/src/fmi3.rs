@@ -33,7 +33,7 @@ use std::ffi::{c_char, c_int, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-use crate::fmi2::{panic_text, slice, slice_mut, string};
+use crate::fmi2::{slice, slice_mut, string};
 use crate::instance::{FmiError, Instance, State, LOG_CATEGORIES};
 use crate::state::Snapshot;
 
@@ -133,7 +133,7 @@ unsafe fn call(c: fmi3Instance, f: impl FnOnce(&mut Component) -> Result<(), Fmi
     let msg = match catch_unwind(AssertUnwindSafe(|| f(comp))) {
         Ok(Ok(())) => return fmi3OK,
         Ok(Err(e)) => fmi3_names(&e.0),
-        Err(p) => format!("internal error (please report): {}", panic_text(&*p)),
+        Err(p) => format!("internal error (please report): {}", friction_models::error::panic_message(&*p)),
     };
     comp.inst.set_error();
     comp.log(fmi3Error, "logStatusError", &msg);

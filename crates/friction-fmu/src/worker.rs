@@ -97,10 +97,7 @@ impl Worker {
                     Ok(f) => f,
                     Err(p) => Some(format!(
                         "internal error (please report): the simulation panicked: {}",
-                        p.downcast_ref::<String>()
-                            .map(String::as_str)
-                            .or_else(|| p.downcast_ref::<&str>().copied())
-                            .unwrap_or("?")
+                        friction_models::error::panic_message(p.as_ref())
                     )),
                 };
                 if let Some(f) = failure {

@@ -102,3 +102,22 @@ impl From<std::convert::Infallible> for ModelError {
         match e {}
     }
 }
+
+/// The message of a caught panic (`std::panic::catch_unwind`'s payload): the
+/// text given to `panic!`, or `"unknown panic"`. Every face that keeps a
+/// panic from crossing its boundary (C, Python, FMU, the explorer) reports it
+/// with this.
+///
+/// ```
+/// let p = std::panic::catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
+/// assert_eq!(friction_models::error::panic_message(p.as_ref()), "boom 1");
+/// let p = std::panic::catch_unwind(|| std::panic::panic_any(7)).unwrap_err();
+/// assert_eq!(friction_models::error::panic_message(p.as_ref()), "unknown panic");
+/// ```
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".to_string())
+}

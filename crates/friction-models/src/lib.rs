@@ -56,6 +56,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod catalogue;
 pub mod error;
 pub mod model;
 // the partials at the path they have always had

@@ -57,6 +57,34 @@ impl From<&str> for ParamValue {
     }
 }
 
+/// Model parameters from a TOML table, the one conversion every face uses (a
+/// scenario's `params`, the C library's `params_toml`, Python's dicts):
+/// floats and integers become numbers, arrays lists, tables tables.
+///
+/// ```
+/// use friction_models::{params::from_toml, ParamValue};
+/// let t: toml::Table = "fc = 0.3\nn = 50\nelements = [[1e4, 0.2]]".parse().unwrap();
+/// let p = from_toml(&t);
+/// assert_eq!(p["fc"], ParamValue::Num(0.3));
+/// assert_eq!(p["n"], ParamValue::Num(50.0));
+/// assert_eq!(p["elements"], ParamValue::List(vec![ParamValue::List(vec![1e4.into(), 0.2.into()])]));
+/// ```
+pub fn from_toml(t: &toml::Table) -> ParamMap {
+    t.iter().map(|(k, v)| (k.clone(), value_from_toml(v))).collect()
+}
+
+fn value_from_toml(v: &toml::Value) -> ParamValue {
+    match v {
+        toml::Value::Float(x) => ParamValue::Num(*x),
+        toml::Value::Integer(i) => ParamValue::Num(*i as f64),
+        toml::Value::Boolean(b) => ParamValue::Bool(*b),
+        toml::Value::String(s) => ParamValue::Str(s.clone()),
+        toml::Value::Array(a) => ParamValue::List(a.iter().map(value_from_toml).collect()),
+        toml::Value::Table(t) => ParamValue::Table(from_toml(t)),
+        toml::Value::Datetime(d) => ParamValue::Str(d.to_string()),
+    }
+}
+
 /// A closed, open or half-open interval of valid values.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Range {

@@ -115,6 +115,33 @@ macro_rules! registry {
                 }
             }
         )*
+
+        /// For every model: its id, the model from its parameter struct's
+        /// `Default`, and the model built from an empty parameter map (the
+        /// defaults of its `INFO` table).
+        #[cfg(test)]
+        pub(crate) fn both_defaults() -> Vec<(&'static str, Result<AnyModel, ModelError>, Result<AnyModel, ModelError>)> {
+            vec![$(
+                (
+                    $module::INFO.id,
+                    {
+                        // one of the two is used, depending on the type
+                        #[allow(unused_imports)]
+                        use crate::registry::default_probe::{NoDefault, ViaDefault};
+                        match (&default_probe::Probe::<$module::$pty>(std::marker::PhantomData)).make() {
+                            Some(p) => AnyModel::try_from(p),
+                            None => Err(ModelError::Constraint {
+                                model: $module::INFO.id,
+                                name: "-",
+                                value: f64::NAN,
+                                message: "the parameter struct has no Default (required rows)".into(),
+                            }),
+                        }
+                    },
+                    build($module::INFO.id, &ParamMap::new()),
+                ),
+            )*]
+        }
     };
 }
 
@@ -210,5 +237,63 @@ impl AnyModel {
             )],
             _ => vec![],
         }
+    }
+}
+
+/// `Default` where the parameter struct has one (autoref specialisation:
+/// `Probe`'s impl is found before `&Probe`'s when `T: Default`), for the test below.
+#[cfg(test)]
+pub(crate) mod default_probe {
+    pub struct Probe<T>(pub std::marker::PhantomData<T>);
+    pub trait ViaDefault<T> {
+        fn make(&self) -> Option<T>;
+    }
+    impl<T: Default> ViaDefault<T> for Probe<T> {
+        fn make(&self) -> Option<T> {
+            Some(T::default())
+        }
+    }
+    pub trait NoDefault<T> {
+        fn make(&self) -> Option<T>;
+    }
+    impl<T> NoDefault<T> for &Probe<T> {
+        fn make(&self) -> Option<T> {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod default_tests {
+    /// A parameter struct's `Default` is the model's parameter table: the
+    /// defaults are written in two places (the `INFO` table users read and
+    /// the struct Rust users build from), and a model whose two disagree
+    /// would run differently from Rust than from a scenario file.
+    #[test]
+    fn struct_defaults_equal_the_parameter_tables() {
+        let mut compared = 0;
+        for (id, from_struct, from_table) in super::both_defaults() {
+            match (from_struct, from_table) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(
+                        format!("{a:?}"),
+                        format!("{b:?}"),
+                        "{id}: Default differs from INFO's defaults"
+                    );
+                    compared += 1;
+                }
+                // models whose table needs rows (elements, points) have no
+                // default parameter set in a scenario
+                (Err(_), Err(e)) => {
+                    assert!(
+                        e.to_string().contains("required") || e.to_string().contains("missing"),
+                        "{id}: {e}"
+                    )
+                }
+                (Ok(_), Err(e)) => panic!("{id}: the struct has a Default but the table does not build: {e}"),
+                (Err(e), Ok(_)) => panic!("{id}: the struct's Default does not validate: {e}"),
+            }
+        }
+        assert!(compared >= 30, "only {compared} models compared");
     }
 }

@@ -95,7 +95,7 @@
     return p;
   }
   function sliderSpan(q) {
-    const r = q.range || {}, d = q.default;
+    const r = { lo: q.min, hi: q.max }, d = q.default;
     let lo, hi, log = false;
     if (d > 0 && (r.lo === null || r.lo >= 0)) { lo = d / 10; hi = d * 10; log = true; }
     else { lo = d - 1; hi = d + 1; }
@@ -111,7 +111,7 @@
     let input, slider = null;
     if (q.kind === "choice") {
       input = document.createElement("select");
-      for (const o of q.range.options) { const op = document.createElement("option"); op.value = op.textContent = o; input.appendChild(op); }
+      for (const o of q.options) { const op = document.createElement("option"); op.value = op.textContent = o; input.appendChild(op); }
       input.value = value;
       input.addEventListener("change", () => onChange(q.name, input.value));
       row.appendChild(document.createElement("span"));
@@ -140,7 +140,7 @@
     }
     row.appendChild(input);
     const rg = document.createElement("div"); rg.className = "range";
-    rg.textContent = `${q.unit}; valid ${q.range_text}; default ${q.default_text}. ${q.doc}`;
+    rg.textContent = `${q.unit}; valid ${q.range}; default ${q.default_text}. ${q.doc}`;
     row.appendChild(rg);
     return row;
   }
@@ -166,7 +166,7 @@
     for (const r of m.references) { const li = document.createElement("li"); li.textContent = r.full; refs.appendChild(li); }
     const ps = $("params"); ps.innerHTML = "";
     for (const q of m.parameters) {
-      if (q.kind === "rows" || q.kind === "model" || q.kind === "optional_real") {
+      if (q.kind === "rows" || q.kind === "model" || q.kind === "optional real") {
         const d = document.createElement("div"); d.className = "param";
         d.textContent = `${q.symbol} (${q.name}): ${q.kind === "rows" ? "a table of rows" : q.kind === "model" ? "an inner model" : "optional"}, edit it in a scenario`;
         if (q.kind === "rows") continue; else { ps.appendChild(d); continue; }

@@ -382,7 +382,13 @@ impl Sweep {
                 match run {
                     Ok(Ok(r)) => r,
                     Ok(Err(e)) => (vec![f64::NAN; nm], e),
-                    Err(_) => (vec![f64::NAN; nm], "internal error (panic) in this run".into()),
+                    Err(p) => (
+                        vec![f64::NAN; nm],
+                        format!(
+                            "internal error (panic) in this run: {}",
+                            friction_models::error::panic_message(p.as_ref())
+                        ),
+                    ),
                 }
             })
             .collect()

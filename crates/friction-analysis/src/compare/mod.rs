@@ -140,11 +140,7 @@ fn run_one<T>(
         Ok(Ok(t)) => (fig(&t), Some(t)),
         Ok(Err(e)) => (Figure::failed(p, e.to_string()), None),
         Err(panic) => {
-            let msg = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
+            let msg = friction_models::error::panic_message(panic.as_ref());
             (Figure::failed(p, format!("the model panicked: {msg}")), None)
         }
     };
@@ -265,7 +261,10 @@ pub fn measure_cost(row: &mut ModelRow) -> Result<(), AnalysisError> {
             row.cost_note = c.note;
         }
         Ok(Err(e)) => row.cost_error = Some(e.to_string()),
-        Err(_) => row.cost_error = Some("the model panicked".into()),
+        Err(p) => {
+            row.cost_error =
+                Some(format!("the model panicked: {}", friction_models::error::panic_message(p.as_ref())))
+        }
     }
     Ok(())
 }

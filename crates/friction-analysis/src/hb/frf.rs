@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
 use super::harmonics::{amplitude, phase};
 use super::problem::Problem;
+use super::stability::{floquet_exponents, is_stable};
 use super::structure::Structure;
 use crate::AnalysisError;
 
@@ -51,6 +52,8 @@ pub struct FrfPoint {
     pub phase: Vec<f64>,
     /// Per body: largest |x| over the period \[m\].
     pub peak: Vec<f64>,
+    /// Stable by Hill's method ([`super::stability`]).
+    pub stable: bool,
 }
 
 /// A frequency response and how it was computed.
@@ -190,6 +193,7 @@ fn point(p: &Problem, f: f64, x: &[f64], buf: &mut [f64]) -> FrfPoint {
         amplitude: Vec::with_capacity(d),
         phase: Vec::with_capacity(d),
         peak: Vec::with_capacity(d),
+        stable: true,
     };
     for i in 0..d {
         let c = &x[i * l..(i + 1) * l];
@@ -273,13 +277,14 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
         )));
     }
     let mut buf = vec![0.0; p.grid.n];
-    let pts = ys
-        .iter()
-        .map(|y| {
-            let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
-            point(&p, y[nn] * opts.f_min, &x, &mut buf)
-        })
-        .collect();
+    let mut pts = Vec::with_capacity(ys.len());
+    for y in &ys {
+        let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
+        let mut pt = point(&p, y[nn] * opts.f_min, &x, &mut buf);
+        let w = 2.0 * PI * pt.f;
+        pt.stable = is_stable(&floquet_exponents(&mut p, &x, w)?, w);
+        pts.push(pt);
+    }
     Ok((pts, n))
 }
 

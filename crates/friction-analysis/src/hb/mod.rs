@@ -15,18 +15,21 @@
 //! - [`aft`]: one contact's force coefficients, per model family;
 //! - [`structure`]: the linear structure and its contacts, from a scenario;
 //! - [`problem`]: residual and Jacobian of the balance;
+//! - [`stability`]: stability of a solution by Hill's method;
 //! - [`continuation`]: Newton, and pseudo-arclength continuation;
 //! - [`frf`]: the frequency-response driver;
-//! - [`plot`]: its plot.
+//! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
+//! - [`plot`]: the plots.
 //!
 //! Set-valued stick (true Coulomb stick) and wrapper models are refused
-//! with the reason ([`aft::check_model`]); stability (Hill's method) and
-//! nonlinear modes are not implemented yet.
+//! with the reason ([`aft::check_model`]).
 
 pub mod aft;
 pub mod continuation;
 pub mod frf;
 pub mod harmonics;
+pub mod nnm;
 pub mod plot;
 pub mod problem;
+pub mod stability;
 pub mod structure;

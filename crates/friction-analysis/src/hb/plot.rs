@@ -1,11 +1,14 @@
-//! The frequency-response plot: fundamental amplitude of every body
-//! against frequency (PNG or SVG by the file's extension).
+//! The plots of harmonic balance (PNG or SVG by the file's extension): the
+//! frequency response (fundamental amplitude of every body against
+//! frequency, unstable stretches dashed) and the backbone of a nonlinear mode (frequency and damping
+//! against amplitude).
 
 use std::path::Path;
 
 use plotters::prelude::*;
 
 use super::frf::Frf;
+use super::nnm::{Nnm, NnmPoint};
 use crate::AnalysisError;
 
 /// Draw `r` into `path` (`.svg`: SVG, anything else: PNG).
@@ -46,13 +49,27 @@ fn draw<DB: DrawingBackend>(
     for (b, name) in r.bodies.iter().enumerate() {
         let color = Palette99::pick(b).to_rgba();
         chart
-            .draw_series(LineSeries::new(
-                r.points.iter().map(|p| (p.f, p.amplitude[b])),
-                color.stroke_width(2),
-            ))
+            .draw_series(LineSeries::new(std::iter::empty::<(f64, f64)>(), color.stroke_width(2)))
             .map_err(|e| perr(e.to_string()))?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        // runs of equal stability, sharing their end points: solid stable, dashed unstable
+        let mut start = 0;
+        while start + 1 < r.points.len() {
+            let stable = r.points[start].stable && r.points[start + 1].stable;
+            let mut end = start + 1;
+            while end + 1 < r.points.len() && (r.points[end].stable && r.points[end + 1].stable) == stable {
+                end += 1;
+            }
+            let run = r.points[start..=end].iter().map(|p| (p.f, p.amplitude[b]));
+            if stable {
+                chart.draw_series(LineSeries::new(run, color.stroke_width(2)))
+            } else {
+                chart.draw_series(DashedLineSeries::new(run, 8, 6, color.stroke_width(2)))
+            }
+            .map_err(|e| perr(e.to_string()))?;
+            start = end;
+        }
     }
     chart
         .configure_series_labels()
@@ -60,5 +77,71 @@ fn draw<DB: DrawingBackend>(
         .border_style(BLACK)
         .draw()
         .map_err(|e| perr(e.to_string()))?;
+    root.present().map_err(|e| perr(e.to_string()))
+}
+
+/// Draw the backbone `r` into `path`: frequency (top) and damping ratio
+/// (bottom) against the amplitude on a log axis (`.svg`: SVG, else PNG).
+pub fn plot_nnm(r: &Nnm, path: &Path) -> Result<(), AnalysisError> {
+    let svg = path.extension().is_some_and(|e| e == "svg");
+    if svg {
+        draw_nnm(r, SVGBackend::new(path, (1000, 800)).into_drawing_area(), path)
+    } else {
+        draw_nnm(r, BitMapBackend::new(path, (1000, 800)).into_drawing_area(), path)
+    }
+}
+
+fn draw_nnm<DB: DrawingBackend>(
+    r: &Nnm,
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    path: &Path,
+) -> Result<(), AnalysisError> {
+    friction_sim::output::register_font();
+    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
+    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+    let (alo, ahi) = r
+        .points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.amplitude), b.max(p.amplitude)));
+    let (alo, ahi) = if alo < ahi { (alo, ahi) } else { (alo / 2.0, alo * 2.0) };
+    let areas = root.split_evenly((2, 1));
+    type Get = fn(&NnmPoint) -> f64;
+    let series: [(&str, Get); 2] = [("f [Hz]", |p| p.f), ("damping ratio ζ", |p| p.zeta)];
+    for (area, (label, get)) in areas.iter().zip(series) {
+        let (lo, hi) = r
+            .points
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(get(p)), b.max(get(p))));
+        let pad = 0.05 * (hi - lo).abs().max(1e-6 * hi.abs()).max(1e-300);
+        let caption = if label.starts_with('f') {
+            format!("nonlinear mode {} of body {} (H = {})", r.mode, r.body, r.harmonics)
+        } else {
+            String::new()
+        };
+        let mut chart = ChartBuilder::on(area)
+            .margin(15)
+            .caption(caption, ("sans-serif", 20))
+            .x_label_area_size(40)
+            .y_label_area_size(90)
+            .build_cartesian_2d((alo..ahi).log_scale(), (lo - pad)..(hi + pad))
+            .map_err(|e| perr(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("fundamental amplitude of {} [m]", r.body))
+            .y_desc(label)
+            .x_label_formatter(&|v| format!("{v:.1e}"))
+            .y_label_formatter(&|v| format!("{v:.4}"))
+            .draw()
+            .map_err(|e| perr(e.to_string()))?;
+        chart
+            .draw_series(LineSeries::new(
+                r.points.iter().map(|p| (p.amplitude, get(p))),
+                BLUE.stroke_width(2),
+            ))
+            .map_err(|e| perr(e.to_string()))?;
+        chart
+            .draw_series(r.points.iter().map(|p| Circle::new((p.amplitude, get(p)), 3, BLUE.filled())))
+            .map_err(|e| perr(e.to_string()))?;
+    }
     root.present().map_err(|e| perr(e.to_string()))
 }

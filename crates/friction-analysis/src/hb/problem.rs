@@ -32,6 +32,7 @@ pub struct Problem {
     rel: Vec<f64>,
     fc: Vec<f64>,
     fc2: Vec<f64>,
+    xp: Vec<f64>,
     /// A displacement scale for difference steps \[m\].
     pub xscale: f64,
 }
@@ -45,7 +46,8 @@ impl Problem {
         let k = s.stuck_stiffness();
         let kmax = (0..s.dofs()).map(|i| k[(i, i)]).fold(0.0f64, f64::max).max(1e-300);
         let xscale = (s.force_amplitude.abs() / kmax).max(1e-300);
-        Problem { s, grid, aft, rel: vec![0.0; l], fc: vec![0.0; l], fc2: vec![0.0; l], xscale }
+        let xp = vec![0.0; s.dofs() * l];
+        Problem { s, grid, aft, rel: vec![0.0; l], fc: vec![0.0; l], fc2: vec![0.0; l], xp, xscale }
     }
 
     /// Number of unknowns (coefficients of all bodies).
@@ -112,7 +114,8 @@ impl Problem {
     }
 
     /// The Jacobian `jac` (n × (n + 1)): `∂r/∂x` and, in the last column,
-    /// `∂r/∂ω`. `r0` must be the residual at `(x, omega)`.
+    /// `∂r/∂ω`. Allocates nothing: the perturbed coefficients live in a
+    /// work buffer of the problem.
     pub fn jacobian(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
         let n = self.n();
@@ -137,7 +140,9 @@ impl Problem {
                 }
             }
         }
-        let mut xp = x.to_vec();
+        // the work buffer, taken out of `self` while `self.contact` borrows it
+        let mut xp = std::mem::take(&mut self.xp);
+        xp.copy_from_slice(x);
         for c in 0..self.s.contacts.len() {
             self.contact(c, x, omega);
             self.fc2.copy_from_slice(&self.fc);
@@ -182,5 +187,6 @@ impl Problem {
                 }
             }
         }
+        self.xp = xp;
     }
 }

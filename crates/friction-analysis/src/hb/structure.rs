@@ -62,6 +62,19 @@ impl Structure {
     /// forces that are not constant, and contacts whose model harmonic
     /// balance cannot treat (see [`super::aft::check_model`]).
     pub fn from_system(sys: &System, force: &str) -> Result<Self, AnalysisError> {
+        Self::build(sys, Some(force))
+    }
+
+    /// The unforced structure of `sys`, for its nonlinear modes: `sine`
+    /// forces are left out (their offsets kept as constant loads) and the
+    /// harmonic force is zero (`force_amplitude = 0`). Refused as
+    /// [`Structure::from_system`] refuses, and for forces that vary in time
+    /// otherwise than as a sine.
+    pub fn unforced(sys: &System) -> Result<Self, AnalysisError> {
+        Self::build(sys, None)
+    }
+
+    fn build(sys: &System, force: Option<&str>) -> Result<Self, AnalysisError> {
         let n = sys.bodies.len();
         if n == 0 {
             return Err(refuse(format!("scenario \"{}\": no body to excite", sys.name)));
@@ -115,32 +128,46 @@ impl Structure {
         }
         let mut swept = None;
         for f in &sys.forces {
-            match (&f.value, f.name == force) {
+            let is_swept = force.is_some_and(|name| f.name == name);
+            match (&f.value, is_swept) {
                 (Schedule::Sine { amplitude, phase, offset, .. }, true) => {
                     swept = Some((f.on, *amplitude, *phase));
                     f0[f.on] += offset;
                 }
                 (_, true) => {
+                    let force = force.unwrap_or_default();
                     return Err(refuse(format!(
                         "--force {force}: the force \"{force}\" must be a `sine` schedule (its frequency is swept)"
-                    )))
+                    )));
                 }
                 (Schedule::Constant { value }, false) => f0[f.on] += value,
+                (Schedule::Sine { offset, .. }, false) if force.is_none() => f0[f.on] += offset,
                 (_, false) => {
-                    return Err(refuse(format!(
-                        "force \"{}\": only the swept force (--force {force}) may vary in time; other forces \
-                         must be constant for a periodic steady state at the swept frequency",
-                        f.name
-                    )))
+                    return Err(refuse(match force {
+                        Some(force) => format!(
+                            "force \"{}\": only the swept force (--force {force}) may vary in time; other forces \
+                             must be constant for a periodic steady state at the swept frequency",
+                            f.name
+                        ),
+                        None => format!(
+                            "force \"{}\": a nonlinear mode is of the unforced structure; forces must be constant \
+                             or `sine` (left out, offset kept)",
+                            f.name
+                        ),
+                    }))
                 }
             }
         }
-        let Some((force_dof, force_amplitude, force_phase)) = swept else {
-            let known: Vec<&str> = sys.forces.iter().map(|f| f.name.as_str()).collect();
-            return Err(refuse(format!(
-                "--force {force}: no force of that name; the forces of this scenario: {}",
-                if known.is_empty() { "(none)".to_string() } else { known.join(", ") }
-            )));
+        let (force_dof, force_amplitude, force_phase) = match (swept, force) {
+            (Some(s), _) => s,
+            (None, None) => (0, 0.0, 0.0),
+            (None, Some(force)) => {
+                let known: Vec<&str> = sys.forces.iter().map(|f| f.name.as_str()).collect();
+                return Err(refuse(format!(
+                    "--force {force}: no force of that name; the forces of this scenario: {}",
+                    if known.is_empty() { "(none)".to_string() } else { known.join(", ") }
+                )));
+            }
         };
         let mut contacts = Vec::new();
         for c in &sys.contacts {

@@ -113,7 +113,7 @@
 
 use std::path::Path;
 
-use friction_models::{ParamMap, ParamValue};
+use friction_models::ParamMap;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -633,19 +633,7 @@ fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettin
     Ok(settings)
 }
 
-/// Convert a TOML table to model parameters.
+/// Convert a TOML table to model parameters ([`friction_models::params::from_toml`]).
 pub fn toml_to_params(t: &toml::Table) -> ParamMap {
-    t.iter().map(|(k, v)| (k.clone(), toml_to_param(v))).collect()
-}
-
-fn toml_to_param(v: &toml::Value) -> ParamValue {
-    match v {
-        toml::Value::Float(x) => ParamValue::Num(*x),
-        toml::Value::Integer(i) => ParamValue::Num(*i as f64),
-        toml::Value::Boolean(b) => ParamValue::Bool(*b),
-        toml::Value::String(s) => ParamValue::Str(s.clone()),
-        toml::Value::Array(a) => ParamValue::List(a.iter().map(toml_to_param).collect()),
-        toml::Value::Table(t) => ParamValue::Table(toml_to_params(t)),
-        toml::Value::Datetime(d) => ParamValue::Str(d.to_string()),
-    }
+    friction_models::params::from_toml(t)
 }

@@ -1,0 +1,347 @@
+//! Nonlinear modes by the extended periodic motion concept (Krack 2015,
+//! "Nonlinear modal analysis of nonconservative systems: extension of the
+//! periodic motion concept", Computers & Structures 154, eq. 5 to 9).
+//!
+//! A mass-proportional negative damping term makes the damped free motion
+//! periodic; the harmonic balance of that motion, at a prescribed amplitude
+//! and phase of one body, gives the mode's frequency and the damping the
+//! term had to cancel:
+//!
+//! ```text
+//! M ẍ + (C - ξ M) ẋ + K x + Σ_c B_c N_c F_c(x_rel, ẋ_rel) = f0        (periodic, period 2π/ω)
+//! unknowns: harmonics of every body, ω, ξ
+//! amplitude and phase: fundamental of body b = A cos ωt  (a_1,b = A, b_1,b = 0)
+//! modal damping ratio   ζ = ξ / (2 ω)
+//! energy per cycle      E = ξ ∮ ẋᵀ M ẋ dt = ξ π ω Σ_k k² (a_kᵀ M a_k + b_kᵀ M b_k)
+//! ```
+//!
+//! For a linear structure with proportional damping `C = αM + βK` the
+//! mode is the linear one and `ξ = α + β ω²` exactly. The backbone starts
+//! from the linearised mode with every contact stuck (its initial
+//! stiffness, [`Structure::stuck_stiffness`]) and follows the amplitudes in
+//! the given order, each solved by Newton's method from the previous one.
+
+use std::f64::consts::PI;
+
+use friction_sim::System;
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use serde::Serialize;
+
+use super::continuation::{newton_fixed, Equations};
+use super::problem::Problem;
+use super::structure::Structure;
+use crate::AnalysisError;
+
+/// Settings of [`nnm`].
+#[derive(Debug, Clone)]
+pub struct NnmOptions {
+    /// The body whose fundamental amplitude is prescribed; `None`: the body
+    /// that moves most in the linearised mode.
+    pub body: Option<String>,
+    /// The mode, 1-based in ascending linear frequency (default 1).
+    pub mode: usize,
+    /// Fundamental amplitudes of the body \[m\], in the order followed
+    /// (each > 0).
+    pub amplitudes: Vec<f64>,
+    /// Number of harmonics H (default 5).
+    pub harmonics: usize,
+    /// Time samples per period; `None`: `max(256, 8 (2H + 1))`.
+    pub samples: Option<usize>,
+}
+
+impl Default for NnmOptions {
+    fn default() -> Self {
+        NnmOptions { body: None, mode: 1, amplitudes: vec![1e-6], harmonics: 5, samples: None }
+    }
+}
+
+/// One point of a backbone.
+#[derive(Debug, Clone, Serialize)]
+pub struct NnmPoint {
+    /// Fundamental amplitude of the prescribed body \[m\].
+    pub amplitude: f64,
+    /// Frequency \[Hz\].
+    pub f: f64,
+    /// Modal damping ratio ζ = ξ/(2ω).
+    pub zeta: f64,
+    /// The mass-proportional damping ξ \[1/s\].
+    pub xi: f64,
+    /// Energy dissipated per cycle \[J\].
+    pub energy_per_cycle: f64,
+    /// Fourier coefficients of every body (2H + 1 each, body after body) \[m\].
+    pub coefficients: Vec<f64>,
+}
+
+/// A backbone (nonlinear mode against amplitude) and how it was computed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Nnm {
+    /// Body names.
+    pub bodies: Vec<String>,
+    /// The body whose amplitude is prescribed.
+    pub body: String,
+    /// The mode (1-based).
+    pub mode: usize,
+    /// Harmonics H.
+    pub harmonics: usize,
+    /// Samples per period.
+    pub samples: usize,
+    /// Linear frequency of the mode with every contact stuck \[Hz\].
+    pub linear_f: f64,
+    /// Linear modal damping ratio with every contact stuck, `φᵀCφ / (2 ω φᵀMφ)`.
+    pub linear_zeta: f64,
+    /// The mode shape with every contact stuck, 1 at the prescribed body.
+    pub linear_shape: Vec<f64>,
+    /// The points, one per amplitude.
+    pub points: Vec<NnmPoint>,
+}
+
+/// The linear modes of `(K, M)` (M diagonal and positive): angular
+/// frequencies ascending and the mass-normalised shapes as columns.
+pub fn linear_modes(k: &DMatrix<f64>, m: &DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
+    let n = k.nrows();
+    let s: Vec<f64> = (0..n).map(|i| 1.0 / m[(i, i)].sqrt()).collect();
+    let a = DMatrix::from_fn(n, n, |i, j| s[i] * k[(i, j)] * s[j]);
+    let e = SymmetricEigen::new(a);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&i, &j| e.eigenvalues[i].total_cmp(&e.eigenvalues[j]));
+    let w = order.iter().map(|&i| e.eigenvalues[i].max(0.0).sqrt()).collect();
+    let phi = DMatrix::from_fn(n, n, |i, j| s[i] * e.eigenvectors[(i, order[j])]);
+    (w, phi)
+}
+
+/// The equations of the periodic motion in `y`: the coefficients over `A`
+/// with the fundamental's cosine and sine of body `b` replaced by `ω/ω0`
+/// and `ξ/ω0`, and last the amplitude over `A`.
+struct Epmc<'a> {
+    p: &'a mut Problem,
+    c0: DMatrix<f64>,
+    b: usize,
+    a: f64,
+    w0: f64,
+    rs: f64,
+    x: Vec<f64>,
+    full: DMatrix<f64>,
+}
+
+impl Epmc<'_> {
+    /// Unscale `y` into `self.x`, set `C - ξ M`; returns ω and ξ.
+    fn unscale(&mut self, y: &[f64]) -> (f64, f64) {
+        let l = self.p.grid.len();
+        let n = self.x.len();
+        for i in 0..n {
+            self.x[i] = y[i] * self.a;
+        }
+        let (w, xi) = (y[self.b * l + 1] * self.w0, y[self.b * l + 2] * self.w0);
+        self.x[self.b * l + 1] = y[n] * self.a;
+        self.x[self.b * l + 2] = 0.0;
+        let nd = self.p.s.dofs();
+        for i in 0..nd {
+            for j in 0..nd {
+                self.p.s.c[(i, j)] = self.c0[(i, j)] - xi * self.p.s.m[(i, j)];
+            }
+        }
+        (w, xi)
+    }
+}
+
+impl Equations for Epmc<'_> {
+    fn n(&self) -> usize {
+        self.x.len()
+    }
+    fn eval(&mut self, y: &[f64], r: &mut [f64]) {
+        let (w, _) = self.unscale(y);
+        self.p.residual(&self.x, w, r);
+        r.iter_mut().for_each(|v| *v /= self.rs);
+    }
+    fn jac(&mut self, y: &[f64], j: &mut DMatrix<f64>) {
+        let (w, _) = self.unscale(y);
+        self.p.jacobian(&self.x, w, &mut self.full);
+        let (n, l, h, nd, b) = (self.x.len(), self.p.grid.len(), self.p.grid.h, self.p.s.dofs(), self.b);
+        let (ca, cb) = (b * l + 1, b * l + 2);
+        for r in 0..n {
+            for c in 0..n {
+                j[(r, c)] = self.full[(r, c)] * self.a / self.rs;
+            }
+            // ∂/∂A through the prescribed cosine, ∂/∂ω
+            j[(r, n)] = self.full[(r, ca)] * self.a / self.rs;
+            j[(r, ca)] = self.full[(r, n)] * self.w0 / self.rs;
+            j[(r, cb)] = 0.0;
+        }
+        // ∂/∂ξ: the damping C - ξ M in harmonic k adds -kω M b_k, +kω M a_k
+        for d in 0..nd {
+            for e in 0..nd {
+                let m = self.p.s.m[(d, e)];
+                for k in 1..=h {
+                    let wk = k as f64 * w;
+                    let (a, bk) = (self.x[e * l + 2 * k - 1], self.x[e * l + 2 * k]);
+                    j[(d * l + 2 * k - 1, cb)] += -wk * m * bk * self.w0 / self.rs;
+                    j[(d * l + 2 * k, cb)] += wk * m * a * self.w0 / self.rs;
+                }
+            }
+        }
+    }
+}
+
+fn samples_for(opts: &NnmOptions) -> usize {
+    opts.samples.unwrap_or(256).max(8 * (2 * opts.harmonics + 1))
+}
+
+fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
+    let bad = |m: String| Err(AnalysisError::Model(m));
+    if !(1..=s.dofs()).contains(&opts.mode) {
+        return bad(format!(
+            "--mode = {} is out of range; valid range [1, {}] (the bodies)",
+            opts.mode,
+            s.dofs()
+        ));
+    }
+    if !(1..=256).contains(&opts.harmonics) {
+        return bad(format!("--harmonics = {} is out of range; valid range [1, 256]", opts.harmonics));
+    }
+    if opts.amplitudes.is_empty() {
+        return bad("--amplitudes: no amplitude given; give A1:A2:N with 0 < A1, A2 and N >= 1".into());
+    }
+    if let Some(a) = opts.amplitudes.iter().find(|a| !(a.is_finite() && **a > 0.0)) {
+        return bad(format!("--amplitudes: amplitude {a} is out of range; valid range (0, inf) m"));
+    }
+    if let Some(b) = &opts.body {
+        if !s.names.iter().any(|n| n == b) {
+            return bad(format!("--body {b}: no body of that name; the bodies: {}", s.names.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+/// Energy dissipated per cycle, `ξ π ω Σ_k k² (a_kᵀ M a_k + b_kᵀ M b_k)`.
+fn energy(s: &Structure, l: usize, h: usize, x: &[f64], w: f64, xi: f64) -> f64 {
+    let nd = s.dofs();
+    let mut sum = 0.0;
+    for k in 1..=h {
+        for d in 0..nd {
+            for e in 0..nd {
+                let m = s.m[(d, e)];
+                let (i, j) = (d * l + 2 * k - 1, e * l + 2 * k - 1);
+                sum += (k * k) as f64 * m * (x[i] * x[j] + x[i + 1] * x[j + 1]);
+            }
+        }
+    }
+    xi * PI * w * sum
+}
+
+/// The backbone of the nonlinear mode `opts.mode` of `sys` (see the module
+/// documentation).
+///
+/// ```
+/// use friction_analysis::hb::nnm::{nnm, NnmOptions};
+/// use friction_sim::{Ground, SolverSettings, System};
+/// // 1 kg on 1e4 N/m with 2 N s/m: 15.92 Hz, ζ = c / (2 sqrt(k m)) = 0.01 at any amplitude
+/// let sys = System::builder("sdof")
+///     .body("m", 1.0)
+///     .spring("k", ("m", Ground), 1e4)
+///     .damper("c", ("m", Ground), 2.0)
+///     .solver(SolverSettings::with_t_end(1.0))
+///     .build()?;
+/// let r = nnm(&sys, &NnmOptions { amplitudes: vec![1e-6, 1e-3], harmonics: 1, ..Default::default() })?;
+/// for p in &r.points {
+///     assert!((p.f * 2.0 * std::f64::consts::PI / 100.0 - 1.0).abs() < 1e-10);
+///     assert!((p.zeta / 0.01 - 1.0).abs() < 1e-10);
+/// }
+/// # Ok::<(), friction_analysis::AnalysisError>(())
+/// ```
+pub fn nnm(sys: &System, opts: &NnmOptions) -> Result<Nnm, AnalysisError> {
+    let s = Structure::unforced(sys)?;
+    check(opts, &s)?;
+    let (wl, phi) = linear_modes(&s.stuck_stiffness(), &s.m);
+    let m = opts.mode - 1;
+    let shape: Vec<f64> = phi.column(m).iter().copied().collect();
+    let w0 = wl[m];
+    if w0 <= 0.0 {
+        return Err(AnalysisError::Model(format!(
+            "--mode {}: the linearised mode has zero frequency (a rigid-body mode); nonlinear modes need a \
+             structure held by springs or stuck contacts",
+            opts.mode
+        )));
+    }
+    let top = shape.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let b = match &opts.body {
+        Some(name) => s.names.iter().position(|n| n == name).unwrap_or(0),
+        None => (0..s.dofs()).max_by(|&i, &j| shape[i].abs().total_cmp(&shape[j].abs())).unwrap_or(0),
+    };
+    if shape[b].abs() < 1e-6 * top {
+        return Err(AnalysisError::Model(format!(
+            "--body {}: this body does not move in mode {}; choose another body",
+            s.names[b], opts.mode
+        )));
+    }
+    let shape: Vec<f64> = shape.iter().map(|v| v / shape[b]).collect();
+    let sv = DVector::from_column_slice(&shape);
+    let mass = (sv.transpose() * &s.m * &sv)[(0, 0)];
+    let xi0 = (sv.transpose() * &s.c * &sv)[(0, 0)] / mass;
+    let (h, n) = (opts.harmonics, samples_for(opts));
+    let mut p = Problem::new(s.clone(), h, n);
+    let l = p.grid.len();
+    let nn = p.n();
+    let kmax = (0..s.dofs()).map(|i| s.stuck_stiffness()[(i, i)]).fold(0.0f64, f64::max).max(1e-300);
+    // y at amplitude A: coefficients over A, the fundamental of b replaced by ω/ω0, ξ/ω0
+    let mut y = vec![0.0; nn + 1];
+    for d in 0..s.dofs() {
+        y[d * l + 1] = shape[d];
+    }
+    y[b * l + 1] = 1.0;
+    y[b * l + 2] = xi0 / w0;
+    y[nn] = 1.0;
+    // static offset from constant loads, over the first amplitude
+    let mut points = Vec::with_capacity(opts.amplitudes.len());
+    let mut eq = Epmc {
+        c0: s.c.clone(),
+        b,
+        a: opts.amplitudes[0],
+        w0,
+        rs: 1.0,
+        x: vec![0.0; nn],
+        full: DMatrix::zeros(nn, nn + 1),
+        p: &mut p,
+    };
+    if let Some(mean) = s.stuck_stiffness().lu().solve(&s.f0) {
+        for d in 0..s.dofs() {
+            y[d * l] = mean[d] / opts.amplitudes[0];
+        }
+    }
+    let mut prev_a = opts.amplitudes[0];
+    for &a in &opts.amplitudes {
+        // the shape scales with the amplitude; ω and ξ carry over
+        let ratio = prev_a / a;
+        for (i, v) in y[..nn].iter_mut().enumerate() {
+            if i != b * l + 1 && i != b * l + 2 {
+                *v *= ratio;
+            }
+        }
+        eq.a = a;
+        eq.rs = kmax * a;
+        eq.p.xscale = 1e-3 * a;
+        newton_fixed(&mut eq, &mut y, 1e-10, 60).map_err(|e| {
+            AnalysisError::Model(format!("nonlinear mode {} at amplitude {a:e} m: {e}", opts.mode))
+        })?;
+        prev_a = a;
+        let (w, xi) = eq.unscale(&y);
+        points.push(NnmPoint {
+            amplitude: a,
+            f: w / (2.0 * PI),
+            zeta: xi / (2.0 * w),
+            xi,
+            energy_per_cycle: energy(&s, l, h, &eq.x, w, xi),
+            coefficients: eq.x.clone(),
+        });
+    }
+    Ok(Nnm {
+        bodies: s.names.clone(),
+        body: s.names[b].clone(),
+        mode: opts.mode,
+        harmonics: h,
+        samples: n,
+        linear_f: w0 / (2.0 * PI),
+        linear_zeta: xi0 / (2.0 * w0),
+        linear_shape: shape,
+        points,
+    })
+}

@@ -1,0 +1,78 @@
+//! The harmonic-balance Jacobian (finite differences in each contact's
+//! coefficients, called at every Newton iteration of every point of a
+//! branch) allocated a copy of the coefficients per call; it must allocate
+//! nothing once the problem is built. A counting global allocator sees
+//! every allocation of this test binary (one test: no other thread runs).
+
+use std::alloc::{GlobalAlloc, Layout, System as Sys};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use friction_analysis::hb::problem::Problem;
+use friction_analysis::hb::structure::Structure;
+use friction_sim::{Ground, JenkinsParams, Schedule, SolverSettings, System};
+use nalgebra::DMatrix;
+
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { Sys.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { Sys.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { Sys.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn hb_jacobian_and_residual_allocate_nothing() {
+    let jenkins = System::builder("jenkins")
+        .body("m", 1.0)
+        .spring("k", ("m", Ground), 1e4)
+        .damper("c", ("m", Ground), 5.0)
+        .contact("j", ("m", Ground), JenkinsParams { kt: 1e4, fs: 1.0, theta: 1.0 })
+        .force("p", "m", Schedule::Sine { amplitude: 1.0, frequency: 10.0, phase: 0.0, offset: 0.0 })
+        .solver(SolverSettings::with_t_end(1.0))
+        .build()
+        .unwrap();
+    let iwan = friction_sim::scenario::load(std::path::Path::new("../../examples/jointed_frf.toml")).unwrap();
+    for (sys, force) in [(&jenkins, "p"), (&iwan, "shaker")] {
+        let s = Structure::from_system(sys, force).unwrap();
+        let mut p = Problem::new(s, 5, 256);
+        let n = p.n();
+        // a motion that slips: 1 mm in the fundamental, some third harmonic
+        let mut x = vec![0.0; n];
+        for (i, v) in x.iter_mut().enumerate() {
+            *v = match i % 11 {
+                1 => 1e-3,
+                2 => 3e-4,
+                5 => 1e-5,
+                _ => 0.0,
+            };
+        }
+        let mut jac = DMatrix::zeros(n, n + 1);
+        let mut r = vec![0.0; n];
+        p.jacobian(&x, 60.0, &mut jac);
+        p.residual(&x, 60.0, &mut r);
+        let before = ALLOCS.load(Ordering::Relaxed);
+        p.jacobian(&x, 62.0, &mut jac);
+        p.residual(&x, 62.0, &mut r);
+        let after = ALLOCS.load(Ordering::Relaxed);
+        assert_eq!(
+            after - before,
+            0,
+            "{}: {} allocations in one Jacobian and residual",
+            sys.name,
+            after - before
+        );
+        assert!(jac.iter().all(|v| v.is_finite()) && jac.iter().any(|v| *v != 0.0));
+    }
+}

@@ -1,0 +1,150 @@
+//! `friction nnm`: the backbone of a nonlinear mode (frequency and damping
+//! against amplitude) by harmonic balance and the extended periodic motion
+//! concept (Krack 2015).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use friction_analysis::hb::nnm::{nnm, NnmOptions};
+use friction_analysis::hb::plot::plot_nnm;
+use friction_analysis::AnalysisError;
+
+/// Arguments of `friction nnm`.
+#[derive(Args, Debug)]
+pub struct NnmArgs {
+    /// Scenario TOML file.
+    pub file: PathBuf,
+    /// The body whose fundamental amplitude is prescribed (default: the one moving most in the mode).
+    #[arg(long)]
+    pub body: Option<String>,
+    /// The mode, 1-based in ascending linear frequency with every contact stuck.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::count(1, 1_000_000))]
+    pub mode: u64,
+    /// Amplitudes A1:A2:N (m): N amplitudes spaced logarithmically from A1 to A2.
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_amplitudes)]
+    pub amplitudes: Amplitudes,
+    /// Number of harmonics.
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = crate::count(1, 256))]
+    pub harmonics: u64,
+    /// Time samples per period for the contacts (default: max(256, 8 (2H + 1))).
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::count(8, 1_000_000))]
+    pub samples: Option<u64>,
+    /// Output directory (default: out/NAME-nnm).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the plot as SVG (backbone.svg) instead of PNG (backbone.png).
+    #[arg(long)]
+    pub svg: bool,
+}
+
+/// The amplitudes of `--amplitudes A1:A2:N`.
+#[derive(Debug, Clone)]
+pub struct Amplitudes(pub Vec<f64>);
+
+fn parse_amplitudes(s: &str) -> Result<Amplitudes, String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let form = "expected A1:A2:N (amplitudes in m, 0 < A1, A2; N an integer >= 1, N >= 2 when A1 != A2)";
+    let [a1, a2, n] = parts[..] else { return Err(format!("`{s}`: {form}")) };
+    let num = |v: &str, name: &str| -> Result<f64, String> {
+        match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+            Ok(x) => Err(format!("{name} = {x} is out of range; valid range (0, inf) m")),
+            Err(_) => Err(format!("{name} = `{v}` is not a number; {form}")),
+        }
+    };
+    let (a1, a2) = (num(a1, "A1")?, num(a2, "A2")?);
+    let n = match n.trim().parse::<i64>() {
+        Ok(n) if (1..=100_000).contains(&n) => n as usize,
+        Ok(n) => return Err(format!("N = {n} is out of range; valid range [1, 100000]")),
+        Err(_) => return Err(format!("N = `{n}` is not an integer; {form}")),
+    };
+    if n == 1 && a1 != a2 {
+        return Err(format!("N = 1 with A1 = {a1} != A2 = {a2}; give N >= 2 or A1 = A2"));
+    }
+    if n == 1 {
+        return Ok(Amplitudes(vec![a1]));
+    }
+    Ok(Amplitudes((0..n).map(|i| a1 * (a2 / a1).powf(i as f64 / (n - 1) as f64)).collect()))
+}
+
+/// Run `friction nnm`.
+pub fn run(a: &NnmArgs) -> ExitCode {
+    match go(a) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn io(p: &std::path::Path) -> impl Fn(std::io::Error) -> AnalysisError + '_ {
+    move |e| AnalysisError::Io { path: p.display().to_string(), message: e.to_string() }
+}
+
+fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
+    let sys = friction_sim::scenario::load(&a.file)?;
+    let opts = NnmOptions {
+        body: a.body.clone(),
+        mode: a.mode as usize,
+        amplitudes: a.amplitudes.0.clone(),
+        harmonics: a.harmonics as usize,
+        samples: a.samples.map(|n| n as usize),
+    };
+    let r = nnm(&sys, &opts)?;
+    let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{}-nnm", sys.name)));
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let csv_path = dir.join("backbone.csv");
+    let mut csv = format!("a.{},f,zeta,energy_per_cycle\n", r.body);
+    for p in &r.points {
+        csv.push_str(&format!(
+            "{:.10e},{:.10e},{:.10e},{:.10e}\n",
+            p.amplitude, p.f, p.zeta, p.energy_per_cycle
+        ));
+    }
+    std::fs::write(&csv_path, csv).map_err(io(&csv_path))?;
+    let summary = serde_json::json!({
+        "scenario": sys.name,
+        "body": r.body,
+        "mode": r.mode,
+        "harmonics": r.harmonics,
+        "samples": r.samples,
+        "linear_stuck": { "f": r.linear_f, "zeta": r.linear_zeta, "shape": r.linear_shape },
+        "points": r.points.len(),
+        "f_range": [
+            r.points.iter().map(|p| p.f).fold(f64::INFINITY, f64::min),
+            r.points.iter().map(|p| p.f).fold(f64::NEG_INFINITY, f64::max),
+        ],
+        "zeta_max": r.points.iter().map(|p| p.zeta).fold(f64::NEG_INFINITY, f64::max),
+        "method": "extended periodic motion concept (Krack 2015), harmonic balance, alternating frequency-time contacts",
+    });
+    let json_path = dir.join("summary.json");
+    std::fs::write(&json_path, serde_json::to_string_pretty(&summary).unwrap_or_default())
+        .map_err(io(&json_path))?;
+    let plot = dir.join(if a.svg { "backbone.svg" } else { "backbone.png" });
+    plot_nnm(&r, &plot)?;
+    let (first, last) = (&r.points[0], &r.points[r.points.len() - 1]);
+    println!(
+        "{}: mode {} of {} ({} amplitudes, H = {}): {:.4} Hz, ζ = {:.3e} at {:.3e} m; {:.4} Hz, ζ = {:.3e} at \
+         {:.3e} m (linear, stuck: {:.4} Hz)",
+        sys.name,
+        r.mode,
+        r.body,
+        r.points.len(),
+        r.harmonics,
+        first.f,
+        first.zeta,
+        first.amplitude,
+        last.f,
+        last.zeta,
+        last.amplitude,
+        r.linear_f
+    );
+    println!(
+        "wrote {}, summary.json, {}",
+        csv_path.display(),
+        plot.file_name().unwrap_or_default().to_string_lossy()
+    );
+    Ok(())
+}

@@ -1,0 +1,116 @@
+//! `friction nnm`: the backbone written as a user reads it (backbone.csv,
+//! summary.json, the plot), checked against the linear limits and the
+//! frequency response, and bad input refused with the option, the value and
+//! the valid range.
+
+mod common;
+use common::friction;
+
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn rows(path: &std::path::Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let mut rd = csv::Reader::from_path(path).unwrap();
+    let head = rd.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = rd.records().map(|r| r.unwrap().iter().map(|v| v.parse().unwrap()).collect()).collect();
+    (head, rows)
+}
+
+/// The lower root of det(K - ω² M) = 0 for the structure of
+/// examples/jointed_frf.toml, M = diag(0.05, 0.02) kg, with `k11` on the base.
+fn f1(k11: f64) -> f64 {
+    let (m1, m2, k22, k12) = (0.05, 0.02, 4e5, -4e5);
+    let (a, b, c) = (m1 * m2, k11 * m2 + k22 * m1, k11 * k22 - k12 * k12);
+    let lam = (b - (b * b - 4.0 * a * c).sqrt()) / (2.0 * a);
+    lam.sqrt() / (2.0 * std::f64::consts::PI)
+}
+
+/// examples/jointed_frf.toml: the backbone of its first mode starts below
+/// the stuck 2x2 eigenfrequency (263 Hz) by a deficit that scales as
+/// A^(1 + χ) = A^0.5 (a four-parameter Iwan joint loses stiffness at any
+/// amplitude, Segalman 2005), and falls towards the gross-slip one (188 Hz;
+/// at a 1 cm tip amplitude the 1 N joint is 0.1 % of the spring force); its
+/// damping peaks in between; and the forced response's resonance
+/// (`friction frf` under 0.5 N) lies on the backbone: the backbone's
+/// frequency at the resonance amplitude is the resonance frequency to 0.5 %
+/// (the README's figures: 262.4 Hz at 10 nm, 188.2 Hz at 1 cm, ζ peaking at
+/// 0.08, 0.3 % from the resonance).
+#[test]
+fn jointed_example_backbone_runs_from_stuck_to_slip_and_carries_the_resonance() {
+    let out = common::tmp("nnm-cli", "jointed").join("out");
+    let scen = root().join("examples/jointed_frf.toml");
+    let o = friction()
+        .args(["nnm", scen.to_str().unwrap(), "--amplitudes", "1e-8:1e-2:31", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (head, r) = rows(&out.join("backbone.csv"));
+    assert_eq!(head, ["a.tip", "f", "zeta", "energy_per_cycle"]);
+    assert_eq!(r.len(), 31);
+    let (stuck, slip) = (f1(1e5 + 4e5 + 1e5), f1(1e5 + 4e5));
+    assert!(r[0][1] < stuck && r[0][1] / stuck > 0.995, "{} vs {stuck}", r[0][1]);
+    // rows 0 and 5 are a decade apart: the deficit grows by 10^0.5
+    let ratio = (stuck - r[5][1]) / (stuck - r[0][1]);
+    assert!((ratio / 10f64.sqrt() - 1.0).abs() < 0.02, "deficit ratio {ratio} vs 10^0.5");
+    let last = &r[30];
+    assert!(last[1] > slip && last[1] / slip - 1.0 < 2e-3, "{} vs {slip}", last[1]);
+    for w in r.windows(2) {
+        assert!(w[1][1] < w[0][1], "the frequency falls with amplitude: {w:?}");
+        assert!(w[1][3] > w[0][3], "the energy per cycle grows with amplitude: {w:?}");
+    }
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let zeta_lin = s["linear_stuck"]["zeta"].as_f64().unwrap();
+    assert!((s["linear_stuck"]["f"].as_f64().unwrap() / stuck - 1.0).abs() < 1e-10, "{s}");
+    assert!(s["zeta_max"].as_f64().unwrap() > 3.0 * zeta_lin, "{s}");
+    assert!((s["zeta_max"].as_f64().unwrap() - 0.08).abs() < 0.005, "README: ζ peaks at 0.08; {s}");
+    assert!((r[0][1] - 262.4).abs() < 0.05 && (last[1] - 188.2).abs() < 0.05, "README: 262.4 and 188.2 Hz");
+    assert!(out.join("backbone.png").exists());
+
+    let out2 = common::tmp("nnm-cli", "jointed-frf").join("out");
+    let o = friction()
+        .args(["frf", scen.to_str().unwrap(), "--force", "shaker", "--f-min", "150", "--f-max", "320"])
+        .args(["--out", out2.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (head, fr) = rows(&out2.join("frf.csv"));
+    let tip = head.iter().position(|h| h == "a.tip").unwrap();
+    let top = fr.iter().max_by(|a, b| a[tip].total_cmp(&b[tip])).unwrap();
+    // the backbone's frequency at the resonance amplitude, interpolated in log amplitude
+    let i = r.iter().position(|p| p[0] > top[tip]).unwrap();
+    let u = (top[tip].ln() - r[i - 1][0].ln()) / (r[i][0].ln() - r[i - 1][0].ln());
+    let fb = r[i - 1][1] + u * (r[i][1] - r[i - 1][1]);
+    eprintln!("resonance {} Hz at {} m; backbone {fb} Hz", top[0], top[tip]);
+    assert!((fb / top[0] - 1.0).abs() < 0.005, "backbone {fb} Hz vs resonance {} Hz", top[0]);
+}
+
+/// Bad amplitudes, modes and bodies are refused with exit code 2 and a
+/// message naming the option, the value and the valid range (or the
+/// bodies there are).
+#[test]
+fn nnm_refuses_bad_amplitudes_modes_and_bodies() {
+    let out = common::tmp("nnm-cli", "bad").join("out");
+    let scen = root().join("examples/jointed_frf.toml");
+    for (args, needle) in [
+        (vec!["--amplitudes", "1e-6:0:5"], "A2 = 0 is out of range"),
+        (vec!["--amplitudes", "1e-6:1e-3"], "expected A1:A2:N"),
+        (vec!["--amplitudes", "1e-6:1e-3:1"], "N = 1 with A1"),
+        (
+            vec!["--amplitudes", "1e-6:1e-3:5", "--mode", "3"],
+            "--mode = 3 is out of range; valid range [1, 2]",
+        ),
+        (vec!["--amplitudes", "1e-6:1e-3:5", "--body", "nope"], "base, tip"),
+    ] {
+        let o = friction()
+            .args(["nnm", scen.to_str().unwrap()])
+            .args(&args)
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+}
