@@ -130,6 +130,7 @@ def case_lugre(rounds, res):
     every = np.arange(0, 4001, 200)  # every 1 s
     res.append({"case": "lugre_stick_slip", "solver": "reference LSODA rtol 1e-12", "steps": ref_steps,
                 "samples": [[float(grid[k]), float(x_ref[k])] for k in every]})
+    return grid, x_ref
 
 
 # ------------------------------------------------------------------ case 2
@@ -357,15 +358,22 @@ def main():
     ap.add_argument("--sizes", default="16,64,256,1024")
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--no-batch", action="store_true", help="skip case 4 (needs the friction package)")
+    ap.add_argument("--no-compiled", action="store_true",
+                    help="skip the compiled peers of compiled.py (numbalsoda, scikit-sundae, numba)")
     a = ap.parse_args()
     rounds = 1 if a.quick else a.rounds
     sizes = [16] if a.quick else [int(s) for s in a.sizes.split(",")]
     res = []
-    case_lugre(rounds, res)
+    grid, x_ref = case_lugre(rounds, res)
     case_decay(rounds, res)
     case_chains(rounds, sizes, a.budget, res)
     if not a.no_batch:
         case_batch(rounds, a.quick, res)
+    if not a.no_compiled:
+        import compiled
+
+        compiled.run_all(rounds, a.quick, sizes, a.budget, res, grid, x_ref, chain_lsoda, decay_exact,
+                         batch=not a.no_batch)
     json.dump({"side": "python", "rounds": rounds, "results": res}, sys.stdout, indent=1)
     print()
 

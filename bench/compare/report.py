@@ -51,8 +51,9 @@ def main():
 
     out = ["| case | friction | peer | ratio | errors (friction / peer) | goal met? |", "|---|---|---|---|---|---|"]
 
-    def row(label, f, p, goal_text, goal, key="cpu_s", steps=True):
-        if f is None or p is None or f.get(key) is None or p.get(key) is None:
+    def row(label, f, p, goal_text, goal, key="cpu_s", steps=True, pkey=None):
+        pkey = pkey or key
+        if f is None or p is None or f.get(key) is None or p.get(pkey) is None:
             why = (f or {}).get("skipped") or (p or {}).get("skipped") or "not run"
             out.append(f"| {label} | - | - | - | - | {goal_text}: {why} |")
             return None
@@ -62,12 +63,18 @@ def main():
             why = "wall-clock budget" if "max_wall" in f["failure"] else f["failure"].split("; state:")[0]
             out.append(
                 f"| {label} | did not finish: {reached} of {f.get('t_end')} s in {fmt_t(f['cpu_s'])} CPU "
-                f"({why}) | {fmt_t(p[key])} | - | - | {goal_text + ': ' if goal_text else ''}no |"
+                f"({why}) | {fmt_t(p[pkey])} | - | - | {goal_text + ': ' if goal_text else ''}no |"
             )
             return None
-        ratio = p[key] / f[key]
+        ratio = p[pkey] / f[key]
         fs = f" ({f['steps']} steps)" if steps and f.get("steps") is not None else ""
         ps = f" ({p['steps']} steps)" if steps and p.get("steps") is not None else ""
+        if p.get("steps") is None and p.get("rhs_evals"):
+            # compiled peers: evaluations, and the CPU time per evaluation
+            # (the whole run's, solver included) beside the callback's own
+            per = p[pkey] * (p.get("t_end") or 1.0) / p["rhs_evals"] if key == "cpu_per_sim_s" else p[pkey] / p["rhs_evals"]
+            cb = f", callback {p['rhs_call_s'] * 1e6:.1f} µs" if p.get("rhs_call_s") else ""
+            ps = f" ({p['rhs_evals']} evals, {per * 1e6:.2f} µs/eval{cb})"
         met = "-" if goal is None else ("yes" if goal(ratio) else "no")
         out.append(
             f"| {label} | {fmt_t(f[key])}{fs} | {fmt_t(p[key])}{ps} | {ratio:.1f}x | "
@@ -95,9 +102,18 @@ def main():
     row(tol("LuGre stick-slip at error <= 1e-5 — vs SciPy LSODA", eng, p), eng, p, ">= 50x", lambda r: r >= 50)
     p = find(rust, "lugre_at_error", "Radau5")
     row(tol("LuGre stick-slip at error <= 1e-5 — vs Radau5 (Rust)", eng, p), eng, p, "faster", lambda r: r > 1)
+    # issue 31: 2x over the best compiled peer
+    two = ("2x (issue 31)", lambda r: r >= 2)
+    p = find(peers, "lugre_at_error", "numbalsoda")
+    row(tol("LuGre stick-slip at error <= 1e-5 — vs numbalsoda LSODA (numba cfunc)", eng, p), eng, p, *two)
+    p = find(peers, "lugre_at_error", "CVODE BDF dense")
+    row(tol("LuGre stick-slip at error <= 1e-5 — vs CVODE BDF dense (scikit-sundae)", eng, p), eng, p, *two)
     row("Coulomb free decay, exact stick, rtol 1e-9 — vs SciPy DOP853 + events",
         find(rust, "coulomb_free_decay", "friction"), find(peers, "coulomb_free_decay", "SciPy"),
         ">= 100x", lambda r: r >= 100)
+    row("Coulomb free decay, exact stick, rtol 1e-9 — vs CVODE Adams + roots (scikit-sundae)",
+        find(rust, "coulomb_free_decay", "friction"), find(peers, "coulomb_free_decay", "CVODE"),
+        "far ahead (issue 31), read as >= 10x", lambda r: r >= 10)
 
     sizes = sorted({r["n"] for r in rust if r["case"].startswith("chain_") and "n" in r}
                    | {int(r["case"].rsplit("_", 1)[1]) for r in rust if r["case"].startswith("chain_")})
@@ -113,6 +129,11 @@ def main():
                 fpts.append((n, f["cpu_per_sim_s"]))
             if p and p.get("cpu_per_sim_s"):
                 ppts.append((n, p["cpu_per_sim_s"]))
+            c = find(peers, f"chain_{model}_{n}", "CVODE")
+            if c is not None:
+                goal_text, goal = ("2x (issue 31)", lambda r: r >= 2) if n in (256, 1024) else ("", None)
+                row(f"chain {model} N={n}, per simulated s — vs CVODE BDF banded (scikit-sundae)", f, c,
+                    goal_text, goal, key="cpu_per_sim_s")
         ef, ep = fit_exponent(fpts), fit_exponent(ppts)
         met = "-" if ef is None else ("yes" if ef <= 1.2 else "no")
         out.append(
@@ -144,6 +165,18 @@ def main():
                                           ">= 10x", lambda x: x >= 10)
             row(label, r, p, goal_text, goal, steps=False)
 
+    for r in peers:
+        if r["case"].startswith("sweep_") and r["solver"].startswith("friction"):
+            p = find(peers, r["case"], "numbalsoda")
+            row(f"sweep of {r['n']} LuGre runs over fc, x(20 s) error <= 1e-5, wall clock, 2 cores — vs numbalsoda "
+                f"in numba prange" + (f" (rtol {r['rtol']:.0e} / {p['rtol']:.0e})" if p and p.get("rtol") else ""),
+                r, p, "2x (issue 31)", lambda x: x >= 2)
+    for r in peers:
+        if r["case"].startswith("batch_lugre") and r["solver"].startswith("numba"):
+            f = {"cpu_s": r.get("friction_s"), "error": r.get("error")} if r.get("friction_s") else None
+            row(f"batch LuGre, {r['n']:.0e} contacts, per step (wall clock, 2 cores) — vs numba @njit(parallel=True)",
+                f, r, ">= 3x (issue 31)", lambda x: x >= 3, steps=False)
+
     print("\n".join(out))
     rs = find(rust, "lugre_stick_slip", "reference")
     ps = find(peers, "lugre_stick_slip", "reference")
@@ -151,7 +184,14 @@ def main():
         d = max(abs(a[1] - b[1]) for a, b in zip(rs["samples"], ps["samples"]))
         print(f"\nLuGre references (Radau5 rtol 1e-12 in Rust, LSODA rtol 1e-12 in SciPy) differ by at most "
               f"{d:.1e} m at t = 0, 1, ..., 20 s.")
-    print("Batch errors: largest force difference between Model.update and NumPy, relative to the largest force.")
+    sw = [r for r in peers if r["case"].startswith("sweep_") and r.get("ref_check") is not None]
+    if sw:
+        print(f"Sweep reference (numbalsoda LSODA rtol 1e-12) against SciPy's LSODA at rtol 1e-12 at 5 grid points: "
+              f"at most {sw[0]['ref_check']:.1e} m apart.")
+    print("Batch errors: largest force difference between Model.update and NumPy (resp. the numba kernel), relative "
+          "to the largest force.")
+    print("Compiled peers without steps: their right-hand-side evaluations and the run's CPU time per evaluation; "
+          "scikit-sundae's callback: one call of its Python callback into the numba kernel, timed from Python.")
 
 
 if __name__ == "__main__":
