@@ -1,6 +1,11 @@
 """Markdown ratio table from the two JSON documents of one run.
 
     python bench/compare/report.py RUST.json PEERS.json
+    python bench/compare/report.py R1.json,R2.json,R3.json P1.json,P2.json,P3.json
+
+With several documents per side (run.sh --alternate K: the passes of the two
+sides in turn), every time is the median over the passes; steps and errors
+are the last pass's (the runs are deterministic).
 
 ratio = peer CPU time / friction CPU time (above 1: friction is faster).
 Errors are each solver's own, against the reference of its side (Radau5 at
@@ -11,6 +16,7 @@ closed form for the free decay); the two references are compared too.
 import json
 import math
 import re
+import statistics
 import sys
 
 
@@ -39,9 +45,27 @@ def fit_exponent(points):
     return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx
 
 
+TIME_KEYS = ("cpu_s", "cpu_per_sim_s", "friction_s")
+
+
+def load(arg):
+    """The results of the comma-separated documents in `arg`, times replaced
+    by their medians over the documents."""
+    docs = [json.load(open(p))["results"] for p in arg.split(",")]
+    last = docs[-1]
+    for r in last:
+        for key in TIME_KEYS:
+            vals = [d.get(key) for doc in docs for d in doc
+                    if d["case"] == r["case"] and d["solver"] == r["solver"] and d.get(key) is not None]
+            if r.get(key) is not None and vals:
+                r[key] = statistics.median(vals)
+        r["passes"] = len(docs)
+    return last
+
+
 def main():
-    rust = json.load(open(sys.argv[1]))["results"]
-    peers = json.load(open(sys.argv[2]))["results"]
+    rust = load(sys.argv[1])
+    peers = load(sys.argv[2])
 
     def find(rows, case, solver_start):
         for r in rows:
@@ -55,7 +79,7 @@ def main():
         pkey = pkey or key
         if f is None or p is None or f.get(key) is None or p.get(pkey) is None:
             why = (f or {}).get("skipped") or (p or {}).get("skipped") or "not run"
-            out.append(f"| {label} | - | - | - | - | {goal_text}: {why} |")
+            out.append(f"| {label} | - | - | - | - | {goal_text + ': ' if goal_text else ''}{why} |")
             return None
         if f.get("failure"):
             m = re.search(r"at t = ([0-9.eE+-]+)", f["failure"])
@@ -94,7 +118,7 @@ def main():
     eng = find(rust, "lugre_at_error", "friction")
 
     def tol(label, f, p):
-        if f and p:
+        if f and p and p.get("rtol") is not None:
             return f"{label} (rtol {f['rtol']:.0e} / {p['rtol']:.0e})"
         return label
 
