@@ -25,8 +25,11 @@ What each peer solves:
   batch_*            Model.update of the Python package against vectorised
                      NumPy: LuGre through bench/python/update_vs_numpy.py,
                      Iwan-4 with 100 elements (+1 Dirac element) here.
+  compiled peers     compiled.py (issue 31): numbalsoda, scikit-sundae's
+                     CVODE, numba kernels, and the engine's LuGre sweep;
+                     a peer that is not installed gets a "not installed" row.
 
-    python bench/compare/peers.py [--rounds 3] [--quick] [--sizes 16,64,256,1024] [--budget 60]
+    python bench/compare/peers.py [--rounds 3] [--quick] [--sizes 16,64,256,1024] [--budget 60] [--no-compiled]
 """
 
 import argparse
