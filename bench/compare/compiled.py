@@ -11,9 +11,10 @@ installed gives one row per case with `"skipped": "not installed: ..."`,
 never a silent gap.
 
 What each peer solves:
-  lugre_at_error      numbalsoda LSODA (finite-difference Jacobian, scalar
-                      atol: the smallest of peers.py's vector, scaled with
-                      rtol; no maximum step: numbalsoda has none) and CVODE
+  lugre_at_error      numbalsoda LSODA (finite-difference Jacobian, one atol
+                      for all states: each of peers.py's three, scaled with
+                      rtol, the fastest that reaches the error kept; no
+                      maximum step: numbalsoda has none) and CVODE
                       BDF with the dense linear solver (its finite-difference
                       Jacobian; max_step 0.05 as the example), each at the
                       loosest rtol of the ladder reaching 1e-5 m.
@@ -52,6 +53,10 @@ os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 from peers import FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, RTOL_LADDER, S0, S1, S2, VS, timed
 
 SWEEP_N = 1000
+#: numbalsoda's single absolute tolerance at rtol 1e-6: the example's state,
+#: velocity and position tolerances, each tried (the fastest that reaches the
+#: error is kept)
+ATOL_CHOICES = tuple(sorted(float(a) for a in LUGRE_ATOL))
 SWEEP_FC = (0.5, 1.5)
 
 
@@ -166,8 +171,6 @@ def per_call(f, args, calls=20000):
 # ------------------------------------------------------------------ LuGre, one run
 def case_lugre(kern, rounds, grid, x_ref, res):
     y0 = np.zeros(3)
-    atol0 = float(LUGRE_ATOL.min())  # numbalsoda takes one atol for all states
-
     if kern is None or isinstance(kern, str):
         for solver in ("numbalsoda LSODA", "CVODE BDF dense"):
             res.append({"case": "lugre_at_error", "solver": solver, "skipped": kern})
@@ -175,24 +178,27 @@ def case_lugre(kern, rounds, grid, x_ref, res):
 
     lsoda, addr = kern["lsoda"], kern["lugre_addr"]
 
-    def nb_run(r):
+    def nb_run(r, a0):
         data = np.array([FC, 0.0])
-        usol, ok = lsoda(addr, y0, grid, data=data, rtol=r, atol=atol0 * r / 1e-6, mxstep=10**7)
+        usol, ok = lsoda(addr, y0, grid, data=data, rtol=r, atol=a0 * r / 1e-6, mxstep=10**7)
         assert ok, f"numbalsoda failed at rtol {r}"
         return usol[:, 0], int(data[1])
 
-    for r in RTOL_LADDER:
-        x, _ = nb_run(r)
-        if np.max(np.abs(x - x_ref)) <= LUGRE_ERROR:
-            cpu, (x, nfev) = timed(max(rounds, 5), lambda r=r: nb_run(r))
-            # the right-hand side's cost per call, inside compiled code
-            # (numbalsoda calls the cfunc through its address)
-            res.append({"case": "lugre_at_error", "solver": "numbalsoda LSODA (numba cfunc)", "cpu_s": cpu,
-                        "steps": None, "rhs_evals": nfev, "error": float(np.max(np.abs(x - x_ref))),
-                        "rtol": r, "error_goal": LUGRE_ERROR})
-            break
-    else:
-        res.append({"case": "lugre_at_error", "solver": "numbalsoda LSODA", "skipped": "no rtol of the ladder"})
+    # numbalsoda takes one atol for all states: each of the example's three
+    # (state, velocity, position; scaled with rtol) with the loosest rtol of
+    # the ladder that reaches the error, the fastest of the three kept
+    best = None
+    for a0 in ATOL_CHOICES:
+        for r in RTOL_LADDER:
+            x, _ = nb_run(r, a0)
+            if np.max(np.abs(x - x_ref)) <= LUGRE_ERROR:
+                cpu, (x, nfev) = timed(max(rounds, 5), lambda r=r, a0=a0: nb_run(r, a0))
+                if best is None or cpu < best["cpu_s"]:
+                    best = {"case": "lugre_at_error", "solver": "numbalsoda LSODA (numba cfunc)", "cpu_s": cpu,
+                            "steps": None, "rhs_evals": nfev, "error": float(np.max(np.abs(x - x_ref))),
+                            "rtol": r, "atol": a0 * r / 1e-6, "error_goal": LUGRE_ERROR}
+                break
+    res.append(best or {"case": "lugre_at_error", "solver": "numbalsoda LSODA", "skipped": "no rtol of the ladder"})
 
     skip = missing("sksundae")
     if skip:
@@ -403,15 +409,18 @@ def case_sweep(kern, rounds, res, quick):
                          "ref_check": ref_check})
             break
     if kern is not None:
-        atol0 = float(LUGRE_ATOL.min())
-        for r in RTOL_LADDER:
-            x, ok = kern["sweep"](fcs, grid, r, atol0 * r / 1e-6)
-            if ok.all() and np.max(np.abs(x - ref)) <= LUGRE_ERROR:
-                t, (x, ok) = wall(max(rounds, 3), lambda r=r: kern["sweep"](fcs, grid, r, atol0 * r / 1e-6))
-                rows.append({"case": case, "solver": "numbalsoda LSODA in numba prange (2 threads)", "cpu_s": t,
-                             "wall": True, "steps": None, "error": float(np.max(np.abs(x - ref))), "rtol": r,
-                             "n": n})
-                break
+        best = None
+        for a0 in ATOL_CHOICES:
+            for r in RTOL_LADDER:
+                x, ok = kern["sweep"](fcs, grid, r, a0 * r / 1e-6)
+                if ok.all() and np.max(np.abs(x - ref)) <= LUGRE_ERROR:
+                    t, (x, ok) = wall(max(rounds, 3), lambda r=r, a0=a0: kern["sweep"](fcs, grid, r, a0 * r / 1e-6))
+                    if best is None or t < best["cpu_s"]:
+                        best = {"case": case, "solver": "numbalsoda LSODA in numba prange (2 threads)", "cpu_s": t,
+                                "wall": True, "steps": None, "error": float(np.max(np.abs(x - ref))), "rtol": r,
+                                "atol": a0 * r / 1e-6, "n": n}
+                    break
+        rows.append(best or {"case": case, "solver": "numbalsoda LSODA in numba prange", "skipped": "no rtol"})
     res.extend(rows)
 
 
