@@ -18,7 +18,7 @@ What each peer solves:
                       BDF with the dense linear solver (its finite-difference
                       Jacobian; max_step 0.05 as the example), each at the
                       loosest rtol of the ladder reaching 1e-5 m.
-  chain_*_cvode       CVODE BDF with the banded linear solver (bandwidths
+  chain_*             CVODE BDF with the banded linear solver (bandwidths
                       as LSODA's in peers.py, finite-difference banded
                       Jacobian), rtol 1e-6, per simulated second.
   coulomb_free_decay  CVODE Adams with a root at v = 0 (terminal), restarted
