@@ -65,9 +65,11 @@ pub fn run(a: &SweepArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e.to_string()),
     };
-    if let Err(e) = sweep.check(&rows) {
-        return fail(e.to_string());
-    }
+    // every point parsed and checked once, before anything runs
+    let systems = match sweep.prepare(&rows) {
+        Ok(s) => s,
+        Err(e) => return fail(e.to_string()),
+    };
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(rows.len() as u64);
         b.set_style(
@@ -78,7 +80,7 @@ pub fn run(a: &SweepArgs) -> ExitCode {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let results = sweep.run(&rows, &|| bar.inc(1));
+    let results = sweep.run_systems(&systems, &|| bar.inc(1));
     bar.finish_and_clear();
 
     let sink: Box<dyn std::io::Write> = match &a.out {

@@ -35,9 +35,10 @@
 use rayon::prelude::*;
 
 use crate::engine::columns;
+use crate::engine::{Energy, Event, FlatOutcome, Stats};
 #[doc(no_inline)]
 pub use crate::scenario::overrides::{apply, parse_with_overrides, point_text};
-use crate::{output, scenario, simulate, Outcome, SimError, System};
+use crate::{scenario, simulate_flat, Outcome, SimError, System};
 
 /// A window bound: a time, or a fraction of `t_end`.
 #[derive(Debug, Clone, Copy)]
@@ -146,56 +147,69 @@ fn parse_metric(m: &str, sys: &System) -> Result<MetricKind, String> {
     }
 }
 
-fn eval_metric(m: &MetricKind, sys: &System, out: &Outcome) -> f64 {
+/// A column metric over the rows whose time lies in `[from, to]`, in one
+/// pass (the rows of a run, kept as vectors or in one block): the same
+/// operations in the same order as over a list of the rows, so the value
+/// does not depend on how the rows were kept.
+fn column_metric<'r>(op: &str, col: usize, from: f64, to: f64, rows: impl Iterator<Item = &'r [f64]>) -> f64 {
+    let (mut n, mut first_t, mut last) = (0usize, 0.0, (0.0, 0.0));
+    let (mut lo, mut hi, mut area) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
+    for r in rows.filter(|r| r[0] >= from && r[0] <= to) {
+        let (t, v) = (r[0], r[col]);
+        if n == 0 {
+            first_t = t;
+        } else {
+            // mean: time average by the trapezoidal rule
+            area += 0.5 * (last.1 + v) * (t - last.0);
+        }
+        lo = lo.min(v);
+        hi = hi.max(v);
+        last = (t, v);
+        n += 1;
+    }
+    if n == 0 {
+        return f64::NAN;
+    }
+    match op {
+        "final" => last.1,
+        "max" => hi,
+        "min" => lo,
+        "ptp" => hi - lo,
+        _ if n == 1 => last.1,
+        _ => area / (last.0 - first_t),
+    }
+}
+
+/// What a metric reads of a run, however its rows were kept.
+struct RunView<'o, R> {
+    rows: R,
+    energy: &'o Energy,
+    events: &'o [Event],
+    stats: &'o Stats,
+}
+
+fn eval_metric<'r, R: Iterator<Item = &'r [f64]>>(m: &MetricKind, sys: &System, run: RunView<'_, R>) -> f64 {
+    let energy = run.energy;
     match m {
         MetricKind::Column { op, col, from, to } => {
-            let (from, to) = (from.at(sys.solver.t_end), to.at(sys.solver.t_end));
-            let rows: Vec<&Vec<f64>> = out.rows.iter().filter(|r| r[0] >= from && r[0] <= to).collect();
-            if rows.is_empty() {
-                return f64::NAN;
-            }
-            let vals = rows.iter().map(|r| r[*col]);
-            match op.as_str() {
-                "final" => rows[rows.len() - 1][*col],
-                "max" => vals.fold(f64::NEG_INFINITY, f64::max),
-                "min" => vals.fold(f64::INFINITY, f64::min),
-                "ptp" => {
-                    let (lo, hi) =
-                        vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-                    hi - lo
-                }
-                _ => {
-                    // mean: time average by the trapezoidal rule
-                    if rows.len() == 1 {
-                        return rows[0][*col];
-                    }
-                    let mut s = 0.0;
-                    for w in rows.windows(2) {
-                        s += 0.5 * (w[0][*col] + w[1][*col]) * (w[1][0] - w[0][0]);
-                    }
-                    s / (rows[rows.len() - 1][0] - rows[0][0])
-                }
-            }
+            column_metric(op, *col, from.at(sys.solver.t_end), to.at(sys.solver.t_end), run.rows)
         }
-        MetricKind::Dissipated(None) => {
-            output::summary(sys, out)["energy"]["dissipated_total"].as_f64().unwrap_or(f64::NAN)
-        }
-        MetricKind::Dissipated(Some(name)) => out
-            .energy
+        MetricKind::Dissipated(None) => energy.dissipated_total(),
+        MetricKind::Dissipated(Some(name)) => energy
             .contacts
             .iter()
-            .chain(out.energy.dampers.iter())
-            .chain(out.energy.gaps.iter())
+            .chain(energy.dampers.iter())
+            .chain(energy.gaps.iter())
             .find(|(n, _)| n == name)
             .map(|(_, w)| *w)
             .unwrap_or(f64::NAN),
-        MetricKind::Residual => out.energy.residual,
-        MetricKind::EventCount => out.events.len() as f64,
-        MetricKind::EventsInto(mode) => out.events.iter().filter(|e| &e.to == mode).count() as f64,
+        MetricKind::Residual => energy.residual,
+        MetricKind::EventCount => run.events.len() as f64,
+        MetricKind::EventsInto(mode) => run.events.iter().filter(|e| &e.to == mode).count() as f64,
         MetricKind::Stat(s) => match s.as_str() {
-            "steps" => out.stats.steps as f64,
-            "rejected_steps" => out.stats.rejected as f64,
-            _ => out.stats.rhs_evals as f64,
+            "steps" => run.stats.steps as f64,
+            "rejected_steps" => run.stats.rejected as f64,
+            _ => run.stats.rhs_evals as f64,
         },
     }
 }
@@ -221,7 +235,19 @@ impl Metric {
 
     /// Its value on the run `out` of `sys` (NaN when a window holds no row).
     pub fn eval(&self, sys: &System, out: &Outcome) -> f64 {
-        eval_metric(&self.kind, sys, out)
+        let rows = out.rows.iter().map(Vec::as_slice);
+        eval_metric(
+            &self.kind,
+            sys,
+            RunView { rows, energy: &out.energy, events: &out.events, stats: &out.stats },
+        )
+    }
+
+    /// Its value on the run `out` of `sys` whose rows are kept in one block
+    /// (equal to [`Metric::eval`] on the same run).
+    pub fn eval_flat(&self, sys: &System, out: &FlatOutcome) -> f64 {
+        let view = RunView { rows: out.rows(), energy: &out.energy, events: &out.events, stats: &out.stats };
+        eval_metric(&self.kind, sys, view)
     }
 }
 
@@ -350,9 +376,18 @@ impl Sweep {
     /// Check every grid point (in parallel) before running anything; the
     /// error names the first bad point, its values and what is wrong.
     pub fn check(&self, rows: &[Vec<f64>]) -> Result<(), SweepError> {
+        self.prepare(rows).map(|_| ())
+    }
+
+    /// The system of every grid point, parsed once and checked (in
+    /// parallel) before anything runs; the error names the first bad
+    /// point, its values and what is wrong. Run them with
+    /// [`Sweep::run_systems`].
+    pub fn prepare(&self, rows: &[Vec<f64>]) -> Result<Vec<System>, SweepError> {
         rows.par_iter()
             .enumerate()
-            .try_for_each(|(i, row)| self.system(i, row).map(|_| ()).map_err(|e| (i, e)))
+            .map(|(i, row)| self.system(i, row).map_err(|e| (i, e)))
+            .collect::<Result<_, _>>()
             .map_err(|(i, e)| {
                 SweepError::Scenario(format!(
                     "grid point {i} ({}): {e}",
@@ -366,31 +401,61 @@ impl Sweep {
     /// metric could be evaluated) and an error, empty when the run
     /// succeeded. `done` is called once per finished point (for a progress
     /// bar). Each run is deterministic, so the numbers do not depend on the
-    /// number of threads.
+    /// number of threads. Each point is parsed here; after
+    /// [`Sweep::prepare`], [`Sweep::run_systems`] runs its systems without
+    /// parsing them again.
     pub fn run(&self, rows: &[Vec<f64>], done: &(dyn Fn() + Sync)) -> Vec<(Vec<f64>, String)> {
-        let nm = self.metrics.len();
         rows.par_iter()
             .enumerate()
             .map(|(i, row)| {
-                let run = std::panic::catch_unwind(|| -> Result<(Vec<f64>, String), String> {
-                    let sys = self.system(i, row)?;
-                    let out = simulate(&sys).map_err(|e: SimError| e.to_string())?;
-                    let vals = self.metrics.iter().map(|m| m.eval(&sys, &out)).collect();
-                    Ok((vals, out.failure.clone().unwrap_or_default()))
-                });
+                let sys = self.system(i, row);
+                let r = self.run_point(sys.as_ref().map_err(String::clone));
                 done();
-                match run {
-                    Ok(Ok(r)) => r,
-                    Ok(Err(e)) => (vec![f64::NAN; nm], e),
-                    Err(p) => (
-                        vec![f64::NAN; nm],
-                        format!(
-                            "internal error (panic) in this run: {}",
-                            friction_models::error::panic_message(p.as_ref())
-                        ),
-                    ),
-                }
+                r
             })
             .collect()
+    }
+
+    /// [`Sweep::run`] on the systems [`Sweep::prepare`] returned (in the
+    /// order of the grid's rows): the same values, without parsing each
+    /// point a second time.
+    pub fn run_systems(&self, systems: &[System], done: &(dyn Fn() + Sync)) -> Vec<(Vec<f64>, String)> {
+        // one point per task: the runs' lengths differ widely (stick-slip
+        // against steady sliding), so rayon's work stealing balances them
+        systems
+            .par_iter()
+            .with_max_len(1)
+            .map(|sys| {
+                let r = self.run_point(Ok(sys));
+                done();
+                r
+            })
+            .collect()
+    }
+
+    /// One point: its system, the run (rows kept in one block, no
+    /// allocation per row), the metrics; a failure or panic becomes the
+    /// point's error with NaN metrics.
+    fn run_point(&self, system: Result<&System, String>) -> (Vec<f64>, String) {
+        let nm = self.metrics.len();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+            || -> Result<(Vec<f64>, String), String> {
+                let sys = system?;
+                let out = simulate_flat(sys).map_err(|e: SimError| e.to_string())?;
+                let vals = self.metrics.iter().map(|m| m.eval_flat(sys, &out)).collect();
+                Ok((vals, out.failure.clone().unwrap_or_default()))
+            },
+        ));
+        match run {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => (vec![f64::NAN; nm], e),
+            Err(p) => (
+                vec![f64::NAN; nm],
+                format!(
+                    "internal error (panic) in this run: {}",
+                    friction_models::error::panic_message(p.as_ref())
+                ),
+            ),
+        }
     }
 }

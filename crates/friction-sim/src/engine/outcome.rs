@@ -117,6 +117,21 @@ pub struct Energy {
     pub residual: f64,
 }
 
+impl Energy {
+    /// All the energy dissipated: the contacts, dampers, impacts and gaps
+    /// (`summary.json`'s `energy.dissipated_total`) \[J\].
+    pub fn dissipated_total(&self) -> f64 {
+        let d: f64 = self.contacts.iter().map(|c| c.1).sum::<f64>()
+            + self.dampers.iter().map(|d| d.1).sum::<f64>()
+            + self.impacts;
+        if self.gaps.is_empty() {
+            d
+        } else {
+            d + self.gaps.iter().map(|g| g.1).sum::<f64>()
+        }
+    }
+}
+
 /// The result of a run: a time series, the event log, statistics, energy.
 #[derive(Debug, Clone)]
 pub struct Outcome {

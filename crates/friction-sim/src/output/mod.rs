@@ -385,10 +385,7 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
         None => Default::default(),
     };
     let e = &out.energy;
-    let dissipated: f64 =
-        e.contacts.iter().map(|c| c.1).sum::<f64>() + e.dampers.iter().map(|d| d.1).sum::<f64>() + e.impacts;
-    let dissipated =
-        if e.gaps.is_empty() { dissipated } else { dissipated + e.gaps.iter().map(|g| g.1).sum::<f64>() };
+    let dissipated = e.dissipated_total();
     json!({
         "name": sys.name,
         "status": if out.failure.is_some() { "failed" } else { "ok" },
