@@ -59,7 +59,14 @@ impl Edge {
 /// A parsed metric.
 #[derive(Debug, Clone)]
 enum MetricKind {
-    Column { op: String, col: usize, from: Edge, to: Edge },
+    /// `col`: the column's name, found in the run's columns (a sweep keeps
+    /// only the columns its metrics read).
+    Column {
+        op: String,
+        col: String,
+        from: Edge,
+        to: Edge,
+    },
     Dissipated(Option<String>),
     Residual,
     EventCount,
@@ -107,7 +114,7 @@ fn parse_metric(m: &str, sys: &System) -> Result<MetricKind, String> {
             }
             let cols = columns(sys);
             match cols.iter().position(|c| c == col) {
-                Some(i) => Ok(MetricKind::Column { op: op.into(), col: i, from, to }),
+                Some(_) => Ok(MetricKind::Column { op: op.into(), col: col.to_string(), from, to }),
                 None => bad(format!(
                     "no column `{col}`{}; columns: {}",
                     friction_models::suggest::did_you_mean(col, cols.iter().map(String::as_str)),
@@ -182,6 +189,7 @@ fn column_metric<'r>(op: &str, col: usize, from: f64, to: f64, rows: impl Iterat
 
 /// What a metric reads of a run, however its rows were kept.
 struct RunView<'o, R> {
+    columns: &'o [String],
     rows: R,
     energy: &'o Energy,
     events: &'o [Event],
@@ -191,9 +199,10 @@ struct RunView<'o, R> {
 fn eval_metric<'r, R: Iterator<Item = &'r [f64]>>(m: &MetricKind, sys: &System, run: RunView<'_, R>) -> f64 {
     let energy = run.energy;
     match m {
-        MetricKind::Column { op, col, from, to } => {
-            column_metric(op, *col, from.at(sys.solver.t_end), to.at(sys.solver.t_end), run.rows)
-        }
+        MetricKind::Column { op, col, from, to } => match run.columns.iter().position(|c| c == col) {
+            Some(i) => column_metric(op, i, from.at(sys.solver.t_end), to.at(sys.solver.t_end), run.rows),
+            None => f64::NAN,
+        },
         MetricKind::Dissipated(None) => energy.dissipated_total(),
         MetricKind::Dissipated(Some(name)) => energy
             .contacts
@@ -239,14 +248,26 @@ impl Metric {
         eval_metric(
             &self.kind,
             sys,
-            RunView { rows, energy: &out.energy, events: &out.events, stats: &out.stats },
+            RunView {
+                columns: &out.columns,
+                rows,
+                energy: &out.energy,
+                events: &out.events,
+                stats: &out.stats,
+            },
         )
     }
 
     /// Its value on the run `out` of `sys` whose rows are kept in one block
     /// (equal to [`Metric::eval`] on the same run).
     pub fn eval_flat(&self, sys: &System, out: &FlatOutcome) -> f64 {
-        let view = RunView { rows: out.rows(), energy: &out.energy, events: &out.events, stats: &out.stats };
+        let view = RunView {
+            columns: &out.columns,
+            rows: out.rows(),
+            energy: &out.energy,
+            events: &out.events,
+            stats: &out.stats,
+        };
         eval_metric(&self.kind, sys, view)
     }
 }
@@ -344,6 +365,8 @@ pub struct Sweep {
     dir: std::path::PathBuf,
     paths: Vec<String>,
     metrics: Vec<Metric>,
+    /// The columns the metrics read: the only ones a sweep's runs keep.
+    keep: Vec<String>,
 }
 
 impl Sweep {
@@ -359,18 +382,38 @@ impl Sweep {
         let base: toml::Table = toml::from_str(text)
             .map_err(|e| SweepError::Scenario(format!("{file}: {}", e.message().trim())))?;
         let sys = scenario::parse(text, file, dir).map_err(|e| SweepError::Scenario(e.to_string()))?;
-        let metrics = metrics
+        let metrics: Vec<Metric> = metrics
             .iter()
             .map(|m| Metric::parse(m, &sys))
             .collect::<Result<_, _>>()
             .map_err(SweepError::Metric)?;
-        Ok(Sweep { base, dir: dir.to_path_buf(), paths, metrics })
+        let mut keep: Vec<String> = Vec::new();
+        for m in &metrics {
+            if let MetricKind::Column { col, .. } = &m.kind {
+                if !keep.contains(col) {
+                    keep.push(col.clone());
+                }
+            }
+        }
+        Ok(Sweep { base, dir: dir.to_path_buf(), paths, metrics, keep })
     }
 
     /// The system of one grid point.
     pub fn system(&self, i: usize, row: &[f64]) -> Result<System, String> {
         let text = point_text(&self.base, &self.paths, row)?;
         scenario::parse(&text, &format!("<grid point {i}>"), &self.dir).map_err(|e| e.to_string())
+    }
+
+    /// The system of one grid point as a sweep runs it: `[solver] columns`
+    /// narrowed to `t` and the columns the metrics read, so the rows no
+    /// metric looks at are not computed (a LuGre stick-slip run whose
+    /// metric reads x interpolates x alone at its 4,001 output times, and
+    /// evaluates no contact for them). The values kept are those of the
+    /// full run, bit for bit.
+    fn run_system(&self, i: usize, row: &[f64]) -> Result<System, String> {
+        let mut sys = self.system(i, row)?;
+        sys.solver.columns = Some(self.keep.clone());
+        Ok(sys)
     }
 
     /// Check every grid point (in parallel) before running anything; the
@@ -380,13 +423,13 @@ impl Sweep {
     }
 
     /// The system of every grid point, parsed once and checked (in
-    /// parallel) before anything runs; the error names the first bad
-    /// point, its values and what is wrong. Run them with
-    /// [`Sweep::run_systems`].
+    /// parallel) before anything runs, its `[solver] columns` narrowed to
+    /// the columns the metrics read; the error names the first bad point,
+    /// its values and what is wrong. Run them with [`Sweep::run_systems`].
     pub fn prepare(&self, rows: &[Vec<f64>]) -> Result<Vec<System>, SweepError> {
         rows.par_iter()
             .enumerate()
-            .map(|(i, row)| self.system(i, row).map_err(|e| (i, e)))
+            .map(|(i, row)| self.run_system(i, row).map_err(|e| (i, e)))
             .collect::<Result<_, _>>()
             .map_err(|(i, e)| {
                 SweepError::Scenario(format!(
@@ -408,7 +451,7 @@ impl Sweep {
         rows.par_iter()
             .enumerate()
             .map(|(i, row)| {
-                let sys = self.system(i, row);
+                let sys = self.run_system(i, row);
                 let r = self.run_point(sys.as_ref().map_err(String::clone));
                 done();
                 r

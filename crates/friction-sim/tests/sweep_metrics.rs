@@ -84,6 +84,24 @@ fn a_prepared_grid_runs_to_the_values_of_the_grid_parsed_point_by_point() {
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(va), bits(vb), "point {i}: {va:?} against {vb:?}");
     }
+    // a sweep keeps only the columns its metrics read: the values equal
+    // those of the full run of each point, bit for bit
+    assert_eq!(systems[0].solver.columns.as_deref(), Some(&["x.m".to_string(), "v.m".to_string()][..]));
+    for (i, row) in rows.iter().enumerate() {
+        let full = sweep.system(i, row).unwrap();
+        assert!(full.solver.columns.is_none());
+        let out = simulate(&full).unwrap();
+        assert!(out.columns.len() > 3);
+        for (k, name) in metrics.iter().enumerate() {
+            let v = Metric::parse(name, &full).unwrap().eval(&full, &out);
+            assert_eq!(
+                v.to_bits(),
+                a[i].0[k].to_bits(),
+                "point {i}, {name}: {v} (full run) against {}",
+                a[i].0[k]
+            );
+        }
+    }
     // the grid changes the results: a stiffer spring and a larger fc move the end position
     assert!(a[0].0[0] != a[5].0[0]);
     // a bad point is refused before anything runs, naming it
