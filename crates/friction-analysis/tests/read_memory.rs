@@ -54,8 +54,14 @@ fn reading_a_large_csv_holds_each_column_once() {
     let mut text = String::from("t,x,v,F,junk1,junk2\n");
     for i in 0..rows {
         let t = i as f64 * 1e-3;
-        writeln!(text, "{t},{},{},{},1.5,2.5", (2.0 * t).sin(), 2.0 * (2.0 * t).cos(), (2.0 * t).cos().signum())
-            .unwrap();
+        writeln!(
+            text,
+            "{t},{},{},{},1.5,2.5",
+            (2.0 * t).sin(),
+            2.0 * (2.0 * t).cos(),
+            (2.0 * t).cos().signum()
+        )
+        .unwrap();
     }
     let p = std::env::temp_dir().join(format!("friction-read-memory-{}.csv", std::process::id()));
     std::fs::write(&p, &text).unwrap();
