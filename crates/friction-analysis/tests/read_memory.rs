@@ -68,8 +68,7 @@ fn reading_a_large_csv_holds_each_column_once() {
     let size = text.len() as u64;
     drop(text);
 
-    let mut reports: Vec<(u64, u64)> = Vec::new();
-    reports.reserve(rows / PROGRESS_ROWS + 4);
+    let mut reports: Vec<(u64, u64)> = Vec::with_capacity(rows / PROGRESS_ROWS + 4);
     let base = LIVE.load(Relaxed);
     PEAK.store(base, Relaxed);
     let s = read_csv_with_progress(&p, &Columns::default(), &mut |r, n| reports.push((r, n))).unwrap();

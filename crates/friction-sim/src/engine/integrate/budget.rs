@@ -71,7 +71,7 @@ impl Budget {
     /// [`CLOCK_EVERY`]-th).
     pub(crate) fn tick(&mut self) -> bool {
         self.passes = self.passes.wrapping_add(1);
-        self.passes % CLOCK_EVERY == 0
+        self.passes.is_multiple_of(CLOCK_EVERY)
     }
 
     /// The wall time since the run started [s].
