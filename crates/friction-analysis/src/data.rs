@@ -128,7 +128,38 @@ impl Series {
 }
 
 /// Read a CSV time series, validating every value.
+///
+/// Memory: the file streams through a small buffer; only the columns read
+/// are kept, as one `Vec<f64>` each (8 bytes per value, up to twice that
+/// while a vector grows): 16 to 32 bytes per row for `t, F` and 40 to 80
+/// for `t, x, v, F, N`, whatever the other columns of the file.
 pub fn read_csv(path: &Path, cols: &Columns) -> Result<Series, AnalysisError> {
+    read_csv_with_progress(path, cols, &mut |_, _| {})
+}
+
+/// How often (in rows) [`read_csv_with_progress`] reports.
+pub const PROGRESS_ROWS: usize = 1 << 16;
+
+/// [`read_csv`], reporting `progress(bytes read, file size)` every
+/// [`PROGRESS_ROWS`] rows and at the end.
+///
+/// ```
+/// let p = std::env::temp_dir().join(format!("friction-read-doc-{}.csv", std::process::id()));
+/// let rows: String = (0..20).map(|i| format!("{i},{}\n", 0.5 * i as f64)).collect();
+/// std::fs::write(&p, format!("t,F\n{rows}")).unwrap();
+/// let mut last = (0, 0);
+/// let s = friction_analysis::data::read_csv_with_progress(&p, &Default::default(), &mut |r, n| last = (r, n))
+///     .unwrap();
+/// assert_eq!(s.len(), 20);
+/// assert_eq!(last.0, last.1); // all of it read
+/// std::fs::remove_file(&p).unwrap();
+/// ```
+pub fn read_csv_with_progress(
+    path: &Path,
+    cols: &Columns,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Series, AnalysisError> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let file = path.display().to_string();
     let err =
         |line: Option<usize>, message: String| AnalysisError::Data { file: file.clone(), line, message };
@@ -181,6 +212,9 @@ pub fn read_csv(path: &Path, cols: &Columns) -> Result<Series, AnalysisError> {
             }
             Ok(val)
         };
+        if k % PROGRESS_ROWS == PROGRESS_ROWS - 1 {
+            progress(rec.position().map_or(0, |p| p.byte()), size);
+        }
         t.push(get(it)?);
         for (col, idx) in [(&mut x, ix), (&mut v, iv), (&mut f, i_f), (&mut n, i_n)] {
             if let (Some(c), Some(i)) = (col.as_mut(), idx) {
@@ -188,6 +222,7 @@ pub fn read_csv(path: &Path, cols: &Columns) -> Result<Series, AnalysisError> {
             }
         }
     }
+    progress(size, size);
     Series::new(&file, t, x, v, f, n)
 }
 

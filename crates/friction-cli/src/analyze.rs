@@ -1,6 +1,7 @@
 //! `friction analyze`: hysteresis loops, Stribeck curve and free-decay
 //! frequency and damping of a run's output or of measured data.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -13,7 +14,7 @@ use friction_analysis::analysis::{
     LoopOptions, PlotFormat, StribeckOptions, StribeckPoint, TransientAnalysis, TransientOptions,
     DEFAULT_REVERSAL_TOL,
 };
-use friction_analysis::data::{read_csv, Columns, Series};
+use friction_analysis::data::{read_csv_with_progress, Columns, Series};
 use serde_json::{json, Value};
 
 /// Which analysis to run.
@@ -135,17 +136,28 @@ fn analyze(args: &AnalyzeArgs) -> Result<(), Failure> {
     let file = args.file.display().to_string();
     let header = read_header(&args.file).map_err(Failure::Input)?;
     let cols = resolve_columns(args, &header);
-    let series = read_csv(&args.file, &cols).map_err(|e| Failure::Input(e.to_string()))?;
+    // reading: bytes read of the file's size (a bar on a terminal, else a
+    // line every 10 s)
+    let size = fs::metadata(&args.file).map_or(0, |m| m.len());
+    let mut reporter = crate::progress::Reporter::new("read", "MB", size as f64, 10.0);
+    let mut series = read_csv_with_progress(&args.file, &cols, &mut |r, _| reporter.report(r as f64, ""))
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    reporter.finish();
     let negate = match args.force_sign {
         ForceSign::Auto => cols.f.as_deref().is_some_and(|c| c.starts_with("F.")),
         ForceSign::AsIs => false,
         ForceSign::Negate => true,
     };
-    let force: Option<Vec<f64>> =
-        series.f.as_ref().map(|f| f.iter().map(|v| if negate { -v } else { *v }).collect());
-    let res = compute(args, &series, &cols, force.as_deref(), &file)?;
+    // the force negated in place: the data is held once
+    if negate {
+        for v in series.f.iter_mut().flatten() {
+            *v = -*v;
+        }
+    }
+    let force = series.f.as_deref();
+    let res = compute(args, &series, &cols, force, &file)?;
     let dir = args.out.clone().unwrap_or_else(|| default_out(&args.file));
-    write(args, &series, force.as_deref(), &cols, negate, &res, &dir)
+    write(args, &series, force, &cols, negate, &res, &dir)
 }
 
 fn check_options(a: &AnalyzeArgs) -> Result<(), Failure> {
@@ -306,8 +318,10 @@ fn compute(
     force: Option<&[f64]>,
     file: &str,
 ) -> Result<Results, Failure> {
-    let x = s.displacement();
-    let v = s.velocity();
+    // the columns read are borrowed; only a missing one is derived
+    let x: Option<Cow<[f64]>> =
+        s.x.as_deref().map(Cow::Borrowed).or_else(|| s.displacement().map(Cow::Owned));
+    let v: Option<Cow<[f64]>> = s.v.as_deref().map(Cow::Borrowed).or_else(|| s.velocity().map(Cow::Owned));
     let want = |k: Kind| args.kind == Kind::Auto || args.kind == k;
     let missing = |what: &str| format!("needs {what}; columns read: {}", columns_text(cols));
     let mut skipped = Vec::new();

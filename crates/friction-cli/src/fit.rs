@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use friction_analysis::data::{read_csv, Columns};
+use friction_analysis::data::{read_csv_with_progress, Columns};
 use friction_analysis::fit::{fit, parse_params, FitOptions, FitProgress, FitResult};
 use friction_analysis::AnalysisError;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -143,7 +143,12 @@ pub fn run(a: &FitArgs) -> ExitCode {
 
 fn fit_cmd(a: &FitArgs) -> Result<bool, AnalysisError> {
     let cols = columns(&a.columns)?;
-    let series = read_csv(&a.data, &cols)?;
+    // reading: bytes read of the file's size (a bar on a terminal, else a
+    // line every 10 s); fitting: the iterations below
+    let size = std::fs::metadata(&a.data).map_or(0, |m| m.len());
+    let mut reporter = crate::progress::Reporter::new("read", "MB", size as f64, 10.0);
+    let series = read_csv_with_progress(&a.data, &cols, &mut |r, _| reporter.report(r as f64, ""))?;
+    reporter.finish();
     if let Some(tv) = a.validate_from {
         if !tv.is_finite() {
             return Err(AnalysisError::Model(format!("--validate-from {tv}: not a finite time")));
@@ -170,14 +175,21 @@ fn fit_cmd(a: &FitArgs) -> Result<bool, AnalysisError> {
             .unwrap_or(ProgressStyle::default_spinner()),
     );
     bar.enable_steady_tick(Duration::from_millis(120));
+    // on a terminal the spinner; otherwise a line every 10 s
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let started = std::time::Instant::now();
+    let last_line = std::sync::Mutex::new(0.0f64);
     let cb = |p: &FitProgress| {
-        bar.set_message(format!(
-            "start {}/{}: iteration {}, rms {:.4e} N",
-            p.start + 1,
-            p.starts,
-            p.iteration,
-            p.rms
-        ));
+        let msg =
+            format!("start {}/{}: iteration {}, rms {:.4e} N", p.start + 1, p.starts, p.iteration, p.rms);
+        let w = started.elapsed().as_secs_f64();
+        if let Ok(mut last) = last_line.lock() {
+            if !terminal && w - *last >= 10.0 {
+                eprintln!("progress: fit {msg}, {} elapsed", crate::progress::duration_text(w));
+                *last = w;
+            }
+        }
+        bar.set_message(msg);
     };
     let res = fit(&series, &opts, Some(&cb));
     bar.finish_and_clear();

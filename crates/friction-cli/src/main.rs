@@ -6,11 +6,11 @@ mod fit;
 mod fmu;
 mod hb;
 mod nnm;
+mod progress;
 mod serve;
 mod sweep;
 mod tune;
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -26,6 +26,10 @@ macro_rules! say {
 
 use friction_models::{all, info, ParamKind};
 use friction_sim::{output, scenario, SimError};
+
+/// From this many bodies and contacts, `friction run` says it is preparing
+/// them (their set-up takes a noticeable time).
+const LARGE_SYSTEM: usize = 100_000;
 
 /// The scenario `friction run` runs when no file is given (LuGre stick-slip,
 /// Canudas de Wit, Olsson, Åström, Lischinsky 1995).
@@ -81,6 +85,11 @@ enum Cmd {
         /// parameter fc of contact c, body.m.mass, spring.spring0.stiffness, ...).
         #[arg(long = "set", value_name = "PATH=VALUE", allow_hyphen_values = true)]
         set: Vec<String>,
+        /// When stderr is not a terminal, print a line `progress: t = ...` (simulated time,
+        /// percent, estimated time remaining) every SECONDS of wall time (> 0; on a terminal
+        /// a bar shows the same after the first second).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true)]
+        progress_every: f64,
     },
     /// Run a scenario over a grid of parameter values on the local cores and write
     /// metrics of every run as CSV.
@@ -155,8 +164,8 @@ fn main() -> ExitCode {
         }
         Cmd::Sweep(a) => sweep::run(&a),
         Cmd::Serve(a) => serve::run(&a),
-        Cmd::Run { file, out, max_wall, svg, set } => {
-            match run(file.as_deref(), out.as_deref(), max_wall, svg, &set) {
+        Cmd::Run { file, out, max_wall, svg, set, progress_every } => {
+            match run(file.as_deref(), out.as_deref(), max_wall, svg, &set, progress_every) {
                 Ok(code) => code,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -298,7 +307,17 @@ fn run(
     max_wall: Option<f64>,
     svg: bool,
     set: &[String],
+    progress_every: f64,
 ) -> Result<ExitCode, SimError> {
+    if !(progress_every.is_finite() && progress_every > 0.0) {
+        return Err(SimError::Input {
+            file: "command line".into(),
+            line: None,
+            message: format!(
+                "option --progress-every: {progress_every} is out of range; valid range (0, inf) seconds"
+            ),
+        });
+    }
     if let Some(w) = max_wall {
         if !(w.is_finite() && w > 0.0) {
             return Err(SimError::Input {
@@ -334,30 +353,19 @@ fn run(
             PathBuf::from("out").join(&sys.name)
         }
     };
-    // rows stream to the CSV as they are computed; a progress bar on a
-    // terminal for runs longer than a second
-    let started = std::time::Instant::now();
-    let mut bar: Option<indicatif::ProgressBar> = None;
+    // rows stream to the CSV as they are computed; progress with the
+    // estimated time remaining (a bar on a terminal, else a line every
+    // `progress_every` seconds)
     let t_end = sys.solver.t_end;
-    let mut progress = |t: f64, events: usize| {
-        if bar.is_none() && std::io::stderr().is_terminal() && started.elapsed().as_secs_f64() > 1.0 {
-            let b = indicatif::ProgressBar::new(1000);
-            b.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {msg} [{elapsed}]")
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar = Some(b);
-        }
-        if let Some(b) = &bar {
-            b.set_position((1000.0 * t / t_end).clamp(0.0, 1000.0) as u64);
-            b.set_message(format!("t = {t:.4e} s of {t_end} s, {events} events"));
-        }
-    };
+    let (nb, nc) = (sys.bodies.len(), sys.contacts.len());
+    if nb + nc >= LARGE_SYSTEM {
+        eprintln!("preparing {nb} bodies and {nc} contacts ...");
+    }
+    let mut reporter = progress::Reporter::new("t", "s", t_end, progress_every);
+    let mut progress = |t: f64, events: usize| reporter.report(t, &format!(", {events} events"));
     let format = if svg { output::PlotFormat::Svg } else { output::PlotFormat::Png };
     let res = friction_sim::run::run_to_dir(&sys, &dir, format, Some(&mut progress));
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    reporter.finish();
     let res = res?;
     let e = &res.energy;
     say!(

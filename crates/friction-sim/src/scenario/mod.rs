@@ -63,7 +63,8 @@
 //! max_step = 0.01
 //! max_steps = 1000000  # a run that needs more accepted steps stops with a partial result,
 //!                      # saying which parts made the steps small (a hopeless run stops in seconds)
-//! max_wall = 60.0       # optional: wall-clock seconds after which a run stops, partial
+//! max_wall = 60.0       # optional: wall-clock seconds after which a run stops, partial (refused
+//!                      # after a short pilot if its estimate is over twice this)
 //! states = "all"        # internal-state columns z.NAME.k: "all" | "none" | ["contact", ...]
 //! columns = ["x.m", "F.c"]   # optional: only these output columns (t always first)
 //! max_output_bytes = 4294967296   # refuse a run whose output would be larger (default 4 GiB)

@@ -415,7 +415,7 @@ pub const TABLES: &[Table] = &[
                 false,
                 "a run that needs more accepted steps stops with a partial result saying which parts made the steps small",
             ),
-            key("max_wall", POSITIVE, "s", "", false, "wall-clock limit after which a run stops with a partial result"),
+            key("max_wall", POSITIVE, "s", "", false, "wall-clock limit after which a run stops with a partial result; a run whose estimate after a short pilot (2 % of max_wall or 0.5 s) exceeds twice max_wall is refused then, with the estimate"),
             key(
                 "states",
                 Kind::States,

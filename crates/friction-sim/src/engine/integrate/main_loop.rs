@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use friction_models::{FrictionModel, Input};
 
+use crate::engine::integrate::budget::{Budget, Verdict};
 use crate::engine::integrate::cosim::{Coupling, Link};
 use crate::engine::integrate::stepper::{Stepper, Stop};
 use crate::engine::network::rows::{Kept, Progress, RowOut};
@@ -106,7 +107,7 @@ impl Engine<'_> {
         let mut bp_i = 0;
 
         let mut events = ev0;
-        let mut last_report = start;
+        let mut last_report = 0.0;
         let out_dt = st.output_dt;
         let times: Vec<f64> = st.output_times.iter().flatten().copied().filter(|&t| t > 0.0).collect();
         // k-th output time after t = 0 (None: past the last or every step)
@@ -136,6 +137,9 @@ impl Engine<'_> {
         let mut y = vec![0.0; self.n];
         // the next communication point of a co-simulation (none: infinity)
         let mut next_comm = if coupling.is_some() { 0.0 } else { f64::INFINITY };
+        // max_wall and its pilot's estimate (see `budget`); the clock is read
+        // every few passes, not every step
+        let mut budget = Budget::new(start, st.max_wall, solver.t(), t_end);
 
         loop {
             let t_now = solver.t();
@@ -204,22 +208,24 @@ impl Engine<'_> {
                 failure = Some(format!("t = {t_now}: cannot write the output: {e}"));
                 break;
             }
-            if let Some(p) = progress.as_mut() {
-                if last_report.elapsed().as_secs_f64() >= 0.1 {
-                    p(t_now, events.len());
-                    last_report = Instant::now();
+            if budget.tick() {
+                let elapsed = budget.elapsed();
+                if let Some(p) = progress.as_mut() {
+                    if elapsed - last_report >= 0.1 {
+                        p(t_now, events.len());
+                        last_report = elapsed;
+                    }
                 }
-            }
-            if let Some(w) = st.max_wall {
-                if start.elapsed().as_secs_f64() > w {
+                let cause = match budget.check(elapsed, t_now, solver.stats().steps) {
+                    Verdict::Go => None,
+                    Verdict::Refuse(why) => Some(why),
+                    Verdict::Spent(w) => Some(format!(
+                        "stopped after max_wall = {w} s of wall-clock time (raise `[solver] max_wall` or `--max-wall`)"
+                    )),
+                };
+                if let Some(cause) = cause {
                     y.copy_from_slice(solver.y());
-                    failure = Some(self.fail(
-                        t_now,
-                        format!(
-                            "stopped after max_wall = {w} s of wall-clock time (raise `[solver] max_wall` or `--max-wall`)"
-                        ),
-                        &y,
-                    ));
+                    failure = Some(self.fail(t_now, cause, &y));
                     break;
                 }
             }

@@ -2,6 +2,7 @@
 //! that drives it, on the network's equations (`super::network`).
 //! - `method.rs`: the choice of method (`auto`) and its set-up;
 //! - `main_loop.rs`: the integration loop (steps, events, output rows);
+//! - `budget.rs`: the wall-clock budget (`max_wall`) and its estimate after a pilot;
 //! - `stepper.rs`: what the loop asks of a method, and diffsol's solvers
 //!   behind it;
 //! - `equations.rs`: the network's equations as diffsol operators;
@@ -14,6 +15,7 @@
 //! - `cosim.rs`: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs).
 
+mod budget;
 pub(crate) mod cosim;
 mod dop853;
 mod dop853_tableau;
