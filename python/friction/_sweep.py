@@ -102,11 +102,12 @@ def sweep(scenario: Scenario, grid: Mapping[str, Sequence[float]], metrics: Unio
     if not metrics or not all(isinstance(m, str) for m in metrics):
         raise ValueError("`metrics` must be a non-empty list of metric names (str)")
     paths, values = _grid(grid, bool(zip))
-    _friction.sweep_check(text, file, d, paths, values, metrics)
     n = values.shape[0]
     if client is None:
+        # every point parsed and checked once, its system kept for the run
+        prepared = _friction.sweep_prepare(text, file, d, paths, values, metrics)
         ncpu = os.cpu_count() or 1
-        size = max(2 * ncpu, math.ceil(n / 50))
+        size = max(2 * ncpu, math.ceil(n / 20))
         parts = _chunks(n, size)
         bar = None
         if progress:
@@ -118,13 +119,14 @@ def sweep(scenario: Scenario, grid: Mapping[str, Sequence[float]], metrics: Unio
         outs = []
         try:
             for s in parts:
-                outs.append(_run_chunk(text, file, d, paths, values[s], metrics))
+                outs.append(prepared.run(s.start, s.stop))
                 if bar is not None:
                     bar.update(s.stop - s.start)
         finally:
             if bar is not None:
                 bar.close()
     else:
+        _friction.sweep_check(text, file, d, paths, values, metrics)
         nworkers = max(1, len(client.scheduler_info().get("workers", {})))
         size = max(1, math.ceil(n / (4 * nworkers)))
         parts = _chunks(n, size)

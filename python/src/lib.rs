@@ -47,6 +47,8 @@ fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_check, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_prepare, m)?)?;
+    m.add_class::<sweep::PreparedSweep>()?;
     m.add_function(wrap_pyfunction!(sweep::grid_rows, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::fit_json, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;

@@ -52,20 +52,11 @@ pub fn sweep_chunk<'py>(
     metrics: Vec<String>,
 ) -> PyResult<(Bound<'py, numpy::PyArray2<f64>>, Vec<String>)> {
     let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
-    let nm = metrics.len();
     let results = crate::guard("sweep", || {
         let sweep = prepare(text, file, dir, paths, &metrics)?;
         Ok(py.detach(|| sweep.run(&rows, &|| {})))
     })?;
-    let n = results.len();
-    let mut flat = Vec::with_capacity(n * nm);
-    let mut errors = Vec::with_capacity(n);
-    for (v, e) in results {
-        flat.extend(v);
-        errors.push(e);
-    }
-    let arr = PyArray1::from_vec(py, flat).reshape([n, nm])?;
-    Ok((arr, errors))
+    to_arrays(py, results, metrics.len())
 }
 
 /// The grid points of `friction sweep` ([`friction_sim::sweep::grid_rows`]):
@@ -85,4 +76,79 @@ pub fn grid_rows<'py>(
     let flat: Vec<f64> = rows.into_iter().flatten().collect();
     let m = flat.len() / n.max(1);
     PyArray1::from_vec(py, flat).reshape([m, n])
+}
+
+/// A grid parsed and checked once ([`sweep_prepare`]): every point's system,
+/// run in slices of the grid so that a progress bar can follow. The local
+/// path of `friction.sweep`; the values are those of `sweep_chunk`, bit for
+/// bit.
+#[pyclass(module = "friction._friction", frozen)]
+pub struct PreparedSweep {
+    sweep: Sweep,
+    systems: Vec<friction_sim::System>,
+    metrics: usize,
+}
+
+#[pymethods]
+impl PreparedSweep {
+    /// Number of grid points.
+    fn __len__(&self) -> usize {
+        self.systems.len()
+    }
+
+    /// Run the points `start..stop` in parallel: `(results, errors)` as
+    /// `sweep_chunk` returns them.
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<(Bound<'py, numpy::PyArray2<f64>>, Vec<String>)> {
+        let n = self.systems.len();
+        if start > stop || stop > n {
+            return Err(PyValueError::new_err(format!(
+                "points {start}..{stop}: valid 0 <= start <= stop <= {n} (the number of grid points)"
+            )));
+        }
+        let systems = &self.systems[start..stop];
+        let results = crate::guard("sweep", || Ok(py.detach(|| self.sweep.run_systems(systems, &|| {}))))?;
+        to_arrays(py, results, self.metrics)
+    }
+}
+
+/// Parse and check every grid point once and keep their systems; raises as
+/// `sweep_check` does.
+#[pyfunction]
+pub fn sweep_prepare(
+    py: Python<'_>,
+    text: &str,
+    file: &str,
+    dir: &str,
+    paths: Vec<String>,
+    values: PyReadonlyArray2<'_, f64>,
+    metrics: Vec<String>,
+) -> PyResult<PreparedSweep> {
+    let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
+    crate::guard("sweep", || {
+        let sweep = prepare(text, file, dir, paths, &metrics)?;
+        let systems = py.detach(|| sweep.prepare(&rows)).map_err(py_err)?;
+        Ok(PreparedSweep { sweep, systems, metrics: metrics.len() })
+    })
+}
+
+/// The results of a slice of runs as a (runs, metrics) array and the errors.
+fn to_arrays<'py>(
+    py: Python<'py>,
+    results: Vec<(Vec<f64>, String)>,
+    nm: usize,
+) -> PyResult<(Bound<'py, numpy::PyArray2<f64>>, Vec<String>)> {
+    let n = results.len();
+    let mut flat = Vec::with_capacity(n * nm);
+    let mut errors = Vec::with_capacity(n);
+    for (v, e) in results {
+        flat.extend(v);
+        errors.push(e);
+    }
+    let arr = PyArray1::from_vec(py, flat).reshape([n, nm])?;
+    Ok((arr, errors))
 }

@@ -86,3 +86,26 @@ def test_cli_sweep_gives_the_python_numbers(root, cli, tmp_path):
         from_cli = np.array([float(r[c]) for r in rows])
         assert np.array_equal(from_cli, np.asarray(df[c], dtype=float)), c
     assert [r["error"] for r in rows] == list(df["error"])
+
+
+def test_prepared_grid_in_slices_equals_the_grid_run_at_once(root):
+    """The local path parses each point once (sweep_prepare) and runs it in slices:
+    any slicing gives the numbers of sweep_chunk (the Dask path), bit for bit."""
+    from friction import _friction
+
+    text = (root / "examples" / "coulomb_free_decay.toml").read_text()
+    paths = ["contact.c.fc", "body.m.mass"]
+    values = np.array([[fc, m] for fc in (0.2, 0.5, 0.9) for m in (0.5, 2.0)])
+    metrics = ["final.x.m", "max.F.c", "events.stuck"]
+    prepared = _friction.sweep_prepare(text, "decay.toml", str(root / "examples"), paths, values, metrics)
+    assert len(prepared) == 6
+    whole, errs = _friction.sweep_chunk(text, "decay.toml", str(root / "examples"), paths, values, metrics)
+    a, ea = prepared.run(0, 2)
+    b, eb = prepared.run(2, 6)
+    assert np.array_equal(np.vstack([a, b]), whole) and ea + eb == errs == [""] * 6
+    assert prepared.run(3, 3)[0].shape == (0, 3)
+    with pytest.raises(ValueError, match="valid 0 <= start <= stop <= 6"):
+        prepared.run(4, 7)
+    # a bad point is refused when prepared, naming it
+    with pytest.raises(friction.ScenarioError, match="grid point 1"):
+        _friction.sweep_prepare(text, "decay.toml", ".", paths, np.array([[0.2, 1.0], [-1.0, 1.0]]), metrics)
