@@ -8,9 +8,11 @@
 
 use diffsol::matrix::sparsity::MatrixSparsity;
 use diffsol::{
-    ConstantOp, JacobianColoring, Matrix, NonLinearOp, NonLinearOpJacobian, OdeEquations, OdeEquationsRef,
-    Op, ParameterisedOp, UnitCallable,
+    ConstantOp, Matrix, NonLinearOp, NonLinearOpJacobian, OdeEquations, OdeEquationsRef, Op, ParameterisedOp,
+    UnitCallable,
 };
+
+use crate::engine::integrate::coloring::Coloring;
 
 use crate::engine::linalg::host::Host;
 use crate::engine::network::Engine;
@@ -20,7 +22,7 @@ pub(crate) struct EngineEquations<'x, 'e, M: Matrix> {
     engine: &'x Engine<'e>,
     y0: Vec<f64>,
     sparsity: Option<M::Sparsity>,
-    coloring: Option<JacobianColoring<M>>,
+    coloring: Option<Coloring<M>>,
     ctx: M::C,
 }
 
@@ -35,7 +37,7 @@ impl<'x, 'e, M: Matrix<T = f64>> EngineEquations<'x, 'e, M> {
             let nz = engine.jacobian_pattern();
             let sp = M::Sparsity::try_from_indices(n, n, nz.clone())
                 .map_err(|e| format!("the Jacobian's sparsity pattern: {e}"))?;
-            let col = JacobianColoring::new(&sp, &nz, ctx.clone());
+            let col = Coloring::new(&sp, &nz, ctx.clone());
             (Some(sp), Some(col))
         } else {
             (None, None)

@@ -6,6 +6,8 @@
 //! - `stepper.rs`: what the loop asks of a method, and diffsol's solvers
 //!   behind it;
 //! - `equations.rs`: the network's equations as diffsol operators;
+//! - `coloring.rs`: the Jacobian from one exact product per colour of
+//!   columns (a greedy colouring linear in the network's size);
 //! - `radau.rs`: the engine's own Radau IIA (order 5) for small stiff
 //!   networks;
 //! - `dop853.rs`, `dop853_tableau.rs`: the engine's own DOP853 (order 8,
@@ -16,6 +18,7 @@
 //!   points, inputs, outputs).
 
 mod budget;
+mod coloring;
 pub(crate) mod cosim;
 mod dop853;
 mod dop853_tableau;
