@@ -4,33 +4,14 @@
 //! nothing once the problem is built. A counting global allocator sees
 //! every allocation of this test binary (one test: no other thread runs).
 
-use std::alloc::{GlobalAlloc, Layout, System as Sys};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use friction_analysis::hb::problem::Problem;
 use friction_analysis::hb::structure::Structure;
 use friction_sim::{Ground, JenkinsParams, Schedule, SolverSettings, System};
 use nalgebra::DMatrix;
 
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { Sys.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { Sys.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { Sys.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "../../friction-sim/tests/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations_of;
 
 #[test]
 fn hb_jacobian_and_residual_allocate_nothing() {
@@ -62,17 +43,11 @@ fn hb_jacobian_and_residual_allocate_nothing() {
         let mut r = vec![0.0; n];
         p.jacobian(&x, 60.0, &mut jac);
         p.residual(&x, 60.0, &mut r);
-        let before = ALLOCS.load(Ordering::Relaxed);
-        p.jacobian(&x, 62.0, &mut jac);
-        p.residual(&x, 62.0, &mut r);
-        let after = ALLOCS.load(Ordering::Relaxed);
-        assert_eq!(
-            after - before,
-            0,
-            "{}: {} allocations in one Jacobian and residual",
-            sys.name,
-            after - before
-        );
+        let (allocations, ()) = allocations_of(|| {
+            p.jacobian(&x, 62.0, &mut jac);
+            p.residual(&x, 62.0, &mut r);
+        });
+        assert_eq!(allocations, 0, "{}: {allocations} allocations in one Jacobian and residual", sys.name);
         assert!(jac.iter().all(|v| v.is_finite()) && jac.iter().any(|v| *v != 0.0));
     }
 }

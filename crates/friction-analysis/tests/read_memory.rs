@@ -6,46 +6,13 @@
 //! A counting global allocator measures the peak of live heap bytes; this
 //! file holds one test so no other test allocates at the same time.
 
-use std::alloc::{GlobalAlloc, Layout, System as Sys};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use friction_analysis::data::{read_csv_with_progress, Columns, PROGRESS_ROWS};
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { Sys.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { Sys.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { Sys.realloc(p, l, new) };
-        if !q.is_null() {
-            if new >= l.size() {
-                let now = LIVE.fetch_add(new - l.size(), Relaxed) + new - l.size();
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                LIVE.fetch_sub(l.size() - new, Relaxed);
-            }
-        }
-        q
-    }
-}
-
-#[global_allocator]
-static A: Counting = Counting;
+#[path = "../../friction-sim/tests/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::peak_of;
 
 #[test]
 fn reading_a_large_csv_holds_each_column_once() {
@@ -69,10 +36,9 @@ fn reading_a_large_csv_holds_each_column_once() {
     drop(text);
 
     let mut reports: Vec<(u64, u64)> = Vec::with_capacity(rows / PROGRESS_ROWS + 4);
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    let s = read_csv_with_progress(&p, &Columns::default(), &mut |r, n| reports.push((r, n))).unwrap();
-    let peak = (PEAK.load(Relaxed) - base) as f64;
+    let (peak, s) =
+        peak_of(|| read_csv_with_progress(&p, &Columns::default(), &mut |r, n| reports.push((r, n))));
+    let s = s.unwrap();
     std::fs::remove_file(&p).unwrap();
     assert_eq!(s.len(), rows);
     assert!(s.x.is_some() && s.v.is_some() && s.f.is_some() && s.n.is_none());

@@ -6,48 +6,15 @@
 //! A counting global allocator measures the peak of live heap bytes; this
 //! file holds one test so no other test allocates at the same time.
 
-use std::alloc::{GlobalAlloc, Layout, System as Sys};
-use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use friction_sim::engine::simulate_streaming;
-use friction_sim::scenario;
+use friction_sim::scenario::{self, chain::chain_text};
+use friction_sim::System;
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { Sys.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { Sys.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { Sys.realloc(p, l, new) };
-        if !q.is_null() {
-            if new >= l.size() {
-                let now = LIVE.fetch_add(new - l.size(), Relaxed) + new - l.size();
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                LIVE.fetch_sub(l.size() - new, Relaxed);
-            }
-        }
-        q
-    }
-}
-
-#[global_allocator]
-static A: Counting = Counting;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::peak_of;
 
 /// The engine's working set of bytes per body of a LuGre chain (a body, a
 /// spring, a contact), as stated in README.md ("Known limits").
@@ -57,29 +24,29 @@ const BYTES_PER_BODY: f64 = 4_500.0;
 /// 0.33 between 10^5 and 10^6 rows, the thinned copy's phase).
 const BYTES_PER_STREAMED_ROW: f64 = 1.0;
 
-/// The peak heap above what was live before, of `f`.
-fn peak_of(f: impl FnOnce()) -> f64 {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    f();
-    (PEAK.load(Relaxed) - base) as f64
-}
-
 /// A chain of `n` masses pulled through springs over LuGre contacts.
 fn chain(n: usize) -> String {
-    let mut s = String::from("[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.1 }\n");
-    for i in 0..n {
-        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
-        writeln!(
-            s,
-            "[[body]]\nname = \"m{i}\"\nmass = 1.0\n[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0\n\
-             [[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"lugre\"\n\
-             params = {{ fc = 1.0, fs = 1.5, vs = 0.001 }}"
+    chain_text(n, "model = \"lugre\"\nparams = { fc = 1.0, fs = 1.5, vs = 0.001 }")
+        + "[solver]\nt_end = 0.05\noutput_dt = 0.01\nstates = \"none\"\n"
+}
+
+/// Runs `sys` streaming its rows to a counter: the number of rows and the
+/// peak heap of the run.
+fn streamed_peak(sys: &System) -> (usize, f64) {
+    let mut rows = 0usize;
+    let (peak, out) = peak_of(|| {
+        simulate_streaming(
+            sys,
+            &mut |_r| {
+                rows += 1;
+                Ok(())
+            },
+            None,
         )
-        .unwrap();
-    }
-    s.push_str("[solver]\nt_end = 0.05\noutput_dt = 0.01\nstates = \"none\"\n");
-    s
+        .unwrap()
+    });
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    (rows, peak)
 }
 
 #[test]
@@ -88,19 +55,7 @@ fn memory_grows_linearly_with_bodies_and_not_with_streamed_rows() {
     let mut per_body = Vec::new();
     for n in [1_000usize, 10_000] {
         let sys = scenario::parse(&chain(n), "chain.toml", Path::new(".")).unwrap();
-        let mut rows = 0usize;
-        let peak = peak_of(|| {
-            let out = simulate_streaming(
-                &sys,
-                &mut |_r| {
-                    rows += 1;
-                    Ok(())
-                },
-                None,
-            )
-            .unwrap();
-            assert!(out.failure.is_none(), "{:?}", out.failure);
-        });
+        let (rows, peak) = streamed_peak(&sys);
         assert_eq!(rows, 6);
         eprintln!("chain of {n}: peak {peak:.0} bytes, {:.0} bytes per body", peak / n as f64);
         per_body.push(peak / n as f64);
@@ -123,18 +78,7 @@ fn memory_grows_linearly_with_bodies_and_not_with_streamed_rows() {
     let mut peaks = Vec::new();
     for t_end in [100.0, 1000.0] {
         let sys = scenario::parse(&one(t_end), "rows.toml", Path::new(".")).unwrap();
-        let mut rows = 0usize;
-        let peak = peak_of(|| {
-            simulate_streaming(
-                &sys,
-                &mut |_r| {
-                    rows += 1;
-                    Ok(())
-                },
-                None,
-            )
-            .unwrap();
-        });
+        let (rows, peak) = streamed_peak(&sys);
         eprintln!("{rows} streamed rows: peak {peak:.0} bytes");
         peaks.push((rows as f64, peak));
     }
