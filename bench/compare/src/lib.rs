@@ -24,16 +24,8 @@ pub fn chain_text(n: usize, model: &str, t_end: f64, max_wall: Option<f64>) -> S
         "coulomb" => "{ fc = 1.0, fs = 1.5 }",
         _ => panic!("no chain for {model}"),
     };
-    let mut s = String::new();
-    writeln!(s, "name = \"chain\"\n[[driver]]\nname = \"pull\"\nmotion = {{ type = \"ramp\", rate = 0.1 }}")
-        .unwrap();
-    for i in 0..n {
-        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
-        writeln!(s, "[[body]]\nname = \"m{i}\"\nmass = 1.0").unwrap();
-        writeln!(s, "[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0").unwrap();
-        writeln!(s, "[[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"{model}\"\nparams = {params}")
-            .unwrap();
-    }
+    let mut s = String::from("name = \"chain\"\n")
+        + &friction_sim::scenario::chain::chain_text(n, &format!("model = \"{model}\"\nparams = {params}"));
     writeln!(
         s,
         "[solver]\nt_end = {t_end:?}\noutput_dt = 0.01\nrtol = 1e-6\natol = {{ position = 1e-9, velocity = 1e-8, state = 1e-11 }}"

@@ -3,11 +3,11 @@
 //! far longer than its `--max-wall` is refused after a pilot with its
 //! estimate; `analyze` reports reading a large CSV.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 mod common;
 use common::friction;
+use friction_sim::scenario::chain::chain_text;
 
 fn tmp(name: &str) -> PathBuf {
     common::tmp("large-cli", name)
@@ -15,21 +15,9 @@ fn tmp(name: &str) -> PathBuf {
 
 /// A chain of `n` LuGre masses pulled through springs, to `t_end`.
 fn chain(n: usize, t_end: f64) -> String {
-    let mut s = String::from(
-        "name = \"chain\"\n[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.1 }\n",
-    );
-    for i in 0..n {
-        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
-        writeln!(
-            s,
-            "[[body]]\nname = \"m{i}\"\nmass = 1.0\n[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0\n\
-             [[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"lugre\"\n\
-             params = {{ fc = 1.0, fs = 1.5, vs = 0.001 }}"
-        )
-        .unwrap();
-    }
-    write!(s, "[solver]\nt_end = {t_end}\noutput_dt = 0.1\nstates = \"none\"\n").unwrap();
-    s
+    String::from("name = \"chain\"\n")
+        + &chain_text(n, "model = \"lugre\"\nparams = { fc = 1.0, fs = 1.5, vs = 0.001 }")
+        + &format!("[solver]\nt_end = {t_end}\noutput_dt = 0.1\nstates = \"none\"\n")
 }
 
 /// Symptom: a batch run of minutes wrote nothing to its log until the end

@@ -3,27 +3,16 @@
 //! and an output of millions of rows over `max_output_bytes` is refused
 //! before the first step, with its size.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
+use friction_sim::scenario::chain::chain_text;
 use friction_sim::{scenario, simulate};
 
 /// A chain of `n` masses pulled through springs over LuGre contacts: every
 /// mass sticks and slips, so the steps stay short.
 fn chain(n: usize, t_end: f64, extra: &str) -> String {
-    let mut s = String::from("[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.1 }\n");
-    for i in 0..n {
-        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
-        writeln!(
-            s,
-            "[[body]]\nname = \"m{i}\"\nmass = 1.0\n[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0\n\
-             [[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\nmodel = \"lugre\"\n\
-             params = {{ fc = 1.0, fs = 1.5, vs = 0.001 }}"
-        )
-        .unwrap();
-    }
-    write!(s, "[solver]\nt_end = {t_end}\noutput_dt = 0.1\nstates = \"none\"\n{extra}").unwrap();
-    s
+    chain_text(n, "model = \"lugre\"\nparams = { fc = 1.0, fs = 1.5, vs = 0.001 }")
+        + &format!("[solver]\nt_end = {t_end}\noutput_dt = 0.1\nstates = \"none\"\n{extra}")
 }
 
 /// Symptom: a run of a large chain over a long `t_end` with `max_wall = 2`

@@ -6,24 +6,14 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use friction_sim::scenario::chain::chain_text;
 use friction_sim::scenario::{self, LinearAlgebra};
 use friction_sim::simulate;
 
 /// `n` unit masses joined by springs, each on its own contact to the
 /// ground, the first pulled through a spring by a driver at 0.1 m/s.
 fn chain(n: usize, contact: &str) -> String {
-    let mut s = String::from("[[driver]]\nname = \"pull\"\nmotion = { type = \"ramp\", rate = 0.1 }\n");
-    for i in 0..n {
-        let prev = if i == 0 { "pull".to_string() } else { format!("m{}", i - 1) };
-        writeln!(
-            s,
-            "[[body]]\nname = \"m{i}\"\nmass = 1.0\n[[spring]]\nbetween = [\"{prev}\", \"m{i}\"]\nstiffness = 100.0\n\
-             [[contact]]\nname = \"c{i}\"\nbetween = [\"m{i}\", \"ground\"]\n{contact}"
-        )
-        .unwrap();
-    }
-    s.push_str("[solver]\nt_end = 3.0\noutput_dt = 0.1\nrtol = 1e-8\n");
-    s
+    chain_text(n, contact) + "[solver]\nt_end = 3.0\noutput_dt = 0.1\nrtol = 1e-8\n"
 }
 
 fn compare(text: &str, default: &str, other: LinearAlgebra, tol: f64) {

@@ -123,6 +123,7 @@ use crate::system::checks::{self as builder, Names};
 use crate::system::schedule::Schedule;
 use crate::system::Invalid;
 
+pub mod chain;
 mod locate;
 pub mod overrides;
 pub mod schema;
