@@ -5,20 +5,7 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-/// A duration for people: seconds, minutes, hours or days.
-pub(crate) fn duration_text(s: f64) -> String {
-    if !s.is_finite() {
-        "unknown".into()
-    } else if s < 120.0 {
-        format!("{s:.0} s")
-    } else if s < 7200.0 {
-        format!("{:.1} min", s / 60.0)
-    } else if s < 2.0 * 86400.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else {
-        format!("{:.1} days", s / 86400.0)
-    }
-}
+pub(crate) use friction_sim::system::duration_text;
 
 /// The time remaining to reach `total` from `done`, at the rate since the
 /// origin (`w0` s of wall time at `d0` done) to now (`w` s at `done`).
@@ -129,7 +116,5 @@ mod tests {
         assert_eq!(remaining(1.0, 2.0, 5.0, 4.0, 10.0), Some(12.0));
         // nothing done yet: no estimate
         assert_eq!(remaining(1.0, 2.0, 5.0, 2.0, 10.0), None);
-        assert_eq!(duration_text(90.0), "90 s");
-        assert_eq!(duration_text(900.0), "15.0 min");
     }
 }

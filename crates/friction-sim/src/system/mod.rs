@@ -18,9 +18,11 @@ use friction_models::{AnyModel, FrictionModel};
 
 pub mod builder;
 pub(crate) mod checks;
+mod human;
 pub mod schedule;
 pub mod units;
 
+pub use human::{duration_text, human_bytes};
 use schedule::{InputSignal, Schedule};
 pub use units::Kind;
 
@@ -579,20 +581,4 @@ impl System {
     pub fn is_stiff(&self) -> bool {
         self.contacts.iter().any(|c| c.model.is_stiff())
     }
-}
-
-/// `1.5 GiB`, `12.0 MiB`, `800 bytes`.
-pub fn human_bytes(b: f64) -> String {
-    const UNITS: [(&str, f64); 4] = [
-        ("TiB", 1024.0 * 1024.0 * 1024.0 * 1024.0),
-        ("GiB", 1024.0 * 1024.0 * 1024.0),
-        ("MiB", 1024.0 * 1024.0),
-        ("KiB", 1024.0),
-    ];
-    for (u, f) in UNITS {
-        if b >= f {
-            return format!("{:.1} {u}", b / f);
-        }
-    }
-    format!("{b:.0} bytes")
 }
