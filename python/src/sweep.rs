@@ -17,6 +17,22 @@ fn prepare(text: &str, file: &str, dir: &str, paths: Vec<String>, metrics: &[Str
     Sweep::new(text, file, Path::new(dir), paths, metrics).map_err(py_err)
 }
 
+/// The sweep of the arguments every sweep function takes and its grid
+/// points (one row per run), handed to `f` under the panic guard.
+#[allow(clippy::too_many_arguments)]
+fn with_sweep<T>(
+    text: &str,
+    file: &str,
+    dir: &str,
+    paths: Vec<String>,
+    values: PyReadonlyArray2<'_, f64>,
+    metrics: &[String],
+    f: impl FnOnce(Sweep, Vec<Vec<f64>>) -> PyResult<T>,
+) -> PyResult<T> {
+    let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
+    crate::guard("sweep", || f(prepare(text, file, dir, paths, metrics)?, rows))
+}
+
 /// Check every grid point and metric before running anything: each point's
 /// scenario must be valid, each metric known. Raises `ScenarioError` naming
 /// the grid point, or `ValueError` for a metric.
@@ -30,9 +46,7 @@ pub fn sweep_check(
     values: PyReadonlyArray2<'_, f64>,
     metrics: Vec<String>,
 ) -> PyResult<()> {
-    let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
-    crate::guard("sweep", || {
-        let sweep = prepare(text, file, dir, paths, &metrics)?;
+    with_sweep(text, file, dir, paths, values, &metrics, |sweep, rows| {
         py.detach(|| sweep.check(&rows)).map_err(py_err)
     })
 }
@@ -51,9 +65,7 @@ pub fn sweep_chunk<'py>(
     values: PyReadonlyArray2<'py, f64>,
     metrics: Vec<String>,
 ) -> PyResult<(Bound<'py, numpy::PyArray2<f64>>, Vec<String>)> {
-    let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
-    let results = crate::guard("sweep", || {
-        let sweep = prepare(text, file, dir, paths, &metrics)?;
+    let results = with_sweep(text, file, dir, paths, values, &metrics, |sweep, rows| {
         Ok(py.detach(|| sweep.run(&rows, &|| {})))
     })?;
     to_arrays(py, results, metrics.len())
@@ -128,9 +140,7 @@ pub fn sweep_prepare(
     values: PyReadonlyArray2<'_, f64>,
     metrics: Vec<String>,
 ) -> PyResult<PreparedSweep> {
-    let rows: Vec<Vec<f64>> = values.as_array().outer_iter().map(|r| r.to_vec()).collect();
-    crate::guard("sweep", || {
-        let sweep = prepare(text, file, dir, paths, &metrics)?;
+    with_sweep(text, file, dir, paths, values, &metrics, |sweep, rows| {
         let systems = py.detach(|| sweep.prepare(&rows)).map_err(py_err)?;
         Ok(PreparedSweep { sweep, systems, metrics: metrics.len() })
     })
