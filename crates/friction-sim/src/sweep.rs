@@ -242,7 +242,8 @@ impl Metric {
         &self.name
     }
 
-    /// Its value on the run `out` of `sys` (NaN when a window holds no row).
+    /// Its value on the run `out` of `sys` (NaN when a window holds no row
+    /// or the run has not the column; a sweep refuses such a point first).
     pub fn eval(&self, sys: &System, out: &Outcome) -> f64 {
         let rows = out.rows.iter().map(Vec::as_slice);
         eval_metric(
@@ -410,8 +411,26 @@ impl Sweep {
     /// metric reads x interpolates x alone at its 4,001 output times, and
     /// evaluates no contact for them). The values kept are those of the
     /// full run, bit for bit.
+    /// A point whose run lacks a column a metric reads (a grid key that
+    /// changes the number of a model's states, say) is refused here, naming
+    /// the metric and the columns it has, rather than giving NaN.
     fn run_system(&self, i: usize, row: &[f64]) -> Result<System, String> {
         let mut sys = self.system(i, row)?;
+        if !self.keep.is_empty() {
+            let cols = columns(&sys);
+            for m in &self.metrics {
+                if let MetricKind::Column { col, .. } = &m.kind {
+                    if !cols.contains(col) {
+                        return Err(format!(
+                            "metric `{}` reads column `{col}`, which this point's run does not have{}; columns: {}",
+                            m.name,
+                            friction_models::suggest::did_you_mean(col, cols.iter().map(String::as_str)),
+                            cols.join(", ")
+                        ));
+                    }
+                }
+            }
+        }
         sys.solver.columns = Some(self.keep.clone());
         Ok(sys)
     }

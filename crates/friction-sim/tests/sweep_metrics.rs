@@ -109,3 +109,27 @@ fn a_prepared_grid_runs_to_the_values_of_the_grid_parsed_point_by_point() {
     let e = sweep.prepare(&bad).unwrap_err().to_string();
     assert!(e.contains("grid point 1") && e.contains("contact.c.fc = -1"), "{e}");
 }
+
+#[test]
+fn metric_on_a_column_a_grid_point_lacks_names_the_column_instead_of_giving_nan() {
+    // an Iwan joint's slider states are columns: fewer elements at a grid
+    // point leave a metric on the last slider without its column
+    let text = "[[driver]]\nname = \"d\"\nmotion = { type = \"sine\", amplitude = 1e-4, frequency = 1.0 }\n\
+                [[contact]]\nname = \"c\"\nbetween = [\"d\", \"ground\"]\nmodel = \"iwan4\"\n\
+                params = { n = 4 }\n[solver]\nt_end = 0.5\noutput_dt = 0.05\nstates = \"all\"\n";
+    let sys = friction_sim::scenario::parse(text, "iwan.toml", Path::new(".")).unwrap();
+    let cols = friction_sim::engine::columns(&sys);
+    let last = cols.iter().rfind(|c| c.starts_with("mem.c.") || c.starts_with("z.c.")).unwrap().clone();
+    let metrics = vec![format!("max.{last}")];
+    let path = "contact.c.n".to_string();
+    let sweep = Sweep::new(text, "iwan.toml", Path::new("."), vec![path.clone()], &metrics).unwrap();
+    // four elements: the column exists and the run gives a number
+    let ok = sweep.run(&[vec![4.0]], &|| ());
+    assert!(ok[0].1.is_empty() && ok[0].0[0].is_finite(), "{ok:?}");
+    // two elements: refused before running, naming the point, metric and column
+    let e = sweep.prepare(&[vec![4.0], vec![2.0]]).unwrap_err().to_string();
+    assert!(e.contains("grid point 1") && e.contains(&metrics[0]) && e.contains(&format!("`{last}`")), "{e}");
+    // and a run of the point reports it rather than a NaN without error
+    let r = sweep.run(&[vec![2.0]], &|| ());
+    assert!(r[0].1.contains(&last), "{r:?}");
+}
