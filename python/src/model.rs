@@ -93,7 +93,10 @@ impl Model {
 
     /// Advance every contact by one step; `state` (n, state_len) float64,
     /// C-contiguous, is updated in place; returns the forces (n,), written
-    /// into `out` when given (then no allocation).
+    /// into `out` when given (then no allocation). When the state update
+    /// of some contacts does not converge (models with the generic implicit
+    /// update), every other contact is still advanced, the failing ones keep
+    /// their states with NaN forces, and the exception names the first.
     #[pyo3(signature = (dt, slip_increment, normal, state, out=None))]
     fn update<'py>(
         &self,

@@ -28,8 +28,12 @@
 // An internal error (a Rust panic caught at the boundary): please report it.
 #define FRICTION_ERR_PANIC 3
 
-// The state update of a contact did not converge (the generic implicit
-// update gave up, see `friction_models::update::UpdateError::NoConvergence`).
+// The state update of some contacts did not converge (the generic
+// implicit update gave up, see
+// `friction_models::update::UpdateError::NoConvergence`): every other
+// contact was advanced; each failing contact keeps its state from before
+// the call and gets a NaN force; the message names the first one and the
+// count.
 #define FRICTION_ERR_NUMERIC 4
 
 // A validated friction model: immutable parameters, shared by any number of
@@ -89,6 +93,13 @@ int friction_model_init(const struct FrictionModel *m, size_t n, double *state);
 // normal load, or a negative normal load give `FRICTION_ERR_ARGUMENT`
 // with the contact index, the argument and the value in the message.
 //
+// A contact whose state update does not converge (`FRICTION_ERR_NUMERIC`,
+// only models with the generic implicit update) does not stop the others:
+// every other contact is advanced and its force written, each failing
+// contact keeps its state as on entry and its force is NaN, and the
+// message names the first failing contact and how many failed. The
+// parallel variant gives the same states, forces and message.
+//
 // # Safety
 // `m` is a live model; `slip_increment`, `normal` and `force` point to `n`
 // doubles and `state` to `n * state_len` doubles (any may be NULL when
@@ -102,7 +113,7 @@ int friction_model_update(const struct FrictionModel *m,
                           double *force);
 
 // [`friction_model_update`] with the contacts spread over a thread pool
-// (rayon); the same results, bit for bit.
+// (rayon); the same results, bit for bit, failures included.
 //
 // # Safety
 // As [`friction_model_update`].

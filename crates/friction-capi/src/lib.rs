@@ -61,8 +61,12 @@ pub const FRICTION_ERR_ARGUMENT: c_int = 1;
 pub const FRICTION_ERR_MODEL: c_int = 2;
 /// An internal error (a Rust panic caught at the boundary): please report it.
 pub const FRICTION_ERR_PANIC: c_int = 3;
-/// The state update of a contact did not converge (the generic implicit
-/// update gave up, see `friction_models::update::UpdateError::NoConvergence`).
+/// The state update of some contacts did not converge (the generic
+/// implicit update gave up, see
+/// `friction_models::update::UpdateError::NoConvergence`): every other
+/// contact was advanced; each failing contact keeps its state from before
+/// the call and gets a NaN force; the message names the first one and the
+/// count.
 pub const FRICTION_ERR_NUMERIC: c_int = 4;
 
 /// A validated friction model: immutable parameters, shared by any number of
@@ -285,6 +289,13 @@ fn update_failure(m: &FrictionModel, e: UpdateError) -> Failure {
 /// normal load, or a negative normal load give `FRICTION_ERR_ARGUMENT`
 /// with the contact index, the argument and the value in the message.
 ///
+/// A contact whose state update does not converge (`FRICTION_ERR_NUMERIC`,
+/// only models with the generic implicit update) does not stop the others:
+/// every other contact is advanced and its force written, each failing
+/// contact keeps its state as on entry and its force is NaN, and the
+/// message names the first failing contact and how many failed. The
+/// parallel variant gives the same states, forces and message.
+///
 /// # Safety
 /// `m` is a live model; `slip_increment`, `normal` and `force` point to `n`
 /// doubles and `state` to `n * state_len` doubles (any may be NULL when
@@ -306,7 +317,7 @@ pub unsafe extern "C" fn friction_model_update(
 }
 
 /// [`friction_model_update`] with the contacts spread over a thread pool
-/// (rayon); the same results, bit for bit.
+/// (rayon); the same results, bit for bit, failures included.
 ///
 /// # Safety
 /// As [`friction_model_update`].

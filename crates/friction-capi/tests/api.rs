@@ -178,3 +178,42 @@ fn catalogue_lists_and_describes_every_model() {
     assert!(unsafe { friction_model_describe(bad.as_ptr()) }.is_null());
     assert_eq!(friction_last_error_code(), FRICTION_ERR_MODEL);
 }
+
+/// A contact whose update does not converge (its state poisoned with NaN):
+/// FRICTION_ERR_NUMERIC naming it and the count, the other contacts
+/// advanced, the failing one untouched with a NaN force; the parallel call
+/// the same.
+#[test]
+fn numeric_failure_advances_the_other_contacts_and_names_the_first() {
+    let m = new("bouc_wen", "");
+    assert!(!m.is_null(), "{}", last_error());
+    let len = unsafe { friction_model_state_len(m) };
+    let mut start = vec![0.0; 3 * len];
+    assert_eq!(unsafe { friction_model_init(m, 3, start.as_mut_ptr()) }, FRICTION_OK);
+    start[2 * len - 1] = f64::NAN; // contact 1
+    let (du, normal) = ([1e-6, 2e-6, 3e-6], [1.0, 2.0, 3.0]);
+    let mut results = Vec::new();
+    for par in [false, true] {
+        let (mut state, mut force) = (start.clone(), [0.0; 3]);
+        let (d, n, s, f) = (du.as_ptr(), normal.as_ptr(), state.as_mut_ptr(), force.as_mut_ptr());
+        let code = unsafe {
+            if par {
+                friction_model_update_parallel(m, 3, 1e-3, d, n, s, f)
+            } else {
+                friction_model_update(m, 3, 1e-3, d, n, s, f)
+            }
+        };
+        assert_eq!(code, FRICTION_ERR_NUMERIC, "{}", last_error());
+        let msg = last_error();
+        assert!(msg.contains("contact 1") && msg.contains("1 contact(s) failed"), "{msg}");
+        assert!(force[1].is_nan() && force[0] > 0.0 && force[2] > 0.0, "{force:?}");
+        assert_eq!(
+            state[len..2 * len].iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            start[len..2 * len].iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+        assert!(state[0] > 0.0 && state[2 * len] > 0.0, "contacts 0 and 2 advanced in time: {state:?}");
+        results.push((state.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), force.map(f64::to_bits)));
+    }
+    assert_eq!(results[0], results[1]);
+    unsafe { friction_model_free(m) };
+}

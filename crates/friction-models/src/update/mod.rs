@@ -131,20 +131,30 @@ pub enum UpdateError {
         /// The value.
         value: f64,
     },
-    /// The generic implicit update could not advance a contact (its state
-    /// equation gave non-finite rates, or needed more than
-    /// [`implicit::MAX_SUBSTEPS`] sub-steps). Contacts before it may have
-    /// been advanced; the failing one is left at its last value.
-    #[error("model `{model}`, contact {contact}: the state update did not converge at t = {t} within the step dt = {dt}")]
+    /// The generic implicit update could not advance some contacts (a
+    /// state equation gave non-finite rates, or needed more than
+    /// [`implicit::MAX_SUBSTEPS`] sub-steps). Every other contact was
+    /// advanced over the step and its force written; each failing contact
+    /// keeps its state as it was on entry, and its force is set to NaN. The
+    /// same in the serial and the parallel update. An FE code that cuts the
+    /// increment back restores its own copy of the states, as for any other
+    /// failure.
+    #[error(
+        "model `{model}`, contact {contact}: the state update did not converge at t = {t} within the step \
+         dt = {dt} ({failed} contact(s) failed; they keep their states from before the step and their \
+         forces are NaN; every other contact was advanced)"
+    )]
     NoConvergence {
         /// Model id.
         model: &'static str,
-        /// Contact index.
+        /// The first failing contact's index.
         contact: usize,
-        /// The contact's time where it stopped.
+        /// That contact's time where its sub-steps stopped.
         t: f64,
         /// The step length.
         dt: f64,
+        /// How many contacts failed.
+        failed: usize,
     },
     /// The model has no isotropic form in two tangential directions
     /// ([`planar`]).
@@ -288,7 +298,8 @@ pub(crate) trait Stepper: Sync {
     type Scratch;
     /// A fresh work space.
     fn scratch(&self) -> Self::Scratch;
-    /// Advance one contact's state `st` by `dt` and slip `du`; the model's force `F`.
+    /// Advance one contact's state `st` by `dt` and slip `du`; the model's
+    /// force `F`. On failure `st` is left as it was on entry.
     fn step(&self, s: &mut Self::Scratch, dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure>;
 }
 
@@ -454,37 +465,48 @@ fn run<S: Stepper>(s: &S, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
     run_slices(a, par, |dt, du, normal, state, force| update_slice(s, dt, du, normal, state, force, len))
 }
 
-/// Run `slice` over all contacts, or over chunks of [`CHUNK_VALUES`] state values on
-/// rayon's pool when `par`; `slice` returns the failing contact (index in
-/// its slice) and its time.
+/// The first failing contact of a slice (its index in the slice), its
+/// time, and how many contacts of the slice failed.
+type SliceFailure = (usize, f64, usize);
+
+/// Run `slice` over all contacts, or over chunks of [`CHUNK_VALUES`] state
+/// values on rayon's pool when `par`; `slice` advances every contact it can
+/// and returns the failures (see [`UpdateError::NoConvergence`]): the same
+/// states, forces and error either way.
 fn run_slices<F>(a: Args<'_>, par: bool, slice: F) -> Result<(), UpdateError>
 where
-    F: Fn(f64, &[f64], &[f64], &mut [f64], &mut [f64]) -> Result<(), (usize, f64)> + Sync,
+    F: Fn(f64, &[f64], &[f64], &mut [f64], &mut [f64]) -> Result<(), SliceFailure> + Sync,
 {
+    let (dt, model) = (a.dt, a.model);
+    let error =
+        |(contact, t, failed): SliceFailure| UpdateError::NoConvergence { model, contact, t, dt, failed };
     #[cfg(feature = "rayon")]
     if par {
         use rayon::prelude::*;
-        let (dt, len, model) = (a.dt, a.len, a.model);
+        let len = a.len;
         let chunk = (CHUNK_VALUES / len.max(1)).max(16);
-        return a
+        // every chunk runs to its end; the failures are merged (the lowest
+        // failing contact, the total count), whatever the threads' order
+        let failure = a
             .state
             .par_chunks_mut(chunk * len.max(1))
             .zip(a.force.par_chunks_mut(chunk))
             .enumerate()
-            .try_for_each(|(c, (state, force))| {
+            .filter_map(|(c, (state, force))| {
                 let lo = c * chunk;
                 let hi = lo + force.len();
                 slice(dt, &a.du[lo..hi], &a.normal[lo..hi], state, force)
-                    .map_err(|(i, t)| UpdateError::NoConvergence { model, contact: lo + i, t, dt })
+                    .err()
+                    .map(|(i, t, n)| (lo + i, t, n))
+            })
+            .reduce_with(|x, y| {
+                let first = if x.0 <= y.0 { x } else { y };
+                (first.0, first.1, x.2 + y.2)
             });
+        return failure.map_or(Ok(()), |f| Err(error(f)));
     }
     let _ = par;
-    slice(a.dt, a.du, a.normal, a.state, a.force).map_err(|(i, t)| UpdateError::NoConvergence {
-        model: a.model,
-        contact: i,
-        t,
-        dt: a.dt,
-    })
+    slice(a.dt, a.du, a.normal, a.state, a.force).map_err(error)
 }
 
 /// The contact loop for one concrete stepper; allocates only the stepper's
@@ -498,14 +520,22 @@ fn update_slice<S: Stepper>(
     state: &mut [f64],
     force: &mut [f64],
     len: usize,
-) -> Result<(), (usize, f64)> {
+) -> Result<(), SliceFailure> {
     let mut work = s.scratch();
+    let mut failure: Option<SliceFailure> = None;
     for (i, ((st, f), (&u, &nf))) in
         state.chunks_exact_mut(len).zip(force.iter_mut()).zip(du.iter().zip(normal)).enumerate()
     {
-        *f = nf * s.step(&mut work, dt, u, st).map_err(|e| (i, e.t))?;
+        match s.step(&mut work, dt, u, st) {
+            Ok(fm) => *f = nf * fm,
+            // the stepper leaves a failing contact's state as it was
+            Err(e) => {
+                *f = f64::NAN;
+                failure = Some(failure.map_or((i, e.t, 1), |(j, t, n)| (j, t, n + 1)));
+            }
+        }
     }
-    Ok(())
+    failure.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
