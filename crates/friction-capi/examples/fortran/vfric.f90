@@ -123,9 +123,12 @@ contains
   end subroutine
 end module
 
-! Driver: 8 nodes under sine slips of growing amplitude (micro-slip to
-! macro-slip), 2000 increments; prints the final forces and the dissipated
-! energy (sum of F dSlip, trapezoidal).
+! Driver: 8 nodes under sine slips of growing amplitude (micro-slip, all
+! below the Iwan joint's full-slip displacement phi_max = 25.4 um), two
+! periods in 2000 increments; prints the final forces, the dissipated energy
+! (sum of F dSlip, trapezoidal) and, per node, the energy dissipated over
+! the second period per unit normal load: one closed hysteresis loop, which
+! Segalman's closed form gives (D(A) = 4 R A^(chi+3) / ((chi+2)(chi+3))).
 program vfric_driver
   use friction_c
   implicit none
@@ -133,7 +136,7 @@ program vfric_driver
   real(c_double), parameter :: dt = 1e-4_c_double, pi = 3.14159265358979323846_c_double
   real(c_double) :: fTangential(nBlock), fOld(nBlock), dSlip(nBlock), fNormal(nBlock), amp(nBlock)
   real(c_double), allocatable :: state(:, :)
-  real(c_double) :: energy, w, t0, t1
+  real(c_double) :: energy, w, t0, t1, loop(nBlock)
   integer :: i, k, nStates
 
   nStates = vfric_state_len()
@@ -146,6 +149,7 @@ program vfric_driver
   w = 2 * pi * 10.0_c_double
   fOld = 0
   energy = 0
+  loop = 0
   do k = 1, nInc
     t0 = (k - 1) * dt
     t1 = k * dt
@@ -155,6 +159,7 @@ program vfric_driver
     call vfric(fTangential, state, nBlock, nStates, k, dt, dSlip, fNormal)
     do i = 1, nBlock
       energy = energy + 0.5_c_double * (fOld(i) + fTangential(i)) * dSlip(i)
+      if (k > nInc / 2) loop(i) = loop(i) + 0.5_c_double * (fOld(i) + fTangential(i)) * dSlip(i) / fNormal(i)
     end do
     fOld = fTangential
   end do
@@ -162,5 +167,8 @@ program vfric_driver
     write(*, '(a, i0, a, es25.17e3)') 'force_', i, ' = ', fTangential(i)
   end do
   write(*, '(a, es25.17e3)') 'dissipated_energy = ', energy
+  do i = 1, nBlock
+    write(*, '(a, i0, a, es25.17e3)') 'loop_dissipation_', i, ' = ', loop(i)
+  end do
   call friction_model_free(vfric_model)
 end program
