@@ -26,5 +26,6 @@ mod equations;
 mod main_loop;
 pub(crate) mod method;
 mod radau;
+mod radau_tableau;
 mod root_search;
 mod stepper;

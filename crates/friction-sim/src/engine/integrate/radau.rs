@@ -18,43 +18,16 @@
 //! Dense linear algebra ([`crate::engine::linalg::small_lu`]): the engine uses this method
 //! below `SPARSE_FROM` states only.
 
-// RADAU5's coefficients are kept with the digits radau5.f prints.
-#![allow(clippy::excessive_precision)]
-
 use nalgebra::Complex;
 
+use crate::engine::integrate::radau_tableau::{
+    collocation, eigen, C1, C1M1, C1MC2, C2, C2M1, DD1, DD2, DD3, T11, T12, T13, T21, T22, T23, T31, TI11,
+    TI12, TI13, TI21, TI22, TI23, TI31, TI32, TI33,
+};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
 use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
-
-// Nodes and the coefficients of RADAU5 (radau5.f, routine RADCOR).
-const SQ6: f64 = 2.449_489_742_783_178;
-const C1: f64 = (4.0 - SQ6) / 10.0;
-const C2: f64 = (4.0 + SQ6) / 10.0;
-const C1M1: f64 = C1 - 1.0;
-const C2M1: f64 = C2 - 1.0;
-const C1MC2: f64 = C1 - C2;
-const DD1: f64 = -(13.0 + 7.0 * SQ6) / 3.0;
-const DD2: f64 = (-13.0 + 7.0 * SQ6) / 3.0;
-const DD3: f64 = -1.0 / 3.0;
-// T and T^-1: the transformation that decouples the stage equations
-const T11: f64 = 9.123_239_487_089_294_279e-2;
-const T12: f64 = -0.141_255_295_020_954_208_43;
-const T13: f64 = -3.002_919_410_514_742_449_2e-2;
-const T21: f64 = 0.241_717_932_707_107_018_96;
-const T22: f64 = 0.204_129_352_293_799_931_99;
-const T23: f64 = 0.382_942_112_757_261_937_79;
-const T31: f64 = 0.966_048_182_615_092_936_19;
-const TI11: f64 = 4.325_579_890_063_155_351;
-const TI12: f64 = 0.339_199_251_815_809_869_54;
-const TI13: f64 = 0.541_770_539_935_874_871_19;
-const TI21: f64 = -4.178_718_591_551_904_727_3;
-const TI22: f64 = -0.327_682_820_761_062_387_08;
-const TI23: f64 = 0.476_623_554_500_550_451_96;
-const TI31: f64 = -0.502_872_634_945_786_875_95;
-const TI32: f64 = 2.571_926_949_855_605_429_2;
-const TI33: f64 = -0.596_039_204_828_224_924_97;
 
 /// Step-control parameters: RADAU5's defaults.
 const NIT: usize = 7; // Newton iterations at most
@@ -69,18 +42,6 @@ const H_MIN: f64 = 1e-13;
 /// "Just after" a restart time, relative (see `Radau5::reset`): below the
 /// smallest step, above the rounding of the breakpoints (1e-14).
 const T_AFTER: f64 = 1e-13;
-
-/// The eigenvalues of the inverse of RADAU IIA's matrix A: one real
-/// (`u1`) and a complex pair (`alph ± i beta`).
-fn eigen() -> (f64, f64, f64) {
-    let c81 = 81f64.cbrt();
-    let c9 = 9f64.cbrt();
-    let u1 = (6.0 + c81 - c9) / 30.0;
-    let alph = (12.0 - c81 + c9) / 60.0;
-    let beta = (c81 + c9) * 3f64.sqrt() / 60.0;
-    let cno = alph * alph + beta * beta;
-    (1.0 / u1, alph / cno, beta / cno)
-}
 
 /// The method's state between steps. Every vector has `n` entries and is
 /// allocated once.
@@ -136,14 +97,6 @@ pub(crate) struct Radau5<'x, 'e> {
     roots: RootSearch,
     ymid: Vec<f64>,
     stats: MethodStats,
-}
-
-/// One state of the collocation polynomial of a step, from its value at
-/// the end and three divided differences `c`, at the point `(s, s - (c2 -
-/// 1), s - (c1 - 1))` of [`Radau5::dense_point`] (Hairer's CONTR5).
-#[inline(always)]
-fn collocation((s, a, b): (f64, f64, f64), [c0, c1, c2, c3]: [f64; 4]) -> f64 {
-    c0 + s * (c1 + a * (c2 + b * c3))
 }
 
 impl<'x, 'e> Radau5<'x, 'e> {

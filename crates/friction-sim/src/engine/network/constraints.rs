@@ -12,7 +12,7 @@
 //!   the ground, a contact and a resting stop on one body, the plates of a
 //!   clutch pack between two shafts) are a *bundle*: statically
 //!   indeterminate, they carry one total force, found like a single row,
-//!   which is then split among them within their limits (`split_bundle`:
+//!   which is then split among them within their limits (`bundles::split_bundle`:
 //!   the stops take what they can push, the contacts share the rest by the
 //!   minimum-norm forces within their capacities N Fs);
 //! - a cluster whose bundles still form a loop (a body held by the ground
@@ -25,6 +25,8 @@ use nalgebra::DMatrix;
 
 use friction_models::FrictionModel;
 
+use crate::engine::network::bundles::{split_bundle, Limit};
+use crate::engine::network::grouping::{bucket, find};
 use crate::engine::network::{Discrete, Engine, Row, RowKind, Scratch, StopMode};
 
 /// What a cluster is held to.
@@ -118,164 +120,6 @@ impl Plan {
     pub(crate) fn members_of(&self, b: &Bundle) -> &[(usize, f64)] {
         &self.bundle_rows[b.rows.clone()]
     }
-}
-
-/// What one member of a bundle can carry, in the orientation of the
-/// bundle's representative row.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Limit {
-    /// a stuck contact: any force in `[lo, hi]`, `lo <= 0 <= hi` (N times
-    /// its static range: `[-N Fs, N Fs]`, or a one-way clutch's)
-    Contact(f64, f64),
-    /// a resting stop: any force of this sign (+1 or -1), none of the other
-    Stop(f64),
-}
-
-impl Limit {
-    /// What a contact can carry towards the sign of `total`.
-    fn cap(&self, total: f64) -> f64 {
-        match *self {
-            Limit::Contact(lo, hi) => {
-                if total >= 0.0 {
-                    hi
-                } else {
-                    -lo
-                }
-            }
-            Limit::Stop(_) => 0.0,
-        }
-    }
-}
-
-/// Split a bundle's total force `total` among its members, whose limits
-/// are `limits`, into `out` (same order); returns `(capacity, load)`: the
-/// contacts' summed capacity towards the total and the part of the total
-/// they must carry (`|total|`, or `-σ total` beside stops pushing in
-/// direction σ), so that the bundle holds while `load <= capacity`.
-///
-/// The rule (one of many splits that balance the members; documented in
-/// docs/scenario.md and named by a warning in the run's summary):
-/// - stops push first: a total the stops can push is shared equally by
-///   them, the contacts carry nothing;
-/// - otherwise the contacts carry it all, by the minimum-norm forces within
-///   their ranges (`min Σ λ² subject to Σ λ = total, lo_j <= λ_j <= hi_j`):
-///   equal shares `μ`, each clamped to its range (`λ_j = clamp(μ, lo_j,
-///   hi_j)`, water filling); a total beyond the summed capacity (only
-///   within the root finder's tolerance of the break-away event) is shared
-///   in proportion to the capacities.
-///
-/// O(n²) in the members without allocation (bundles are a handful of
-/// plates or contacts).
-pub(crate) fn split_bundle(total: f64, limits: &[Limit], out: &mut [f64]) -> (f64, f64) {
-    let mut n_contacts = 0usize;
-    let mut stop_side = 0.0;
-    let mut n_push = 0usize;
-    for l in limits {
-        match *l {
-            Limit::Contact(..) => n_contacts += 1,
-            Limit::Stop(side) => {
-                stop_side = side;
-                if side * total > 0.0 {
-                    n_push += 1;
-                }
-            }
-        }
-    }
-    // the side the contacts carry: beside stops always the one the stops
-    // cannot push (a continuous margin through total = 0)
-    let towards = if stop_side != 0.0 { -stop_side } else { total };
-    let cap: f64 = limits.iter().map(|l| l.cap(towards)).sum();
-    let load = if stop_side != 0.0 { -stop_side * total } else { total.abs() };
-    out.iter_mut().for_each(|o| *o = 0.0);
-    if n_push > 0 {
-        let share = total / n_push as f64;
-        for (o, l) in out.iter_mut().zip(limits) {
-            if let Limit::Stop(side) = *l {
-                if side * total > 0.0 {
-                    *o = share;
-                }
-            }
-        }
-        return (cap, load);
-    }
-    if total == 0.0 || n_contacts == 0 {
-        return (cap, load);
-    }
-    let sign = total.signum();
-    let t = total.abs();
-    // capacities towards the total (a stop here pushes nothing: cap 0)
-    let caps = || limits.iter().filter(|l| matches!(l, Limit::Contact(..))).map(|l| l.cap(total));
-    let reach: f64 = caps().sum();
-    if t >= reach {
-        for (o, l) in out.iter_mut().zip(limits) {
-            if let Limit::Contact(..) = *l {
-                let c = l.cap(total);
-                *o = if reach > 0.0 { total * (c / reach) } else { total / n_contacts as f64 };
-            }
-        }
-        return (cap, load);
-    }
-    // the largest capacity c_k whose level clamps no more than t: the
-    // contacts at or below it carry their capacity, the others share the rest
-    let mut best = -1.0f64;
-    for ck in caps() {
-        if ck > best && caps().map(|c| c.min(ck)).sum::<f64>() <= t {
-            best = ck;
-        }
-    }
-    let level = if best >= 0.0 {
-        let clamped: f64 = caps().filter(|&c| c <= best).sum();
-        // some capacity lies above `best`, else they would sum to at most t
-        let n_free = caps().filter(|&c| c > best).count().max(1);
-        (t - clamped) / n_free as f64
-    } else {
-        t / n_contacts as f64
-    };
-    for (o, l) in out.iter_mut().zip(limits) {
-        if let Limit::Contact(..) = *l {
-            *o = sign * level.min(l.cap(total));
-        }
-    }
-    (cap, load)
-}
-
-/// The root of `i` in the union-find forest `p` (paths compressed).
-pub(crate) fn find(p: &mut [usize], i: usize) -> usize {
-    let mut r = i;
-    while p[r] != r {
-        r = p[r];
-    }
-    let mut j = i;
-    while p[j] != r {
-        let nx = p[j];
-        p[j] = r;
-        j = nx;
-    }
-    r
-}
-
-/// Items grouped in one block (a counting sort): `group[i]` is item `i`'s
-/// group (below `ng`) or `usize::MAX` (none). Afterwards the items of group
-/// `g` are `members[starts[g]..starts[g + 1]]`, ascending. The buffers are
-/// reused; nothing else is allocated.
-pub(crate) fn bucket(group: &[usize], ng: usize, starts: &mut Vec<usize>, members: &mut Vec<usize>) {
-    // counts at g + 2, so that after the prefix sums starts[g + 1] is where
-    // group g begins, and after the filling where it ends
-    starts.clear();
-    starts.resize(ng + 2, 0);
-    for &g in group.iter().filter(|&&g| g != usize::MAX) {
-        starts[g + 2] += 1;
-    }
-    for g in 0..ng {
-        starts[g + 2] += starts[g + 1];
-    }
-    members.clear();
-    members.resize(starts[ng + 1], 0);
-    for (i, &g) in group.iter().enumerate().filter(|(_, &g)| g != usize::MAX) {
-        members[starts[g + 1]] = i;
-        starts[g + 1] += 1;
-    }
-    starts.truncate(ng + 1);
 }
 
 /// Buffers of [`Engine::tree_steps`], shared by the clusters of one plan.
@@ -677,25 +521,5 @@ impl Engine<'_> {
                 s.fc[c] = l;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bucket;
-
-    /// Items land in their group's block in ascending order; an empty group
-    /// has an empty block, items of no group appear nowhere; the buffers'
-    /// old contents do not leak into the result.
-    #[test]
-    fn bucket_groups_items_in_order() {
-        let none = usize::MAX;
-        let group = [2, 0, none, 2, 0, 3, none, 2];
-        let (mut starts, mut members) = (vec![7; 9], vec![5; 2]);
-        bucket(&group, 4, &mut starts, &mut members);
-        assert_eq!(starts, [0, 2, 2, 5, 6]);
-        assert_eq!(members, [1, 4, 0, 3, 7, 5]);
-        bucket(&[], 0, &mut starts, &mut members);
-        assert_eq!((starts.as_slice(), members.as_slice()), (&[0usize][..], &[][..]));
     }
 }

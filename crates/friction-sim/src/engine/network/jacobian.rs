@@ -18,6 +18,7 @@
 
 use friction_models::{FrictionModel, Partials};
 
+use crate::engine::network::grouping::find;
 use crate::engine::network::{Discrete, Engine, Scratch};
 use crate::engine::outcome::Mode;
 use crate::system::Member;
@@ -47,13 +48,6 @@ impl JacCache {
         let nb = e.nb;
         // union-find over body-body contacts that can stick
         let mut p: Vec<usize> = (0..nb).collect();
-        fn find(p: &mut [usize], mut i: usize) -> usize {
-            while p[i] != i {
-                p[i] = p[p[i]];
-                i = p[i];
-            }
-            i
-        }
         for (c, ct) in sys.contacts.iter().enumerate() {
             if let (true, Member::Body(a), Member::Body(b)) = (e.stuckable[c], ct.between[0], ct.between[1]) {
                 let (ra, rb) = (find(&mut p, a), find(&mut p, b));

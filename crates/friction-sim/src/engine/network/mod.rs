@@ -19,10 +19,12 @@
 //! - `rows.rs`: output columns and rows;
 //! - `start.rs`: the initial state and modes.
 
+mod bundles;
 mod constraints;
 mod energy;
 mod events;
 mod gap;
+mod grouping;
 mod jacobian;
 pub(crate) mod lcp;
 mod modes;
@@ -137,10 +139,10 @@ pub(crate) struct Scratch {
     /// A contact's states before `accept`, to see whether it projected them.
     pub zbuf: Vec<f64>,
     /// per bundle of the plan: the contacts' summed capacity and the load
-    /// they carry towards it ([`crate::engine::network::constraints::split_bundle`])
+    /// they carry towards it ([`crate::engine::network::bundles::split_bundle`])
     pub bundle_load: Vec<(f64, f64)>,
     /// one bundle's limits and split (work space)
-    pub lim: Vec<crate::engine::network::constraints::Limit>,
+    pub lim: Vec<crate::engine::network::bundles::Limit>,
     pub split: Vec<f64>,
     /// A contact's turning-point functions (`FrictionModel::turns`).
     pub tbuf: Vec<f64>,

@@ -35,7 +35,7 @@
 
 use friction_models::{FrictionModel, Input};
 
-use crate::engine::network::constraints::{bucket, find};
+use crate::engine::network::grouping::{bucket, find};
 use crate::engine::network::lcp::{solve_box_lcp_in, LcpWork};
 use crate::engine::network::{Discrete, Engine, Indeterminate, Row, RowKind, StopMode};
 use crate::engine::outcome::{Event, Mode};
@@ -157,7 +157,7 @@ impl Engine<'_> {
     }
 
     /// The run's warnings on statically indeterminate forces, one per set of
-    /// rows met (see [`crate::engine::network::constraints::split_bundle`]).
+    /// rows met (see [`crate::engine::network::bundles::split_bundle`]).
     pub(crate) fn indeterminate_warnings(&self) -> Vec<String> {
         self.indeterminate
             .borrow()
