@@ -8,6 +8,12 @@ use sha2::{Digest, Sha256};
 
 use crate::variables::{Kind, Variable};
 
+/// Log categories declared in `modelDescription.xml`: `(name, meaning)`.
+pub const LOG_CATEGORIES: &[(&str, &str)] = &[
+    ("logStatusError", "calls that return fmi2Error, with the reason"),
+    ("logAll", "every message (errors are logged whether logging is on or not)"),
+];
+
 /// The model identifier: the shared library is
 /// `binaries/linux64/friction_fmu.so` (FMI 2.0) or
 /// `binaries/x86_64-linux/friction_fmu.so` (FMI 3.0) in every exported FMU.
@@ -84,7 +90,7 @@ pub fn model_description(sys: &System, text: &str, vars: &[Variable], descriptio
         x.push_str("  </UnitDefinitions>\n");
     }
     x.push_str("  <LogCategories>\n");
-    for (name, what) in crate::instance::LOG_CATEGORIES {
+    for (name, what) in LOG_CATEGORIES {
         x.push_str(&format!("    <Category name=\"{name}\" description=\"{}\"/>\n", esc(what)));
     }
     x.push_str("  </LogCategories>\n");
@@ -175,7 +181,7 @@ pub fn model_description_v3(
     }
     x.push_str("  </UnitDefinitions>\n");
     x.push_str("  <LogCategories>\n");
-    for (name, what) in crate::instance::LOG_CATEGORIES {
+    for (name, what) in LOG_CATEGORIES {
         x.push_str(&format!("    <Category name=\"{name}\" description=\"{}\"/>\n", esc(what)));
     }
     x.push_str("  </LogCategories>\n");

@@ -18,40 +18,11 @@ use std::path::PathBuf;
 
 use friction_sim::scenario::System;
 
+pub use crate::description::LOG_CATEGORIES;
+pub use crate::lifecycle::{FmiError, State};
 use crate::state::{Command, Replay, Snapshot};
 use crate::variables::{variables, with_parameters, Kind, Variable};
 use crate::worker::Worker;
-
-/// Log categories declared in `modelDescription.xml`: `(name, meaning)`.
-pub const LOG_CATEGORIES: &[(&str, &str)] = &[
-    ("logStatusError", "calls that return fmi2Error, with the reason"),
-    ("logAll", "every message (errors are logged whether logging is on or not)"),
-];
-
-/// The state of an instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// After `fmi2Instantiate` or `fmi2Reset`.
-    Instantiated,
-    /// Between `fmi2EnterInitializationMode` and `fmi2ExitInitializationMode`.
-    Initialization,
-    /// Ready for `fmi2DoStep`.
-    Stepping,
-    /// After `fmi2Terminate`.
-    Terminated,
-    /// After a call that failed.
-    Error,
-}
-
-/// A refused or failed call: the message to log.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FmiError(pub String);
-
-impl std::fmt::Display for FmiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// One instance of the FMU.
 pub struct Instance {

@@ -12,6 +12,7 @@
 //! - [`description`]: `modelDescription.xml` and the GUID;
 //! - [`archive`]: the FMU's zip archive;
 //! - [`instance`]: the FMI state machine of one instance, in safe Rust;
+//! - [`lifecycle`]: an instance's states and the error of a refused call;
 //! - [`worker`]: the simulation of one instance on its own thread, stopping
 //!   at every communication point;
 //! - [`state`]: FMU states (get, set, serialise);
@@ -27,6 +28,7 @@ pub mod description;
 pub mod fmi2;
 pub mod fmi3;
 pub mod instance;
+pub mod lifecycle;
 pub mod state;
 pub mod variables;
 pub mod worker;

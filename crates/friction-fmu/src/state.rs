@@ -20,7 +20,7 @@
 //! `f64`s. A state is refused by an FMU of another scenario (another GUID)
 //! and when it is truncated or malformed, with a message naming the field.
 
-use crate::instance::{FmiError, State};
+use crate::lifecycle::{FmiError, State};
 
 /// The magic number of a serialised state (format version 1).
 const MAGIC: &[u8; 8] = b"FRFMUST1";
