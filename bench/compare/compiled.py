@@ -50,7 +50,7 @@ import numpy as np
 # scheduler slice), workqueue 0.5 ms at 10^4 contacts
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 
-from peers import FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, RTOL_LADDER, S0, S1, S2, VS, timed
+from common import FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, RTOL_LADDER, S0, S1, S2, VS, timed
 
 SWEEP_N = 1000
 #: numbalsoda's single absolute tolerance at rtol 1e-6: the example's state,

@@ -45,27 +45,9 @@ from scipy.integrate import odeint, solve_ivp
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
-
-def timed(rounds, f):
-    """Median process CPU time of `rounds` calls of f (one call if it takes
-    longer than 5 s) and the last result."""
-    times = []
-    while True:
-        t0 = time.process_time()
-        out = f()
-        times.append(time.process_time() - t0)
-        if len(times) >= rounds or times[0] > 5.0:
-            return statistics.median(times), out
-
-
-# ------------------------------------------------------------------ case 1
-# LuGre (Canudas de Wit, Olsson, Åström, Lischinsky 1995) under a unit mass
-# pulled through a spring k = 2 whose end moves at 0.1 m/s.
-K, RATE = 2.0, 0.1
-S0, S1, S2, FC, FS, VS = 1e5, 316.22776601683796, 0.4, 1.0, 1.5, 0.001
-LUGRE_ATOL = np.array([1e-9, 1e-8, 1e-11])  # position, velocity, state
-LUGRE_ERROR = 1e-5  # the accuracy at which the issue sets the LuGre goal [m]
-RTOL_LADDER = [1e-4, 3e-5, 1e-5, 3e-6, 1e-6, 3e-7, 1e-7, 3e-8, 1e-8]  # as in src/main.rs
+from common import (  # noqa: E402  (after the path set-up above)
+    FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, RTOL_LADDER, S0, S1, S2, VS, timed,
+)
 
 
 def g(v):
