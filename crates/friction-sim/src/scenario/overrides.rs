@@ -38,7 +38,7 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
     if parts.iter().any(|p| p.is_empty()) {
         return Err(format!("grid key `{path}`: empty component"));
     }
-    let (table, keys): (&mut toml::Table, &[&str]) = if ARRAYS.contains(&parts[0]) {
+    let (table, keys): (&mut toml::Table, Vec<&str>) = if ARRAYS.contains(&parts[0]) {
         if parts.len() < 3 {
             return Err(format!("grid key `{path}`: expected {}.NAME.KEY", parts[0]));
         }
@@ -46,18 +46,22 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
         let Some(toml::Value::Array(items)) = root.get_mut(section) else {
             return Err(format!("grid key `{path}`: the scenario has no [[{section}]]"));
         };
+        // names may hold dots (`contact.joint.left.fc`): the element is the
+        // one whose name is the longest prefix of the rest followed by a dot
+        let rest = &path[section.len() + 1..];
         let mut known = Vec::new();
-        let mut found = None;
-        for (i, it) in items.iter_mut().enumerate() {
+        let mut found: Option<(usize, usize)> = None;
+        for (i, it) in items.iter().enumerate() {
             let toml::Value::Table(t) = it else { continue };
-            let name = element_name(section, i, t);
-            if name.as_deref() == Some(parts[1]) {
-                found = Some(t);
-                break;
+            let Some(name) = element_name(section, i, t) else { continue };
+            let fits =
+                rest.len() > name.len() && rest.starts_with(&name) && rest[name.len()..].starts_with('.');
+            if fits && found.is_none_or(|(_, l)| name.len() > l) {
+                found = Some((i, name.len()));
             }
-            known.extend(name);
+            known.push(name);
         }
-        let Some(t) = found else {
+        let Some((i, len)) = found else {
             return Err(format!(
                 "grid key `{path}`: no {section} named \"{}\"{}; known: {}",
                 parts[1],
@@ -65,14 +69,18 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
                 known.join(", ")
             ));
         };
-        if section == "contact" && !CONTACT_KEYS.contains(&parts[2]) {
+        let Some(toml::Value::Table(t)) = items.get_mut(i) else {
+            return Err(format!("grid key `{path}`: [[{section}]] {i} is not a table"));
+        };
+        let keys: Vec<&str> = rest[len + 1..].split('.').collect();
+        if section == "contact" && !CONTACT_KEYS.contains(&keys[0]) {
             let p = t.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
             let toml::Value::Table(p) = p else {
                 return Err(format!("grid key `{path}`: the contact's `params` is not a table"));
             };
-            (p, &parts[2..])
+            (p, keys)
         } else {
-            (t, &parts[2..])
+            (t, keys)
         }
     } else if parts[0] == "solver" {
         if parts.len() < 2 {
@@ -82,7 +90,7 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
         let toml::Value::Table(s) = s else {
             return Err(format!("grid key `{path}`: [solver] is not a table"));
         };
-        (s, &parts[1..])
+        (s, parts[1..].to_vec())
     } else {
         return Err(format!(
             "grid key `{path}`: the first component must be one of {}, solver{}",
