@@ -249,7 +249,7 @@ pub fn update_2d(
     state: &mut [f64],
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
-    let (f, len) = checked(m, dt, slip_increment, normal, state, force)?;
+    let (f, len) = checked(m, dt, slip_increment, normal, state, force, false)?;
     run_slice(&f, len, dt, slip_increment, normal, state, force)
         .map_err(|(contact, t)| UpdateError::NoConvergence { model: m.info().id, contact, t, dt })
 }
@@ -266,7 +266,7 @@ pub fn update_2d_par(
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
     use rayon::prelude::*;
-    let (f, len) = checked(m, dt, slip_increment, normal, state, force)?;
+    let (f, len) = checked(m, dt, slip_increment, normal, state, force, true)?;
     let chunk = (6144 / len).max(16);
     state
         .par_chunks_mut(chunk * len)
@@ -283,7 +283,9 @@ pub fn update_2d_par(
         })
 }
 
-/// Check the arguments (lengths, step, finite inputs, non-negative loads).
+/// Check the arguments (lengths, step, finite inputs, non-negative loads):
+/// one branch-free pass (over rayon's pool when `par`), the culprit looked
+/// up only on failure, as in the 1-D update.
 fn checked<'m>(
     m: &'m AnyModel,
     dt: f64,
@@ -291,6 +293,7 @@ fn checked<'m>(
     normal: &[f64],
     state: &[f64],
     force: &[f64],
+    par: bool,
 ) -> Result<(Form<'m>, usize), UpdateError> {
     let f = form(m).map_err(|r| no_form(m, r))?;
     let len = state_len_2d(m)?;
@@ -309,6 +312,34 @@ fn checked<'m>(
         return Err(UpdateError::Step { dt });
     }
     let max_du = f64::MAX * dt;
+    // |u| <= sqrt(2) max(|ux|, |uy|): below `bound` in both components, the
+    // slip speed cannot overflow (the exact test, with hypot, is left to the
+    // look-up below); NaN fails every comparison
+    let bound = 0.7 * max_du;
+    let all_ok = |du: &[f64], normal: &[f64]| {
+        du.chunks_exact(2).zip(normal).fold(true, |ok, (u, &nf)| {
+            ok & (u[0].abs() <= bound)
+                & (u[1].abs() <= bound)
+                & (u[0].abs() < f64::INFINITY)
+                & (u[1].abs() < f64::INFINITY)
+                & (0.0..f64::INFINITY).contains(&nf)
+        })
+    };
+    #[cfg(feature = "rayon")]
+    let ok = if par {
+        use rayon::prelude::*;
+        du.par_chunks(4096).zip(normal.par_chunks(2048)).all(|(du, nf)| all_ok(du, nf))
+    } else {
+        all_ok(du, normal)
+    };
+    #[cfg(not(feature = "rayon"))]
+    let ok = {
+        let _ = par;
+        all_ok(du, normal)
+    };
+    if ok {
+        return Ok((f, len));
+    }
     for (i, (u, &nf)) in du.chunks_exact(2).zip(normal).enumerate() {
         for &c in u {
             if !c.is_finite() {

@@ -377,6 +377,26 @@ fn models_without_a_vector_form_say_so_and_bad_arguments_are_named() {
     assert!(matches!(e, UpdateError::NonFinite { contact: 1, argument: "slip_increment", .. }), "{e}");
     let e = update_2d(&m, 1e-3, &[0.0; 4], &[1.0, -1.0], &mut s, &mut f).unwrap_err();
     assert_eq!(e, UpdateError::NegativeNormal { contact: 1, value: -1.0 });
+    // a slip speed |du|/dt that overflows, in the serial and the parallel check
+    let e = update_2d(&m, 1e-300, &[0.0, 0.0, 1e10, 1e10], &[1.0, 1.0], &mut s, &mut f).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            UpdateError::NonFinite { contact: 1, argument: "slip velocity |slip_increment| / dt", .. }
+        ),
+        "{e}"
+    );
+    #[cfg(feature = "rayon")]
+    {
+        let e = update_2d_par(&m, 1e-300, &[0.0, 0.0, 1e10, 1e10], &[1.0, 1.0], &mut s, &mut f).unwrap_err();
+        assert!(matches!(e, UpdateError::NonFinite { contact: 1, .. }), "{e}");
+        let e =
+            update_2d_par(&m, 2.0, &[0.0, f64::INFINITY, 0.0, 0.0], &[1.0, 1.0], &mut s, &mut f).unwrap_err();
+        assert!(matches!(e, UpdateError::NonFinite { contact: 0, argument: "slip_increment", .. }), "{e}");
+    }
+    // a large step makes f64::MAX · dt infinite: an infinite slip is still refused
+    let e = update_2d(&m, 2.0, &[0.0, 0.0, f64::INFINITY, 0.0], &[1.0, 1.0], &mut s, &mut f).unwrap_err();
+    assert!(matches!(e, UpdateError::NonFinite { contact: 1, argument: "slip_increment", .. }), "{e}");
     assert_eq!(s, fresh_2d(&m, 2), "refused arguments changed the state");
 }
 
