@@ -87,3 +87,27 @@ def test_models_without_a_vector_form_and_bad_shapes_raise():
     F = c.update(1e-3, np.array([[3e-6, 4e-6], [0.0, 0.0], [0.0, -1e-6]]), 2.0, s, out=out)
     assert F is out
     np.testing.assert_allclose(F, [[1.2, 1.6], [0.0, 0.0], [0.0, -2.0]], rtol=1e-15)
+
+
+def test_dahl_and_bouc_wen_in_the_plane():
+    # Dahl (exponent 1) from rest at constant velocity in any direction
+    # follows its first loading branch F = Fc (1 - exp(-sigma0 s / Fc)) along
+    # v, s the slip distance; Bouc-Wen slides at its 1-D sliding force
+    # kj (A/(beta + gamma))^(1/n) along v, in every direction.
+    angle = np.array([0.3, 2.0, -2.6])
+    e = np.column_stack([np.cos(angle), np.sin(angle)])
+    sigma0, fc, h = 3e4, 0.7, 2e-6
+    m = friction.Model("dahl", sigma0=sigma0, fc=fc)
+    s = m.init(3, dim=2)
+    assert s.shape == (3, 5)
+    for k in range(1, 101):
+        F = m.update(1e-3, h * e, 1.0, s)
+        exact = fc * (1.0 - math.exp(-sigma0 * h * k / fc))
+        np.testing.assert_allclose(F, exact * e, rtol=0, atol=1e-12 * fc)
+    b = friction.Model("bouc_wen", n=2.0, beta=7e9, gamma=3e9, k=1e5)
+    s = b.init(3, dim=2)
+    for _ in range(200):
+        F = b.update(1e-3, 5e-6 * e, 1.0, s)
+    np.testing.assert_allclose(F, 1e5 * math.sqrt(1.0 / 1e10) * e, rtol=0, atol=1e-6)
+    with pytest.raises(ValueError, match="elasto_plastic.*no 2-D"):
+        friction.Model("elasto_plastic").init(3, dim=2)

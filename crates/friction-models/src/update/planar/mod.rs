@@ -41,6 +41,9 @@
 //! | `jenkins` (θ = 1) | radial return of a 2-D elastic-perfectly-plastic element: stuck inside the disk `|kt (u - s)| <= φ`, on its rim the slider is returned radially | `sx, sy` |
 //! | `iwan4`, `maxwell_slip` | every element a 2-D Jenkins element (radial return) | `sx_0 .. sx_{m-1}, sy_0 .. sy_{m-1}` |
 //! | `lugre` | the vector bristle law `dz/dt = v - σ0 |v| z / g(|v|)`, `F = σ0 z + σ1 dz/dt + σ2 v`, integrated exactly at constant velocity | `zx, zy` |
+//! | `dahl` (exponent 1), `dankowicz` | the same bristle law with a constant `g`: `dF/dt = σ0 (v - |v| F / Fc)` (Dahl), `dz/dt = v - |v| z / δ`, `F = (Fmax/δ) z` (Dankowicz), integrated exactly | `Fx, Fy` (Dahl), `zx, zy` (Dankowicz) |
+//! | `iwan5` (θ = 1) | every element a 2-D Jenkins element (radial return), in the arithmetic of the 1-D Mignolet element | `sx_0 .. sx_{m-1}, sy_0 .. sy_{m-1}` |
+//! | `bouc_wen` | the rotation-invariant bi-directional law `dz/dt = A v - |z|^(n-2) (β |z·v| + γ z·v) z`, `F = kj z` (Park, Wen & Ang 1986 with `β |z·v|` for their axis-bound β term), by the generic implicit update in the frame of the slip | `zx, zy` |
 //!
 //! Sources: the isotropic Coulomb law and its return mapping on the
 //! friction disk: J.C. Simo, T.J.R. Hughes, *Computational Inelasticity*,
@@ -51,26 +54,47 @@
 //! longitudinal and lateral vehicle motion", Vehicle System Dynamics 43(1),
 //! 2005, eq. 7 with isotropic parameters (σ0, σ1, σ2 scalars); Iwan's
 //! parallel elements: W.D. Iwan 1966, each element the 2-D radial return.
+//! Dahl and Dankowicz: the LuGre law above with `g = Fc` and no damping
+//! (Canudas de Wit, Olsson, Åström & Lischinsky 1995, sec. 2, Dahl as the
+//! rate-independent limit of LuGre; Andersson, Söderberg & Björklund 2007,
+//! after eq. 18, Dankowicz as Dahl with σ0 = Fmax/δ). Bouc-Wen: Y.J. Park,
+//! Y.K. Wen, A.H.-S. Ang, "Random vibration of hysteretic systems under
+//! bi-directional ground motions", Earthquake Eng. Struct. Dyn. 14, 1986,
+//! with the change explained in its file (`bouc_wen.rs`).
 //!
 //! On a path along one axis every 2-D update gives the 1-D update's force
-//! bit for bit and zero across (tested), and a path rotated by any angle
-//! gives the rotated forces.
+//! bit for bit and zero across (tested; `bouc_wen` along -x to the implicit
+//! update's tolerance, see its file), and a path rotated by any angle gives
+//! the rotated forces.
 //!
 //! # Without a 2-D form
 //! The other models answer [`UpdateError::NoPlanarForm`] naming the model
 //! and the reason (see [`planar_form`]): tyre maps (`magic_formula`,
 //! `bliman_tire`) are anisotropic by construction; `table` and `freewheel`
-//! may be asymmetric in the sign of `v`; Jenkins with θ < 1, `iwan5`,
-//! `gms`, `leuven`, `rate_state`, `dahl`, `elasto_plastic`, `dankowicz`,
-//! `bouc_wen` and the other state models have no vector form implemented
-//! here yet (some exist in the literature: the bi-directional Bouc-Wen of
-//! Park, Wen & Ang 1986; they are not guessed).
+//! may be asymmetric in the sign of `v`; Jenkins and `iwan5` with θ < 1
+//! (Mignolet's drop from static to dynamic strength is a 1-D rule: after a
+//! reversal in the plane there is no accepted choice of when a slider falls
+//! back to its static strength); `dahl` with exponent != 1 (its branch shape
+//! `|1 - (F/Fc) sign(v)|^i` has several inequivalent extensions to the
+//! plane, `|e - F/Fc|^i` or `(1 - F·e/Fc)^i` among them, and no accepted
+//! one); `elasto_plastic` (Dupont, Hayward, Armstrong & Altpeter 2002 switch
+//! α(z, v) on the signs of z and v; in the plane the bristle can move
+//! across its deflection, z·v = 0 with |z| > z_ba, where the switch jumps
+//! between 0 and its transition value, and we know of no published vector
+//! form that settles it); `gms`, `leuven`, `rate_state` and the other
+//! state models have no vector form implemented here (they are not guessed).
 //!
 //! # Speed
-//! One pass over the contacts, allocation-free; [`update_2d_par`] spreads
-//! chunks of contacts over rayon's pool (the same bits).
+//! One pass over the contacts, allocation-free (`bouc_wen`: one work buffer
+//! per call, or per chunk, as the 1-D implicit update); [`update_2d_par`]
+//! spreads chunks of contacts over rayon's pool (the same bits). A
+//! `bouc_wen` contact whose implicit update fails gives
+//! [`UpdateError::NoConvergence`] naming it (contacts before it advanced).
 
+mod bouc_wen;
+mod iwan5;
 mod lugre;
+mod relax;
 mod sliders;
 
 use super::UpdateError;
@@ -96,6 +120,12 @@ enum Form<'a> {
     Sliders(&'a crate::sliders::Sliders),
     /// The vector LuGre law.
     LuGre(&'a crate::models::lugre::LuGre),
+    /// Dahl (exponent 1) and Dankowicz: exact vector relaxation.
+    Relax(relax::Relax),
+    /// Iwan-5 with θ = 1: 2-D Mignolet (Jenkins) elements.
+    Iwan5(&'a [crate::models::iwan4::IwanElement]),
+    /// The rotation-invariant bi-directional Bouc-Wen law.
+    BoucWen(&'a crate::models::bouc_wen::BoucWenParams),
 }
 
 /// The 2-D form of `m`, or why it has none.
@@ -117,6 +147,13 @@ fn form(m: &AnyModel) -> Result<Form<'_>, &'static str> {
         A::Iwan4(x) => Ok(Form::Sliders(x.sliders())),
         A::MaxwellSlip(x) => Ok(Form::Sliders(x.sliders())),
         A::LuGre(x) => Ok(Form::LuGre(x)),
+        A::Dahl(x) if x.params().exponent == 1.0 => Ok(Form::Relax(relax::Relax::dahl(x.params()))),
+        A::Dahl(_) => Err("its branch shape |1 - (F/Fc) sign(v)|^i with exponent i != 1 has several inequivalent extensions to the plane and no accepted one; use exponent = 1 (the vector bristle law)"),
+        A::Dankowicz(x) => Ok(Form::Relax(relax::Relax::dankowicz(x.params()))),
+        A::Iwan5(x) if x.params().theta == 1.0 => Ok(Form::Iwan5(x.elements())),
+        A::Iwan5(_) => Err("the Mignolet drop from static to dynamic strength (theta < 1) has no accepted isotropic vector form; use theta = 1"),
+        A::BoucWen(x) => Ok(Form::BoucWen(x.params())),
+        A::ElastoPlastic(_) => Err("its switch alpha(z, v) (Dupont et al. 2002) is defined by the signs of z and v; in the plane the bristle can move across its deflection (z.v = 0, |z| > z_ba), where the switch has no accepted extension (no published vector form)"),
         A::MagicFormula(_) | A::BlimanTire(_) => {
             Err("a tyre characteristic is anisotropic (longitudinal and lateral slip differ), not an isotropic friction law")
         }
@@ -151,6 +188,9 @@ pub fn state_len_2d(m: &AnyModel) -> Result<usize, UpdateError> {
         Form::Jenkins { .. } => 2,
         Form::Sliders(s) => 2 * s.len(),
         Form::LuGre(_) => 2,
+        Form::Relax(_) => 2,
+        Form::Iwan5(e) => 2 * e.len(),
+        Form::BoucWen(_) => 2,
     })
 }
 
@@ -209,9 +249,9 @@ pub fn update_2d(
     state: &mut [f64],
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
-    let (f, len) = checked(m, dt, slip_increment, normal, state, force)?;
-    run_slice(&f, len, dt, slip_increment, normal, state, force);
-    Ok(())
+    let (f, len) = checked(m, dt, slip_increment, normal, state, force, false)?;
+    run_slice(&f, len, dt, slip_increment, normal, state, force)
+        .map_err(|(contact, t)| UpdateError::NoConvergence { model: m.info().id, contact, t, dt })
 }
 
 /// [`update_2d`] with the contacts spread over rayon's thread pool in
@@ -226,17 +266,26 @@ pub fn update_2d_par(
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
     use rayon::prelude::*;
-    let (f, len) = checked(m, dt, slip_increment, normal, state, force)?;
+    let (f, len) = checked(m, dt, slip_increment, normal, state, force, true)?;
     let chunk = (6144 / len).max(16);
     state
         .par_chunks_mut(chunk * len)
         .zip(force.par_chunks_mut(2 * chunk))
         .zip(slip_increment.par_chunks(2 * chunk).zip(normal.par_chunks(chunk)))
-        .for_each(|((st, fo), (du, nf))| run_slice(&f, len, dt, du, nf, st, fo));
-    Ok(())
+        .enumerate()
+        .try_for_each(|(c, ((st, fo), (du, nf)))| {
+            run_slice(&f, len, dt, du, nf, st, fo).map_err(|(i, t)| UpdateError::NoConvergence {
+                model: m.info().id,
+                contact: c * chunk + i,
+                t,
+                dt,
+            })
+        })
 }
 
-/// Check the arguments (lengths, step, finite inputs, non-negative loads).
+/// Check the arguments (lengths, step, finite inputs, non-negative loads):
+/// one branch-free pass (over rayon's pool when `par`), the culprit looked
+/// up only on failure, as in the 1-D update.
 fn checked<'m>(
     m: &'m AnyModel,
     dt: f64,
@@ -244,6 +293,7 @@ fn checked<'m>(
     normal: &[f64],
     state: &[f64],
     force: &[f64],
+    par: bool,
 ) -> Result<(Form<'m>, usize), UpdateError> {
     let f = form(m).map_err(|r| no_form(m, r))?;
     let len = state_len_2d(m)?;
@@ -262,6 +312,34 @@ fn checked<'m>(
         return Err(UpdateError::Step { dt });
     }
     let max_du = f64::MAX * dt;
+    // |u| <= sqrt(2) max(|ux|, |uy|): below `bound` in both components, the
+    // slip speed cannot overflow (the exact test, with hypot, is left to the
+    // look-up below); NaN fails every comparison
+    let bound = 0.7 * max_du;
+    let all_ok = |du: &[f64], normal: &[f64]| {
+        du.chunks_exact(2).zip(normal).fold(true, |ok, (u, &nf)| {
+            ok & (u[0].abs() <= bound)
+                & (u[1].abs() <= bound)
+                & (u[0].abs() < f64::INFINITY)
+                & (u[1].abs() < f64::INFINITY)
+                & (0.0..f64::INFINITY).contains(&nf)
+        })
+    };
+    #[cfg(feature = "rayon")]
+    let ok = if par {
+        use rayon::prelude::*;
+        du.par_chunks(4096).zip(normal.par_chunks(2048)).all(|(du, nf)| all_ok(du, nf))
+    } else {
+        all_ok(du, normal)
+    };
+    #[cfg(not(feature = "rayon"))]
+    let ok = {
+        let _ = par;
+        all_ok(du, normal)
+    };
+    if ok {
+        return Ok((f, len));
+    }
     for (i, (u, &nf)) in du.chunks_exact(2).zip(normal).enumerate() {
         for &c in u {
             if !c.is_finite() {
@@ -286,7 +364,8 @@ fn checked<'m>(
     Ok((f, len))
 }
 
-/// One pass over checked contacts.
+/// One pass over checked contacts; a contact whose implicit update failed
+/// (its index in the slice, its time) stops the pass.
 fn run_slice(
     f: &Form<'_>,
     len: usize,
@@ -295,14 +374,20 @@ fn run_slice(
     normal: &[f64],
     state: &mut [f64],
     force: &mut [f64],
-) {
+) -> Result<(), (usize, f64)> {
     match *f {
         Form::Radial(m) => sliders::radial(m, dt, du, normal, state, force),
         Form::Jenkins { kt, fs } => sliders::jenkins(kt, fs, dt, du, normal, state, force),
         Form::Sliders(s) => sliders::elements(s, len, dt, du, normal, state, force),
         Form::LuGre(m) => lugre::run(m, dt, du, normal, state, force),
+        Form::Relax(r) => relax::run(r, dt, du, normal, state, force),
+        Form::Iwan5(e) => iwan5::run(e, dt, du, normal, state, force),
+        Form::BoucWen(p) => return bouc_wen::run(p, dt, du, normal, state, force),
     }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_forms;
