@@ -46,7 +46,7 @@
 
 use super::super::implicit::Implicit;
 use super::super::layout::Layout;
-use super::super::Stepper;
+use super::super::{SliceFailure, Stepper};
 use super::{M, T, X, Y};
 use crate::model::{FrictionModel, Input, ModelInfo};
 use crate::models::bouc_wen::{BoucWenParams, INFO};
@@ -97,10 +97,11 @@ pub(super) fn run(
     normal: &[f64],
     state: &mut [f64],
     force: &mut [f64],
-) -> Result<(), (usize, f64)> {
+) -> Result<(), SliceFailure> {
     let framed = Framed(p);
     let stepper = Implicit { m: &framed, l: Layout { n_states: 2, n_memory: 0 } };
     let mut work = stepper.scratch();
+    let mut failure: Option<SliceFailure> = None;
     for (i, ((st, f), (u, &nf))) in state
         .chunks_exact_mut(LEN)
         .zip(force.chunks_exact_mut(2))
@@ -113,7 +114,13 @@ pub(super) fn run(
             let (zx, zy) = (st[M], st[M + 1]);
             // [t, x, z_par, z_perp] for the 1-D layout of the generic update
             let mut local = [st[T], 0.0, ex * zx + ey * zy, ex * zy - ey * zx];
-            stepper.step(&mut work, dt, s, &mut local).map_err(|e| (i, e.t))?;
+            if let Err(e) = stepper.step(&mut work, dt, s, &mut local) {
+                // the contact keeps its state; its force is NaN (as in 1-D)
+                f[0] = f64::NAN;
+                f[1] = f64::NAN;
+                failure = Some(failure.map_or((i, e.t, 1), |(j, t, n)| (j, t, n + 1)));
+                continue;
+            }
             let (zp, zq) = (local[2], local[3]);
             st[M] = ex * zp - ey * zq;
             st[M + 1] = ey * zp + ex * zq;
@@ -124,5 +131,5 @@ pub(super) fn run(
         f[0] = nf * (p.k * st[M]);
         f[1] = nf * (p.k * st[M + 1]);
     }
-    Ok(())
+    failure.map_or(Ok(()), Err)
 }

@@ -89,7 +89,8 @@
 //! per call, or per chunk, as the 1-D implicit update); [`update_2d_par`]
 //! spreads chunks of contacts over rayon's pool (the same bits). A
 //! `bouc_wen` contact whose implicit update fails gives
-//! [`UpdateError::NoConvergence`] naming it (contacts before it advanced).
+//! [`UpdateError::NoConvergence`] as in 1-D: every other contact advanced,
+//! the failing ones keep their states with NaN forces.
 
 mod bouc_wen;
 mod iwan5;
@@ -97,7 +98,7 @@ mod lugre;
 mod relax;
 mod sliders;
 
-use super::UpdateError;
+use super::{SliceFailure, UpdateError};
 use crate::model::FrictionModel;
 use crate::registry::AnyModel;
 
@@ -250,8 +251,9 @@ pub fn update_2d(
     force: &mut [f64],
 ) -> Result<(), UpdateError> {
     let (f, len) = checked(m, dt, slip_increment, normal, state, force, false)?;
-    run_slice(&f, len, dt, slip_increment, normal, state, force)
-        .map_err(|(contact, t)| UpdateError::NoConvergence { model: m.info().id, contact, t, dt })
+    run_slice(&f, len, dt, slip_increment, normal, state, force).map_err(|(contact, t, failed)| {
+        UpdateError::NoConvergence { model: m.info().id, contact, t, dt, failed }
+    })
 }
 
 /// [`update_2d`] with the contacts spread over rayon's thread pool in
@@ -268,19 +270,26 @@ pub fn update_2d_par(
     use rayon::prelude::*;
     let (f, len) = checked(m, dt, slip_increment, normal, state, force, true)?;
     let chunk = (6144 / len).max(16);
-    state
+    // every chunk runs to its end; the failures are merged (the lowest
+    // failing contact, the total count), whatever the threads' order
+    let failure = state
         .par_chunks_mut(chunk * len)
         .zip(force.par_chunks_mut(2 * chunk))
         .zip(slip_increment.par_chunks(2 * chunk).zip(normal.par_chunks(chunk)))
         .enumerate()
-        .try_for_each(|(c, ((st, fo), (du, nf)))| {
-            run_slice(&f, len, dt, du, nf, st, fo).map_err(|(i, t)| UpdateError::NoConvergence {
-                model: m.info().id,
-                contact: c * chunk + i,
-                t,
-                dt,
-            })
+        .filter_map(|(c, ((st, fo), (du, nf)))| {
+            run_slice(&f, len, dt, du, nf, st, fo).err().map(|(i, t, n)| (c * chunk + i, t, n))
         })
+        .reduce_with(|x, y| {
+            let first = if x.0 <= y.0 { x } else { y };
+            (first.0, first.1, x.2 + y.2)
+        });
+    match failure {
+        Some((contact, t, failed)) => {
+            Err(UpdateError::NoConvergence { model: m.info().id, contact, t, dt, failed })
+        }
+        None => Ok(()),
+    }
 }
 
 /// Check the arguments (lengths, step, finite inputs, non-negative loads):
@@ -374,7 +383,7 @@ fn run_slice(
     normal: &[f64],
     state: &mut [f64],
     force: &mut [f64],
-) -> Result<(), (usize, f64)> {
+) -> Result<(), SliceFailure> {
     match *f {
         Form::Radial(m) => sliders::radial(m, dt, du, normal, state, force),
         Form::Jenkins { kt, fs } => sliders::jenkins(kt, fs, dt, du, normal, state, force),
