@@ -11,6 +11,9 @@ The same Rust core as the ``friction`` command, with NumPy arrays in and out.
   finite-element codes and custom integrators.
 - :func:`fit`, :func:`analyze`: parameter identification with confidence
   intervals; hysteresis loops, Stribeck curves and decays.
+- :func:`frf`, :func:`nnm`: the frequency response under harmonic forcing and
+  the backbones of nonlinear modes, by harmonic balance (an :class:`HbResult`
+  with the columns of ``frf.csv`` / ``backbone.csv`` and the summary).
 - :func:`sweep`: a scenario over a grid of parameter values, evaluated by
   named metrics, on local threads or on a ``dask.distributed`` cluster.
 
@@ -33,6 +36,7 @@ from ._simulate import Result, simulate
 from ._model import Model
 from ._analysis import fit, analyze
 from ._sweep import sweep
+from ._hb import HbResult, frf, nnm
 
 __all__ = [
     "ScenarioError",
@@ -45,6 +49,9 @@ __all__ = [
     "fit",
     "analyze",
     "sweep",
+    "HbResult",
+    "frf",
+    "nnm",
 ]
 
 __version__ = "0.1.0"

@@ -46,6 +46,14 @@ def analyze_json(
     **options: Any,
 ) -> str: ...
 
+def frf_table(
+    text: str, file: str, dir: str, force: str, f_min: float, f_max: float,
+    harmonics: Optional[int] = None, samples: Optional[int] = None,
+) -> Tuple[List[str], List[List[float]], str]: ...
+def nnm_table(
+    text: str, file: str, dir: str, amplitudes: List[float], body: Optional[str] = None, mode: int = 1,
+    harmonics: int = 5, samples: Optional[int] = None,
+) -> Tuple[List[str], List[List[float]], str]: ...
 class Model:
     id: str
     state_len: int

@@ -17,6 +17,7 @@ mod analysis;
 mod convert;
 mod describe;
 mod errors;
+mod hb;
 mod model;
 mod sim;
 mod sweep;
@@ -52,6 +53,8 @@ fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::grid_rows, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::fit_json, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;
+    m.add_function(wrap_pyfunction!(hb::frf_table, m)?)?;
+    m.add_function(wrap_pyfunction!(hb::nnm_table, m)?)?;
     m.add_class::<model::Model>()?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use friction_analysis::hb::frf::{frf, FrfOptions};
 use friction_analysis::hb::plot::plot_frf;
+use friction_analysis::hb::table::{csv, frf_columns, frf_summary};
 use friction_analysis::AnalysisError;
 
 /// Arguments of `friction frf`.
@@ -65,47 +66,8 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
     let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{}-frf", sys.name)));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let csv_path = dir.join("frf.csv");
-    let mut csv = String::from("f");
-    for pre in ["a", "phase", "peak"] {
-        for b in &r.bodies {
-            csv.push_str(&format!(",{pre}.{b}"));
-        }
-    }
-    csv.push_str(",stable\n");
-    for p in &r.points {
-        csv.push_str(&format!("{:.10e}", p.f));
-        for v in p.amplitude.iter().chain(&p.phase).chain(&p.peak) {
-            csv.push_str(&format!(",{v:.10e}"));
-        }
-        csv.push_str(if p.stable { ",1\n" } else { ",0\n" });
-    }
-    std::fs::write(&csv_path, csv).map_err(io(&csv_path))?;
-    let peaks: Vec<serde_json::Value> = r
-        .bodies
-        .iter()
-        .enumerate()
-        .map(|(b, name)| {
-            let top = r.points.iter().max_by(|x, y| x.amplitude[b].total_cmp(&y.amplitude[b]));
-            serde_json::json!({
-                "body": name,
-                "max_amplitude": top.map(|p| p.amplitude[b]),
-                "at_f": top.map(|p| p.f),
-            })
-        })
-        .collect();
-    let summary = serde_json::json!({
-        "scenario": sys.name,
-        "force": a.force,
-        "f_min": a.f_min,
-        "f_max": a.f_max,
-        "harmonics": r.harmonics,
-        "samples": r.samples,
-        "h_to_2h_relative_change": r.h_change,
-        "points": r.points.len(),
-        "unstable_points": r.points.iter().filter(|p| !p.stable).count(),
-        "bodies": peaks,
-        "method": "harmonic balance, alternating frequency-time contacts, pseudo-arclength continuation",
-    });
+    std::fs::write(&csv_path, csv(&frf_columns(&r))).map_err(io(&csv_path))?;
+    let summary = frf_summary(&r, &sys.name, &a.force, &opts);
     let json_path = dir.join("summary.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&summary).unwrap_or_default())
         .map_err(io(&json_path))?;

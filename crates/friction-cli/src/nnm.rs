@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use friction_analysis::hb::nnm::{nnm, NnmOptions};
 use friction_analysis::hb::plot::plot_nnm;
+use friction_analysis::hb::table::{csv, nnm_columns, nnm_summary};
 use friction_analysis::AnalysisError;
 
 /// Arguments of `friction nnm`.
@@ -96,29 +97,8 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
     let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{}-nnm", sys.name)));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let csv_path = dir.join("backbone.csv");
-    let mut csv = format!("a.{},f,zeta,energy_per_cycle\n", r.body);
-    for p in &r.points {
-        csv.push_str(&format!(
-            "{:.10e},{:.10e},{:.10e},{:.10e}\n",
-            p.amplitude, p.f, p.zeta, p.energy_per_cycle
-        ));
-    }
-    std::fs::write(&csv_path, csv).map_err(io(&csv_path))?;
-    let summary = serde_json::json!({
-        "scenario": sys.name,
-        "body": r.body,
-        "mode": r.mode,
-        "harmonics": r.harmonics,
-        "samples": r.samples,
-        "linear_stuck": { "f": r.linear_f, "zeta": r.linear_zeta, "shape": r.linear_shape },
-        "points": r.points.len(),
-        "f_range": [
-            r.points.iter().map(|p| p.f).fold(f64::INFINITY, f64::min),
-            r.points.iter().map(|p| p.f).fold(f64::NEG_INFINITY, f64::max),
-        ],
-        "zeta_max": r.points.iter().map(|p| p.zeta).fold(f64::NEG_INFINITY, f64::max),
-        "method": "extended periodic motion concept (Krack 2015), harmonic balance, alternating frequency-time contacts",
-    });
+    std::fs::write(&csv_path, csv(&nnm_columns(&r))).map_err(io(&csv_path))?;
+    let summary = nnm_summary(&r, &sys.name);
     let json_path = dir.join("summary.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&summary).unwrap_or_default())
         .map_err(io(&json_path))?;

@@ -3,13 +3,28 @@
 //! method on `n` equations with the last unknown held fixed.
 //!
 //! ```text
-//! R(y) = 0, y ∈ R^{n+1};   tangent t: J(y) t = 0, |t| = 1, t·t_prev > 0
+//! R(y) = 0, y ∈ R^{n+1} = (u, λ);   tangent t: J(y) t = 0, |t| = 1, t·t_prev > 0
+//! step       Δs ≤ Δs_max,  Δs |t_λ| ≤ Δλ_max,  Δs |t_u| ≤ ρ |u|      (caps, the last two optional)
 //! predictor  y_p = y + Δs t
 //! corrector  R(y) = 0,  t·(y - y_p) = 0        (Newton on the bordered system)
-//! step       Δs ← min(1.5 Δs, Δs_max) after ≤ 4 iterations, 0.7 Δs after > 10; halved on failure
+//! accepted   |y - y_p| ≤ Δs/2,  |Δu| ≤ 2ρ max(|u|, |u_new|),  y admissible ([`Equations::admissible`])
+//! step       Δs ← 1.5 Δs after ≤ 4 iterations, 0.7 Δs after > 10; halved on failure or refusal
 //! ```
 //! Following the arclength (not the last unknown) carries the branch
 //! through turning points, where the frequency response folds back.
+//!
+//! A corrector that converges is not enough to accept a point: Newton on
+//! the bordered system can land on another stretch of the branch, or on
+//! another branch, far from the predictor. A step across a sharp resonance
+//! once landed on its mirror image at a negative frequency; a step in
+//! frequency over a narrow resonance lands on its far side, the peak never
+//! traced. A point is accepted only if it lies within half a step of the
+//! predictor, the unknowns `u` changed by less than `2ρ` relatively (the
+//! fundamental's phase turns by π across a resonance: a step over it
+//! changes `u` by about 2 |u|) and the point is admissible (for the
+//! frequency response: a positive frequency); otherwise the step is halved
+//! and tried again. The caps `Δλ_max` and `ρ` set the resolution of the
+//! branch in the parameter and, scale-free, in the unknowns.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -23,7 +38,17 @@ pub trait Equations {
     fn eval(&mut self, y: &[f64], r: &mut [f64]);
     /// The Jacobian `j` (n × (n + 1)) at `y`.
     fn jac(&mut self, y: &[f64], j: &mut DMatrix<f64>);
+    /// Whether `y` lies in the domain of the equations (e.g. a positive
+    /// frequency); a corrected point outside it is refused and the step
+    /// halved. Every point is admissible unless overridden.
+    fn admissible(&self, y: &[f64]) -> bool {
+        let _ = y;
+        true
+    }
 }
+
+/// Largest distance of an accepted point from its predictor, in steps.
+const MAX_CORRECTION: f64 = 0.5;
 
 /// Settings of the corrector and the step control.
 #[derive(Debug, Clone, Copy)]
@@ -40,6 +65,11 @@ pub struct ContinuationOptions {
     pub max_newton: usize,
     /// Most points on the branch.
     pub max_points: usize,
+    /// Largest change of the last unknown (the parameter) per step; `None`: no cap.
+    pub max_parameter_step: Option<f64>,
+    /// Largest relative change `ρ` of the other unknowns per step (predicted
+    /// `ρ`, accepted up to `2ρ`); `None`: no cap.
+    pub max_relative_change: Option<f64>,
 }
 
 impl Default for ContinuationOptions {
@@ -51,6 +81,8 @@ impl Default for ContinuationOptions {
             tol: 1e-9,
             max_newton: 20,
             max_points: 5000,
+            max_parameter_step: None,
+            max_relative_change: None,
         }
     }
 }
@@ -110,6 +142,32 @@ pub fn newton_fixed<E: Equations>(
     }
 }
 
+fn norm(a: &[f64]) -> f64 {
+    a.iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+fn dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt()
+}
+
+/// The largest step from `y` along the unit tangent `t` under the caps of `opts`.
+fn step_cap(y: &[f64], t: &[f64], opts: &ContinuationOptions) -> f64 {
+    let n = y.len() - 1;
+    let mut cap = opts.ds_max;
+    if let Some(dl) = opts.max_parameter_step {
+        if t[n] != 0.0 {
+            cap = cap.min(dl / t[n].abs());
+        }
+    }
+    if let Some(rho) = opts.max_relative_change {
+        let tu = norm(&t[..n]);
+        if tu > 0.0 {
+            cap = cap.min(rho * norm(&y[..n]) / tu);
+        }
+    }
+    cap
+}
+
 /// The unit tangent at `y`, oriented along `prev`.
 fn tangent<E: Equations>(eq: &mut E, y: &[f64], prev: &[f64], j: &mut DMatrix<f64>) -> Option<Vec<f64>> {
     let n = eq.n();
@@ -145,16 +203,16 @@ pub fn trace<E: Equations>(
     let mut y = y0.to_vec();
     let mut j = DMatrix::zeros(n, n + 1);
     let mut r = vec![0.0; n];
-    let mut prev = direction.to_vec();
     let mut ds = opts.ds;
     let mut count = 1;
     if !visit(&y) {
         return Ok(count);
     }
-    let mut t = tangent(eq, &y, &prev, &mut j).ok_or_else(|| {
+    let mut t = tangent(eq, &y, direction, &mut j).ok_or_else(|| {
         AnalysisError::Model("continuation: singular bordered Jacobian at the start".into())
     })?;
     while count < opts.max_points {
+        ds = ds.min(step_cap(&y, &t, opts));
         let yp: Vec<f64> = y.iter().zip(&t).map(|(a, b)| a + ds * b).collect();
         let mut yc = yp.clone();
         let mut ok = None;
@@ -184,20 +242,31 @@ pub fn trace<E: Equations>(
                 break;
             }
         }
-        match ok {
-            Some(it) => {
-                prev.copy_from_slice(&t);
+        // a converged corrector is accepted only near its predictor, on a
+        // branch that turned little, inside the equations' domain
+        let accepted = ok.and_then(|it| {
+            let off = dist(&yc, &yp);
+            if off > MAX_CORRECTION * ds || !eq.admissible(&yc) {
+                return None;
+            }
+            if let Some(rho) = opts.max_relative_change {
+                let (du, u0, u1) = (dist(&yc[..n], &y[..n]), norm(&y[..n]), norm(&yc[..n]));
+                if du > 2.0 * rho * u0.max(u1) {
+                    return None;
+                }
+            }
+            Some((it, tangent(eq, &yc, &t, &mut j).unwrap_or_else(|| t.clone())))
+        });
+        match accepted {
+            Some((it, tn)) => {
                 y = yc;
                 count += 1;
                 if !visit(&y) {
                     return Ok(count);
                 }
-                t = match tangent(eq, &y, &prev, &mut j) {
-                    Some(t) => t,
-                    None => prev.clone(),
-                };
+                t = tn;
                 if it <= 4 {
-                    ds = (ds * 1.5).min(opts.ds_max);
+                    ds *= 1.5;
                 } else if it > 10 {
                     ds *= 0.7;
                 }
@@ -206,7 +275,8 @@ pub fn trace<E: Equations>(
                 ds *= 0.5;
                 if ds < opts.ds_min {
                     return Err(AnalysisError::Model(format!(
-                        "continuation: the corrector failed with the step down to {ds:.2e} after {count} points"
+                        "continuation: the corrector failed (or left the branch) with the step down to {ds:.2e} after \
+                         {count} points"
                     )));
                 }
             }

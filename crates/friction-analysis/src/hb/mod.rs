@@ -19,7 +19,8 @@
 //! - [`continuation`]: Newton, and pseudo-arclength continuation;
 //! - [`frf`]: the frequency-response driver;
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
-//! - [`plot`]: the plots.
+//! - [`plot`]: the plots;
+//! - [`table`]: the results' columns and summaries, as written and returned.
 //!
 //! Set-valued stick (true Coulomb stick) and wrapper models are refused
 //! with the reason ([`aft::check_model`]).
@@ -33,3 +34,4 @@ pub mod plot;
 pub mod problem;
 pub mod stability;
 pub mod structure;
+pub mod table;

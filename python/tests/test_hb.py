@@ -1,0 +1,85 @@
+"""friction.frf and friction.nnm against the command line's frf.csv and
+backbone.csv (the same numbers: every value equal after the files' rounding
+to 11 significant digits, the summaries equal), and bad arguments refused
+with ValueError naming them."""
+
+import csv
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import friction
+
+
+def _read(path):
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], [[float(v) for v in r] for r in rows[1:]]
+
+
+def _same_as_csv(columns, path):
+    head, rows = _read(path)
+    assert list(columns) == head
+    for j, name in enumerate(head):
+        py = columns[name]
+        assert len(py) == len(rows), name
+        for i, r in enumerate(rows):
+            if name == "stable":
+                assert bool(py[i]) == (r[j] == 1.0), (name, i)
+            else:
+                # the CLI writes {:.10e}: Python's value rounded the same way is the file's, bit for bit
+                assert float(f"{py[i]:.10e}") == r[j], (name, i, py[i], r[j])
+
+
+def test_frf_is_the_cli_frf_csv_bit_for_bit(root, cli, tmp_path):
+    scen = root / "examples" / "jointed_frf.toml"
+    out = tmp_path / "frf"
+    subprocess.run([cli, "frf", str(scen), "--force", "shaker", "--f-min", "150", "--f-max", "320",
+                    "--out", str(out)], check=True, capture_output=True)
+    r = friction.frf(scen, "shaker", 150.0, 320.0)
+    _same_as_csv(r.columns, out / "frf.csv")
+    assert r.columns["stable"].dtype == bool
+    assert r.summary == json.loads((out / "summary.json").read_text())
+    assert r.summary["harmonics"] == 3
+    # the resonance between the joint's gross-slip and stuck linear frequencies (188 and 263 Hz)
+    top = r.columns["f"][np.argmax(r.columns["a.tip"])]
+    assert 188.0 < top < 263.0
+
+
+def test_nnm_is_the_cli_backbone_csv_bit_for_bit(root, cli, tmp_path):
+    scen = root / "examples" / "jointed_frf.toml"
+    out = tmp_path / "nnm"
+    subprocess.run([cli, "nnm", str(scen), "--amplitudes", "1e-8:1e-2:7", "--out", str(out)],
+                   check=True, capture_output=True)
+    # --amplitudes A1:A2:N is A1 (A2/A1)^(i/(N-1)), as numpy.geomspace up to rounding: take the CLI's
+    amps = [1e-8 * (1e-2 / 1e-8) ** (i / 6) for i in range(7)]
+    r = friction.nnm(scen, amps)
+    _same_as_csv(r.columns, out / "backbone.csv")
+    assert r.summary == json.loads((out / "summary.json").read_text())
+    # the frequency falls from the stuck towards the gross-slip linear frequency
+    f = r.columns["f"]
+    assert np.all(np.diff(f) < 0) and f[0] < 263.0 and f[-1] > 188.0
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda s: friction.frf(s, "shaker", -1.0, 320.0), "f_min"),
+    (lambda s: friction.frf(s, "shaker", 300.0, 150.0), "f_max"),
+    (lambda s: friction.frf(s, "shaker", 150.0, 320.0, harmonics=0), "harmonics"),
+    (lambda s: friction.frf(s, "shaker", 150.0, 320.0, samples=2), "samples"),
+    (lambda s: friction.nnm(s, [1e-6, -1e-5]), "amplitudes"),
+    (lambda s: friction.nnm(s, [1e-6], mode=0), "mode"),
+    (lambda s: friction.nnm(s, [1e-6], harmonics=1000), "harmonics"),
+])
+def test_bad_arguments_raise_value_error_naming_them(root, call, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        call(root / "examples" / "jointed_frf.toml")
+
+
+def test_unknown_force_and_body_are_refused_with_the_names_there_are(root):
+    scen = root / "examples" / "jointed_frf.toml"
+    with pytest.raises(ValueError, match="shaker"):
+        friction.frf(scen, "shakr", 150.0, 320.0)
+    with pytest.raises(ValueError, match="tip"):
+        friction.nnm(scen, [1e-6], body="tp")
