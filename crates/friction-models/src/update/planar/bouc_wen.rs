@@ -88,8 +88,9 @@ impl FrictionModel for Framed<'_> {
 }
 
 /// Update the contacts (`[t, x, y, zx, zy]` each); inputs checked by the
-/// caller. On failure, the index of the contact (left at its last value and
-/// with its time) and its time.
+/// caller. A contact whose implicit update fails keeps its state and gets a
+/// NaN force, and the others go on; the failures are returned as the first
+/// failing contact's index, its time and the count.
 pub(super) fn run(
     p: &BoucWenParams,
     dt: f64,
