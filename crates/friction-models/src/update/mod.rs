@@ -73,6 +73,7 @@
 
 pub(crate) mod exact;
 pub mod implicit;
+mod inputs;
 pub mod layout;
 mod lugre_batch;
 pub mod planar;
@@ -336,49 +337,7 @@ impl<'a> Args<'a> {
         length("normal", normal.len(), n, String::new())?;
         length("force", force.len(), n, String::new())?;
         length("state", state.len(), n * len, format!(" × state_len {len}"))?;
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(UpdateError::Step { dt });
-        }
-        // one branch-free pass (over rayon's pool for update_par); the culprit
-        // is looked up only on failure
-        let max_du = f64::MAX * dt;
-        let all_ok = |du: &[f64], normal: &[f64]| {
-            du.iter().zip(normal).fold(true, |ok, (&u, &nf)| {
-                ok & (u.abs() <= max_du) & (u.abs() < f64::INFINITY) & (0.0..f64::INFINITY).contains(&nf)
-            })
-        };
-        #[cfg(feature = "rayon")]
-        let ok = if par {
-            use rayon::prelude::*;
-            du.par_chunks(CHUNK_VALUES).zip(normal.par_chunks(CHUNK_VALUES)).all(|(du, nf)| all_ok(du, nf))
-        } else {
-            all_ok(du, normal)
-        };
-        #[cfg(not(feature = "rayon"))]
-        let ok = {
-            let _ = par;
-            all_ok(du, normal)
-        };
-        if !ok {
-            for (i, (&u, &nf)) in du.iter().zip(normal).enumerate() {
-                if !u.is_finite() {
-                    return Err(UpdateError::NonFinite { contact: i, argument: "slip_increment", value: u });
-                }
-                if u.abs() > max_du {
-                    return Err(UpdateError::NonFinite {
-                        contact: i,
-                        argument: "slip velocity slip_increment / dt",
-                        value: u / dt,
-                    });
-                }
-                if !nf.is_finite() {
-                    return Err(UpdateError::NonFinite { contact: i, argument: "normal", value: nf });
-                }
-                if nf < 0.0 {
-                    return Err(UpdateError::NegativeNormal { contact: i, value: nf });
-                }
-            }
-        }
+        inputs::check_motion::<1>(dt, du, normal, par)?;
         Ok(Args { dt, du, normal, state, force, len, model: m.info().id })
     }
 }

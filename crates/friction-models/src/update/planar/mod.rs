@@ -292,9 +292,8 @@ pub fn update_2d_par(
     }
 }
 
-/// Check the arguments (lengths, step, finite inputs, non-negative loads):
-/// one branch-free pass (over rayon's pool when `par`), the culprit looked
-/// up only on failure, as in the 1-D update.
+/// Check the arguments: the form, the lengths, then the motion inputs as
+/// the 1-D update does ([`super::inputs`]).
 fn checked<'m>(
     m: &'m AnyModel,
     dt: f64,
@@ -317,59 +316,7 @@ fn checked<'m>(
     length("slip_increment", du.len(), 2 * n, " × 2 (x, y)".to_string())?;
     length("force", force.len(), 2 * n, " × 2 (x, y)".to_string())?;
     length("state", state.len(), n * len, format!(" × state_len_2d {len}"))?;
-    if !(dt.is_finite() && dt > 0.0) {
-        return Err(UpdateError::Step { dt });
-    }
-    let max_du = f64::MAX * dt;
-    // |u| <= sqrt(2) max(|ux|, |uy|): below `bound` in both components, the
-    // slip speed cannot overflow (the exact test, with hypot, is left to the
-    // look-up below); NaN fails every comparison
-    let bound = 0.7 * max_du;
-    let all_ok = |du: &[f64], normal: &[f64]| {
-        du.chunks_exact(2).zip(normal).fold(true, |ok, (u, &nf)| {
-            ok & (u[0].abs() <= bound)
-                & (u[1].abs() <= bound)
-                & (u[0].abs() < f64::INFINITY)
-                & (u[1].abs() < f64::INFINITY)
-                & (0.0..f64::INFINITY).contains(&nf)
-        })
-    };
-    #[cfg(feature = "rayon")]
-    let ok = if par {
-        use rayon::prelude::*;
-        du.par_chunks(4096).zip(normal.par_chunks(2048)).all(|(du, nf)| all_ok(du, nf))
-    } else {
-        all_ok(du, normal)
-    };
-    #[cfg(not(feature = "rayon"))]
-    let ok = {
-        let _ = par;
-        all_ok(du, normal)
-    };
-    if ok {
-        return Ok((f, len));
-    }
-    for (i, (u, &nf)) in du.chunks_exact(2).zip(normal).enumerate() {
-        for &c in u {
-            if !c.is_finite() {
-                return Err(UpdateError::NonFinite { contact: i, argument: "slip_increment", value: c });
-            }
-        }
-        let s = u[0].hypot(u[1]);
-        if s > max_du {
-            return Err(UpdateError::NonFinite {
-                contact: i,
-                argument: "slip velocity |slip_increment| / dt",
-                value: s / dt,
-            });
-        }
-        if !nf.is_finite() {
-            return Err(UpdateError::NonFinite { contact: i, argument: "normal", value: nf });
-        }
-        if nf < 0.0 {
-            return Err(UpdateError::NegativeNormal { contact: i, value: nf });
-        }
-    }
+    super::inputs::check_motion::<2>(dt, du, normal, par)?;
     Ok((f, len))
 }
 
