@@ -76,19 +76,25 @@ pub(super) fn jenkins(
         state.chunks_exact_mut(M + 2).zip(force.chunks_exact_mut(2)).zip(du.chunks_exact(2).zip(normal))
     {
         let (x, y) = advance(st, dt, u);
-        // trial force; beyond the disk the slider is returned radially
-        let (tx, ty) = (kt * (x - st[M]), kt * (y - st[M + 1]));
+        // a Jenkins element is an Iwan element of stiffness kt and slip
+        // deflection fs/kt: the trial force beyond the disk returns the
+        // slider radially (branch-free, see `element`)
+        let (mut sx, mut sy) = (st[M], st[M + 1]);
+        let (tx, ty) = (kt * (x - sx), kt * (y - sy));
         let r = norm(tx, ty);
-        if r > fs {
-            st[M] = x - fs * (tx / r) / kt;
-            st[M + 1] = y - fs * (ty / r) / kt;
-        }
+        let slip = r > fs;
+        let (nx, ny) = (x - fs * (tx / r) / kt, y - fs * (ty / r) / kt);
+        sx = if slip { nx } else { sx };
+        sy = if slip { ny } else { sy };
+        st[M] = sx;
+        st[M + 1] = sy;
         // the force of the returned element, clamped to the disk (rounding)
-        let (gx, gy) = (kt * (x - st[M]), kt * (y - st[M + 1]));
+        let (gx, gy) = (kt * (x - sx), kt * (y - sy));
         let g = norm(gx, gy);
-        let (fx, fy) = if g > fs { (fs * (gx / g), fs * (gy / g)) } else { (gx, gy) };
-        f[0] = nf * fx;
-        f[1] = nf * fy;
+        let over = g > fs;
+        let (cx, cy) = (fs * (gx / g), fs * (gy / g));
+        f[0] = nf * if over { cx } else { gx };
+        f[1] = nf * if over { cy } else { gy };
     }
 }
 
