@@ -23,6 +23,7 @@ pub mod analysis;
 pub mod compare;
 pub mod data;
 pub mod error;
+mod figure;
 pub mod fit;
 mod fitplot;
 pub mod hb;

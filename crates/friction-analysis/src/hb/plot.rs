@@ -5,19 +5,26 @@
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::frf::Frf;
 use super::nnm::{Nnm, NnmPoint};
+use crate::figure::{plot_to, Figure};
 use crate::AnalysisError;
 
 /// Draw `r` into `path` (`.svg`: SVG, anything else: PNG).
 pub fn plot_frf(r: &Frf, path: &Path) -> Result<(), AnalysisError> {
-    let svg = path.extension().is_some_and(|e| e == "svg");
-    if svg {
-        draw(r, SVGBackend::new(path, (1000, 600)).into_drawing_area(), path)
-    } else {
-        draw(r, BitMapBackend::new(path, (1000, 600)).into_drawing_area(), path)
+    plot_to(r, path, (1000, 600))
+}
+
+impl Figure for Frf {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: DrawingArea<DB, Shift>,
+        path: &Path,
+    ) -> Result<(), AnalysisError> {
+        draw(self, root, path)
     }
 }
 
@@ -83,11 +90,16 @@ fn draw<DB: DrawingBackend>(
 /// Draw the backbone `r` into `path`: frequency (top) and damping ratio
 /// (bottom) against the amplitude on a log axis (`.svg`: SVG, else PNG).
 pub fn plot_nnm(r: &Nnm, path: &Path) -> Result<(), AnalysisError> {
-    let svg = path.extension().is_some_and(|e| e == "svg");
-    if svg {
-        draw_nnm(r, SVGBackend::new(path, (1000, 800)).into_drawing_area(), path)
-    } else {
-        draw_nnm(r, BitMapBackend::new(path, (1000, 800)).into_drawing_area(), path)
+    plot_to(r, path, (1000, 800))
+}
+
+impl Figure for Nnm {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: DrawingArea<DB, Shift>,
+        path: &Path,
+    ) -> Result<(), AnalysisError> {
+        draw_nnm(self, root, path)
     }
 }
 
