@@ -290,6 +290,101 @@ fn response_gives_coulomb_loop_dissipation_and_lugre_steady_curve() {
     assert!((fs[k] + 1.004).abs() < 1e-3 * 1.004, "{}", fs[k]);
 }
 
+/// The model page's friction-velocity curve was a slow sine sweep, which for
+/// LuGre shows the lag of its bristle state (a small hysteresis), not the
+/// steady state it is labelled as. `kind = "steady"` holds each velocity of
+/// the grid until the force settles: for LuGre that is F = g(v) + σ2 v,
+/// g(v) = Fc + (Fs - Fc) exp(-(v/vs)²) (Canudas de Wit, Olsson, Åström and
+/// Lischinsky 1995, eq. 5 and 8); for Coulomb-viscous F = Fc sign(v) + kv v.
+#[test]
+fn the_steady_curve_is_the_closed_form_steady_state_not_a_sweep() {
+    let steady = |model: &str, params: serde_json::Value| {
+        let body = serde_json::json!({
+            "model": model, "params": params,
+            "curve": {"kind": "steady", "v_min": 1e-4, "v_max": 1.0, "points": 9},
+        });
+        let (s, v) = post("/api/response", "application/json", &body.to_string());
+        assert_eq!(s, 200, "{v}");
+        let c = &v["curve"];
+        assert_eq!(c["kind"], "steady");
+        assert!(c["unsettled"].as_array().unwrap().is_empty(), "{}", c["unsettled"]);
+        let vs: Vec<f64> = c["v"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let fs: Vec<f64> = c["F"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        (vs, fs)
+    };
+    let (fc, fs_, vs_, s2) = (0.8, 2.0, 0.01, 0.1);
+    let (v, f) = steady("lugre", serde_json::json!({"fc": fc, "fs": fs_, "vs": vs_, "sigma2": s2}));
+    // the grid: 9 log-spaced magnitudes per sign, 1e-4 to 1, both signs
+    assert_eq!(v.len(), 18);
+    assert_eq!((v[0], v[8], v[9], v[17]), (-1.0, -1e-4, 1e-4, 1.0));
+    let mut worst: f64 = 0.0;
+    for (v, f) in v.iter().zip(&f) {
+        let want = v.signum() * (fc + (fs_ - fc) * (-(v / vs_).powi(2)).exp()) + s2 * v;
+        worst = worst.max((f / want - 1.0).abs());
+    }
+    assert!(worst < 1e-9, "LuGre's steady curve is off its closed form by {worst:e}");
+    // the old sweep near the Stribeck velocity lags the steady state: this
+    // test tells the two apart
+    let body = serde_json::json!({"model": "lugre", "params": {"fc": fc, "fs": fs_, "vs": vs_, "sigma2": s2},
+        "curve": {"v_max": 0.02, "duration": 0.05, "samples": 400}});
+    let (s, sw) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 200, "{sw}");
+    let sv: Vec<f64> = sw["curve"]["v"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let sf: Vec<f64> = sw["curve"]["F"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let off = sv.iter().zip(&sf).filter(|(v, _)| v.abs() > 1e-3).fold(0.0f64, |m, (v, f)| {
+        let want = v.signum() * (fc + (fs_ - fc) * (-(v / vs_).powi(2)).exp()) + s2 * v;
+        m.max((f / want - 1.0).abs())
+    });
+    assert!(off > 1e-6, "the sweep matched the steady state to {off:e}: the test cannot tell them apart");
+    let (v, f) = steady("coulomb_viscous", serde_json::json!({"fc": 1.5, "kv": 0.3}));
+    for (v, f) in v.iter().zip(&f) {
+        let want = 1.5 * v.signum() + 0.3 * v;
+        assert!((f / want - 1.0).abs() < 1e-12, "v = {v}: {f} != {want}");
+    }
+    // a bad kind or a sweep's key on a steady curve is refused, naming it
+    let body = serde_json::json!({"model": "lugre", "curve": {"kind": "stedy", "v_max": 1.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    assert!(v["error"].as_str().unwrap().contains("curve.kind = \"stedy\""), "{v}");
+    let body = serde_json::json!({"model": "lugre", "curve": {"kind": "steady", "v_max": 1.0, "v_min": 2.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    assert_eq!(v["error"], "curve.v_min = 2 is out of range; valid range (0, 1] m/s");
+}
+
+/// A response whose work is longer than the server's wall-clock limit used
+/// to run to its end (only `/api/run` was bounded): each part now stops at
+/// the limit and the request gets 503 naming it.
+#[test]
+fn a_response_longer_than_the_wall_limit_stops_with_a_message_naming_it() {
+    let addr = server(friction_serve::ServeOptions { max_wall: 0.001, ..Default::default() });
+    let long_loop = serde_json::json!({
+        "model": "lugre", "loop": {"amplitude": 1e-3, "frequency": 1.0, "cycles": 20, "samples": 20000},
+    });
+    let long_curve = serde_json::json!({
+        "model": "lugre", "curve": {"v_max": 1.0, "duration": 1000.0, "samples": 20000},
+    });
+    for (part, body) in [("loop", long_loop), ("curve", long_curve)] {
+        let (s, _, text) = request(&addr, "POST", "/api/response", "application/json", &body.to_string());
+        assert_eq!(s, 503, "{part}: {}", &text[..text.len().min(300)]);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let m = v["error"].as_str().unwrap();
+        assert!(
+            m.starts_with(&format!("{part}: stopped at the server's wall-clock limit of 0.001 s"))
+                && m.contains("--max-wall"),
+            "{m}"
+        );
+    }
+    // the same requests under the default limit are answered
+    let (s, v) = post(
+        "/api/response",
+        "application/json",
+        &serde_json::json!({"model": "lugre", "loop": {"amplitude": 1e-3, "frequency": 1.0, "cycles": 2, "samples": 400}})
+            .to_string(),
+    );
+    assert_eq!(s, 200, "{v}");
+}
+
 #[test]
 fn response_refuses_bad_parameters_with_the_scenario_message() {
     let dir = tmp("serve", "resp");

@@ -179,7 +179,12 @@
   $("back").addEventListener("click", () => { $("model-view").hidden = true; $("gallery").hidden = false; });
 
   function loopReq() { return { amplitude: Number($("loop-a").value), frequency: Number($("loop-f").value) }; }
-  function curveReq() { return { v_max: Number($("curve-v").value), duration: Number($("curve-t").value) }; }
+  function curveReq() { return { kind: "steady", v_min: Number($("curve-vmin").value), v_max: Number($("curve-v").value), points: 40 }; }
+  // the velocities whose force did not settle are not plotted: say so
+  function unsettledNote(c) {
+    const u = c.unsettled || [];
+    return u.length ? `${u.length} velocities did not settle and are not plotted: ` + u.map((p) => `v = ${fmt(p.v)} (${p.reason})`).join("; ") : "";
+  }
   let seq = 0;
   async function updateNow() {
     if (!F.model) return;
@@ -192,6 +197,7 @@
       xyPlot($("plot-loop"), [{ x: r.loop.x, y: r.loop.F }]);
       $("dissipation").textContent = fmt(r.loop.dissipation) + " J";
       xyPlot($("plot-curve"), [{ x: r.curve.v, y: r.curve.F }]);
+      $("curve-note").textContent = unsettledNote(r.curve);
       const s = r.stick_slip;
       F.plots.stickslip = timePlot($("plot-stickslip"), ["v.m", "F.c"], s, s.events, 560);
     } catch (e) {
@@ -201,7 +207,7 @@
     }
   }
   const update = debounce(updateNow, 150);
-  ["loop-a", "loop-f", "curve-v", "curve-t"].forEach((id) => $(id).addEventListener("input", update));
+  ["loop-a", "loop-f", "curve-v", "curve-vmin"].forEach((id) => $(id).addEventListener("input", update));
 
   // ---- compare
   function compareList() {
@@ -218,7 +224,7 @@
     if (!F.compare.length) return;
     try {
       const loop = { amplitude: Number($("cmp-a").value), frequency: Number($("cmp-f").value) };
-      const curve = { v_max: Number($("cmp-v").value) };
+      const vmax = Number($("cmp-v").value), curve = { kind: "steady", v_min: vmax / 1000, v_max: vmax, points: 40 };
       const rs = await Promise.all(F.compare.map((c) => api("/api/response", { model: c.model, params: c.params, loop, curve })));
       showError("compare-error", "");
       xyPlot($("cmp-loop"), rs.map((r, i) => ({ x: r.loop.x, y: r.loop.F, label: `${F.compare[i].model}: ${fmt(r.loop.dissipation)} J/cycle` })));

@@ -18,7 +18,9 @@
 //! POST /api/cancel/{id}          stop a running run (its partial result is returned to its caller)
 //! POST /api/sweep                {toml, grid: ["PATH=A:B:N", ...], metric: [...], zip} as `friction sweep`
 //! POST /api/response             one contact under a prescribed slip: a hysteresis loop under
-//!                                x = A sin(2π f t) and the friction-velocity curve of a slow velocity sweep
+//!                                x = A sin(2π f t), the steady-state friction-velocity curve
+//!                                (or that of a slow velocity sweep) and the stick-slip example,
+//!                                within the server's wall-clock limit
 //! GET  /  and /assets/...        the page (HTML, CSS, JS, uPlot), embedded in the binary
 //! ```
 //! Bad input gives 400 with `{"error": MESSAGE}`, MESSAGE being what
@@ -37,9 +39,11 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod driven;
 pub mod error;
 pub mod examples;
 pub mod routes;
+pub mod steady;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
