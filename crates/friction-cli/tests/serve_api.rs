@@ -322,6 +322,7 @@ fn the_steady_curve_is_the_closed_form_steady_state_not_a_sweep() {
         let want = v.signum() * (fc + (fs_ - fc) * (-(v / vs_).powi(2)).exp()) + s2 * v;
         worst = worst.max((f / want - 1.0).abs());
     }
+    eprintln!("LuGre steady curve: largest relative error against g(v) + sigma2 v: {worst:e}");
     assert!(worst < 1e-9, "LuGre's steady curve is off its closed form by {worst:e}");
     // the old sweep near the Stribeck velocity lags the steady state: this
     // test tells the two apart
@@ -434,6 +435,57 @@ fn a_run_reports_progress_and_can_be_cancelled() {
     let t = v["columns"]["t"].as_array().unwrap();
     assert!(t.last().unwrap().as_f64().unwrap() < 100000.0);
     let (s, _, _) = get("/api/progress/long-one");
+    assert_eq!(s, 404);
+}
+
+/// A sweep of many runs used to give no sign of life until its end and
+/// could not be stopped: it now reports the grid points done on
+/// `/api/progress/{id}` and stops on `/api/cancel/{id}`, returning the
+/// points done and the others marked cancelled.
+#[test]
+fn a_sweep_reports_progress_and_can_be_cancelled() {
+    let text = std::fs::read_to_string(root().join("examples/lugre_stick_slip.toml")).unwrap();
+    let body = serde_json::json!({
+        "toml": text, "grid": ["contact.c.params.fs=1.2:2.0:40", "contact.c.params.sigma2=0.1:0.5:50"],
+        "metric": ["max.v.m"],
+    });
+    let runner =
+        std::thread::spawn(move || post("/api/sweep?id=long-sweep", "application/json", &body.to_string()));
+    let done = |p: &serde_json::Value| p["done"].as_u64().unwrap();
+    let mut seen: Vec<serde_json::Value> = vec![];
+    for _ in 0..2400 {
+        let (s, _, b) = get("/api/progress/long-sweep");
+        if s == 200 {
+            let p: serde_json::Value = serde_json::from_str(&b).unwrap();
+            if done(&p) > 0 && seen.last().is_none_or(|q| done(&p) > done(q)) {
+                seen.push(p);
+            }
+            if seen.len() >= 2 {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert!(seen.len() >= 2, "the sweep's progress never increased: {seen:?}");
+    assert_eq!(seen[0]["kind"], "sweep");
+    assert_eq!(seen[0]["total"], 2000);
+    let (s, _, _) = request(default_server(), "POST", "/api/cancel/long-sweep", "text/plain", "");
+    assert_eq!(s, 200);
+    let (s, v) = runner.join().unwrap();
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["cancelled"], true);
+    let n = v["done"].as_u64().unwrap() as usize;
+    assert!(n >= done(&seen[1]) as usize && n < 2000, "{n}");
+    let errors = v["errors"].as_array().unwrap();
+    let values = v["values"].as_array().unwrap();
+    assert_eq!((errors.len(), values.len()), (2000, 2000));
+    // the points done have their metric, the others are marked cancelled
+    let cancelled: Vec<bool> = errors.iter().map(|e| e == "cancelled by the user").collect();
+    assert_eq!(cancelled.iter().filter(|c| !**c).count(), n);
+    for (k, c) in cancelled.iter().enumerate() {
+        assert_eq!(values[k][0].is_null(), *c, "point {k}: {} {}", values[k], errors[k]);
+    }
+    let (s, _, _) = get("/api/progress/long-sweep");
     assert_eq!(s, 404);
 }
 

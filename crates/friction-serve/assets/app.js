@@ -301,8 +301,13 @@
   $("sweep-run").addEventListener("click", async () => {
     showError("sweep-error", ""); $("sweep-status").textContent = "running";
     if (!$("scenario").value.trim()) await loadExample("lugre_stick_slip");
+    const id = "sweep-" + Date.now() + "-" + (runCount++);
+    F.sweepId = id; $("sweep-run").disabled = true; $("sweep-cancel").disabled = false;
+    const poll = setInterval(async () => {
+      try { const p = await api("/api/progress/" + id); $("sweep-status").textContent = `${p.done} of ${p.total} runs done`; } catch (e) { /* finished */ }
+    }, 400);
     try {
-      const s = await api("/api/sweep", { toml: $("scenario").value, name: F.scenarioName || "scenario.toml",
+      const s = await api("/api/sweep?id=" + id, { toml: $("scenario").value, name: F.scenarioName || "scenario.toml",
         grid: [$("grid1").value, $("grid2").value], metric: [$("metric").value] });
       F.sweep = s;
       const xs = [...new Set(s.points.map((p) => p[0]))], ys = [...new Set(s.points.map((p) => p[1]))];
@@ -325,10 +330,12 @@
       for (let k = 0; k <= 20; k++) { ctx.fillStyle = heat(k / 20); ctx.fillRect(c.width - m.r + 20, m.t + H - (k + 1) * H / 21, 16, H / 21 + 1); }
       ctx.fillStyle = "#333"; ctx.textAlign = "left";
       ctx.fillText(fmt(hi), c.width - m.r + 40, m.t + 10); ctx.fillText(fmt(lo), c.width - m.r + 40, m.t + H);
-      const failed = s.errors.filter((e) => e).length;
-      $("sweep-status").textContent = `${s.points.length} runs of ${s.metrics[0]}` + (failed ? `, ${failed} failed` : "");
+      const failed = s.errors.filter((e) => e && e !== "cancelled by the user").length;
+      $("sweep-status").textContent = (s.cancelled ? `cancelled: ${s.done} of ${s.points.length} runs done` : `${s.points.length} runs`) + ` of ${s.metrics[0]}` + (failed ? `, ${failed} failed` : "");
     } catch (e) { showError("sweep-error", e.message); $("sweep-status").textContent = "failed"; }
+    finally { clearInterval(poll); $("sweep-run").disabled = false; $("sweep-cancel").disabled = true; }
   });
+  $("sweep-cancel").addEventListener("click", () => api("/api/cancel/" + F.sweepId, "").catch(() => {}));
 
   // ---- start
   (async function start() {

@@ -82,7 +82,7 @@ pub fn drive_within(
     what: &str,
 ) -> ApiResult<Outcome> {
     let t_end = times.last().copied().unwrap_or(0.0);
-    if !(t_end > 0.0) {
+    if t_end.is_nan() || t_end <= 0.0 {
         return Err(ApiError::internal(format!("{what}: last time {t_end} must be > 0")));
     }
     let mut solver = SolverSettings::with_t_end(t_end);
