@@ -489,6 +489,66 @@ fn a_sweep_reports_progress_and_can_be_cancelled() {
     assert_eq!(s, 404);
 }
 
+/// The compare view takes the parameter sets `friction tune` writes: a
+/// Jenkins element tuned to dissipate as much per cycle as Coulomb (μc = 1)
+/// at 1e-7 m, 331 Hz comes back as two entries whose loops, computed by
+/// `/api/response` at the tune's sine, dissipate the same energy: 4 Fc u0.
+#[test]
+fn compare_takes_a_tune_result_and_its_loops_dissipate_alike() {
+    let dir = tmp("serve", "tune");
+    let out = dir.join("tune.json");
+    let o = friction()
+        .args([
+            "tune",
+            "--model",
+            "jenkins",
+            "--param",
+            "fs",
+            "--params",
+            "kt=1e8",
+            "--target-model",
+            "coulomb",
+        ])
+        .args(["--target-params", "fc=1", "--amplitude", "1e-7", "--frequency", "331", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let (s, v) = post("/api/compare/tune", "application/json", &text);
+    assert_eq!(s, 200, "{v}");
+    let e = v["entries"].as_array().unwrap();
+    assert_eq!(e.len(), 2, "{v}");
+    assert_eq!((e[0]["model"].as_str(), e[1]["model"].as_str()), (Some("jenkins"), Some("coulomb")));
+    assert_eq!(e[0]["params"], file["params"]);
+    assert_eq!((v["amplitudes"][0].as_f64(), v["frequency"].as_f64()), (Some(1e-7), Some(331.0)));
+    let mut d = vec![];
+    for x in e {
+        let body = serde_json::json!({"model": x["model"], "params": x["params"],
+            "loop": {"amplitude": 1e-7, "frequency": 331.0, "samples": 2000}});
+        let (s, r) = post("/api/response", "application/json", &body.to_string());
+        assert_eq!(s, 200, "{r}");
+        d.push(r["loop"]["dissipation"].as_f64().unwrap());
+    }
+    // the tuned loop is the one tune measured, and it matches the target's 4 Fc u0
+    let achieved = file["points"][0]["achieved"].as_f64().unwrap();
+    assert!((d[0] / achieved - 1.0).abs() < 1e-12, "{} != {achieved}", d[0]);
+    assert!((d[1] / 4e-7 - 1.0).abs() < 1e-6, "{}", d[1]);
+    assert!((d[0] / d[1] - 1.0).abs() < 1e-4, "{d:?}");
+    // a hand-edited file with a bad parameter gets the model's message
+    let bad = text.replacen("\"kt\": 100000000.0", "\"kt\": -1.0", 1);
+    assert_ne!(bad, text, "{text}");
+    let (s, v) = post("/api/compare/tune", "application/json", &bad);
+    assert_eq!(s, 400);
+    let m = v["error"].as_str().unwrap();
+    assert!(m.starts_with("tune result: `params`: ") && m.contains("kt") && m.contains("valid range"), "{m}");
+    let (s, v) = post("/api/compare/tune", "application/json", "{\"model\": \"jenkins\"}");
+    assert_eq!(s, 400);
+    assert!(v["error"].as_str().unwrap().contains("friction tune --json"), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn only_the_embedded_files_are_served() {
     let (s, ct, body) = get("/");

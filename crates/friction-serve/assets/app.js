@@ -215,7 +215,7 @@
     F.compare.forEach((c, i) => {
       const li = document.createElement("li");
       li.innerHTML = `<span style="background:${COLORS[i % COLORS.length]}"></span>`;
-      li.appendChild(document.createTextNode(`${c.model} ${JSON.stringify(c.params)}`));
+      li.appendChild(document.createTextNode(c.label ? `${c.label}: ${c.model} ${JSON.stringify(c.params)}` : `${c.model} ${JSON.stringify(c.params)}`));
       ul.appendChild(li);
     });
   }
@@ -227,13 +227,25 @@
       const vmax = Number($("cmp-v").value), curve = { kind: "steady", v_min: vmax / 1000, v_max: vmax, points: 40 };
       const rs = await Promise.all(F.compare.map((c) => api("/api/response", { model: c.model, params: c.params, loop, curve })));
       showError("compare-error", "");
-      xyPlot($("cmp-loop"), rs.map((r, i) => ({ x: r.loop.x, y: r.loop.F, label: `${F.compare[i].model}: ${fmt(r.loop.dissipation)} J/cycle` })));
-      xyPlot($("cmp-curve"), rs.map((r, i) => ({ x: r.curve.v, y: r.curve.F, label: F.compare[i].model })));
+      xyPlot($("cmp-loop"), rs.map((r, i) => ({ x: r.loop.x, y: r.loop.F, label: `${F.compare[i].label || F.compare[i].model}: ${fmt(r.loop.dissipation)} J/cycle` })));
+      xyPlot($("cmp-curve"), rs.map((r, i) => ({ x: r.curve.v, y: r.curve.F, label: F.compare[i].label || F.compare[i].model })));
       F.compareResponses = rs;
     } catch (e) { showError("compare-error", e.message); }
   }
   $("to-compare").addEventListener("click", () => { F.compare.push({ model: F.model.id, params: Object.assign({}, F.params) }); compareUpdate(); });
   $("compare-add").addEventListener("click", () => { F.compare.push({ model: $("compare-model").value, params: {} }); compareUpdate(); });
+  // a `friction tune` result: the tuned model and its target, at the tune's sine
+  async function addTune(text) {
+    try {
+      const t = await api("/api/compare/tune", text);
+      t.entries.forEach((e) => F.compare.push({ model: e.model, params: e.params, label: e.label }));
+      if (t.amplitudes.length) $("cmp-a").value = t.amplitudes[0];
+      if (t.frequency) $("cmp-f").value = t.frequency;
+      showError("compare-error", ""); await compareUpdate();
+    } catch (e) { showError("compare-error", e.message); }
+  }
+  $("compare-tune-add").addEventListener("click", () => addTune($("compare-tune").value));
+  $("compare-tune-file").addEventListener("change", async () => { const f = $("compare-tune-file").files[0]; if (f) addTune(await f.text()); });
   $("compare-clear").addEventListener("click", () => { F.compare = []; compareList(); });
   ["cmp-a", "cmp-f", "cmp-v"].forEach((id) => $(id).addEventListener("input", debounce(compareUpdate, 200)));
 

@@ -22,6 +22,8 @@
 //!                                x = A sin(2π f t), the steady-state friction-velocity curve
 //!                                (or that of a slow velocity sweep) and the stick-slip example,
 //!                                within the server's wall-clock limit
+//! POST /api/compare/tune         a `friction tune --json` result -> its parameter sets (tuned model,
+//!                                target model) for the compare view
 //! GET  /  and /assets/...        the page (HTML, CSS, JS, uPlot), embedded in the binary
 //! ```
 //! Bad input gives 400 with `{"error": MESSAGE}`, MESSAGE being what
@@ -213,6 +215,7 @@ pub fn router(opts: ServeOptions) -> Router {
         .route("/api/cancel/{id}", post(routes::run::cancel))
         .route("/api/sweep", post(routes::sweep::sweep))
         .route("/api/response", post(routes::response::response))
+        .route("/api/compare/tune", post(routes::tuned::tuned))
         .fallback(assets::serve_asset)
         .with_state(state)
 }
