@@ -353,6 +353,53 @@ fn the_steady_curve_is_the_closed_form_steady_state_not_a_sweep() {
     assert_eq!(v["error"], "curve.v_min = 2 is out of range; valid range (0, 1] m/s");
 }
 
+/// Every model's steady curve is answered: each velocity settled, or
+/// listed as unsettled with its reason (never a silent wrong point), or
+/// the request stopped at the server's wall-clock limit (never a hang).
+#[test]
+fn every_models_steady_curve_settles_or_says_why_not() {
+    let addr = server(friction_serve::ServeOptions { max_wall: 3.0, ..Default::default() });
+    let (_, _, body) = get("/api/models");
+    let models: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let mut report = vec![];
+    for m in models.as_array().unwrap() {
+        let id = m["id"].as_str().unwrap();
+        let body = serde_json::json!({"model": id, "curve": {"kind": "steady", "v_min": 1e-5, "v_max": 0.1, "points": 5}});
+        eprintln!("steady curve of {id}");
+        let (s, _, text) = request(&addr, "POST", "/api/response", "application/json", &body.to_string());
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if s == 503 {
+            assert!(v["error"].as_str().unwrap().contains("wall-clock limit of 3 s"), "{id}: {v}");
+            report.push(format!("{id}: stopped at the wall-clock limit"));
+            continue;
+        }
+        if s == 400 && v["error"].as_str().unwrap().contains("is required") {
+            report.push(format!("{id}: skipped, a parameter has no default"));
+            continue;
+        }
+        assert_eq!(s, 200, "{id}: {v}");
+        let c = &v["curve"];
+        let settled: Vec<bool> =
+            c["settled"].as_array().unwrap().iter().map(|b| b.as_bool().unwrap()).collect();
+        let unsettled = c["unsettled"].as_array().unwrap();
+        assert_eq!(settled.len(), 10, "{id}");
+        assert_eq!(settled.iter().filter(|s| !**s).count(), unsettled.len(), "{id}");
+        for (k, ok) in settled.iter().enumerate() {
+            assert_eq!(c["F"][k].is_null(), !ok, "{id} point {k}");
+            if *ok {
+                assert!(c["F"][k].as_f64().unwrap().is_finite(), "{id} point {k}");
+            }
+        }
+        for u in unsettled {
+            assert!(!u["reason"].as_str().unwrap().is_empty(), "{id}: {u}");
+        }
+        if !unsettled.is_empty() {
+            report.push(format!("{id}: {} of 10 unsettled ({})", unsettled.len(), unsettled[0]["reason"]));
+        }
+    }
+    eprintln!("steady curves of {} models; not settled: {report:?}", models.as_array().unwrap().len());
+}
+
 /// A response whose work is longer than the server's wall-clock limit used
 /// to run to its end (only `/api/run` was bounded): each part now stops at
 /// the limit and the request gets 503 naming it.

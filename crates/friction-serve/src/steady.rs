@@ -8,7 +8,8 @@
 //!     static map (no state, no memory):  F = F(v), directly
 //!     otherwise: from relaxed states at rest, the per-step update
 //!         (friction_models::update::update, stable for any step) at slip
-//!         velocity v over steps dt_k = dt_0 2^k (the first slips 1 nm),
+//!         velocity v over steps dt_k = dt_0 2^k (the first slips 1 nm, the
+//!         slip of a step grows to 1 m at most),
 //!         until |F_k - F_(k-1)| <= 1e-12 |F_k| on two steps in a row
 //!         (settled), or MAX_STEPS steps (not settled: reported, not plotted)
 //! ```
@@ -29,6 +30,11 @@ pub const MAX_STEPS: usize = 160;
 
 /// Slip of the first step \[m\].
 const FIRST_SLIP: f64 = 1e-9;
+
+/// Largest slip of one step \[m\]: the steps stop growing there (the
+/// `bristle` model's update walks its bristles through the slip, a time
+/// proportional to it: doubling without bound never returned).
+const MAX_SLIP: f64 = 1.0;
 
 /// The force at one velocity.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,17 +78,18 @@ pub fn velocity_grid(v_min: f64, v_max: f64, n: usize) -> Vec<f64> {
 }
 
 /// The steady force of `model` sliding at the constant velocity `v` (≠ 0),
-/// at unit normal load.
+/// at unit normal load; `stop` is asked before each step (a wall-clock
+/// limit): when it says so, the point is returned not settled.
 ///
 /// ```
 /// use friction_models::{build, ParamMap};
 /// let m = build("lugre", &ParamMap::new()).unwrap();
-/// let p = friction_serve::steady::steady_force(&m, 0.01);
+/// let p = friction_serve::steady::steady_force(&m, 0.01, &|| false);
 /// assert!(p.settled);
 /// let g = 1.0 + 0.5 * (-(0.01f64 / 0.001).powi(2)).exp();
 /// assert!((p.force / (g + 0.4 * 0.01) - 1.0).abs() < 1e-12);
 /// ```
-pub fn steady_force(model: &AnyModel, v: f64) -> SteadyPoint {
+pub fn steady_force(model: &AnyModel, v: f64, stop: &dyn Fn() -> bool) -> SteadyPoint {
     let mut p = SteadyPoint { v, force: f64::NAN, settled: false, steps: 0, reason: String::new() };
     if !(v.is_finite() && v != 0.0) {
         p.reason = format!("velocity {v} must be finite and non-zero");
@@ -106,8 +113,13 @@ pub fn steady_force(model: &AnyModel, v: f64) -> SteadyPoint {
     let mut grow = true;
     let mut calm = 0;
     let mut prev = f64::NAN;
+    let mut change = f64::NAN;
     let mut force = [0.0];
     while p.steps < MAX_STEPS {
+        if stop() {
+            p.reason = format!("stopped at the wall-clock limit after {} steps", p.steps);
+            return p;
+        }
         p.steps += 1;
         match update(model, dt, &[v * dt], &[1.0], &mut state, &mut force) {
             Ok(()) => {}
@@ -129,6 +141,7 @@ pub fn steady_force(model: &AnyModel, v: f64) -> SteadyPoint {
             p.reason = format!("the force became {f} after {} steps", p.steps);
             return p;
         }
+        change = ((f - prev) / f).abs();
         if (f - prev).abs() <= REL_TOL * f.abs() {
             calm += 1;
             if calm >= 2 {
@@ -139,13 +152,12 @@ pub fn steady_force(model: &AnyModel, v: f64) -> SteadyPoint {
             calm = 0;
         }
         prev = f;
-        if grow && (2.0 * v * dt).is_finite() {
+        if grow && (2.0 * v * dt).abs() <= MAX_SLIP {
             dt *= 2.0;
         }
     }
     p.reason = format!(
-        "the force did not settle within {MAX_STEPS} steps (relative change {:.1e} at the last)",
-        ((p.force - prev) / p.force).abs()
+        "the force did not settle within {MAX_STEPS} steps (relative change {change:.1e} at the last)"
     );
     p
 }
@@ -166,7 +178,7 @@ mod tests {
         let m = build("lugre", &params(&[("fc", 0.8), ("fs", 2.0), ("vs", 0.01), ("sigma2", 0.1)])).unwrap();
         let mut worst: f64 = 0.0;
         for v in velocity_grid(1e-5, 1.0, 25) {
-            let p = steady_force(&m, v);
+            let p = steady_force(&m, v, &|| false);
             assert!(p.settled, "{p:?}");
             let g = 0.8 + 1.2 * (-(v / 0.01).powi(2)).exp();
             let want = v.signum() * g + 0.1 * v;
@@ -181,7 +193,7 @@ mod tests {
     fn dahl_with_exponent_two_settles_on_fc() {
         let m = build("dahl", &params(&[("fc", 1.5), ("exponent", 2.0)])).unwrap();
         for v in [-0.3, -1e-4, 1e-4, 0.3] {
-            let p = steady_force(&m, v);
+            let p = steady_force(&m, v, &|| false);
             assert!(p.settled, "{p:?}");
             assert!((p.force - 1.5 * v.signum()).abs() < 1e-9, "{p:?}");
         }

@@ -196,8 +196,9 @@ fn steady_of(model: &AnyModel, r: &CurveRequest, vmax: f64, deadline: &Deadline)
     let mut pts = Vec::with_capacity(2 * n);
     for v in velocity_grid(vmin, vmax, n) {
         deadline.remaining("curve")?;
-        pts.push(steady_force(model, v));
+        pts.push(steady_force(model, v, &|| deadline.remaining("curve").is_err()));
     }
+    deadline.remaining("curve")?;
     Ok(json!({
         "kind": "steady",
         "v": pts.iter().map(|p| p.v).collect::<Vec<_>>(),
