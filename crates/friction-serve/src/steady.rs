@@ -8,8 +8,9 @@
 //!     static map (no state, no memory):  F = F(v), directly
 //!     otherwise: from relaxed states at rest, the per-step update
 //!         (friction_models::update::update, stable for any step) at slip
-//!         velocity v over steps dt_k = dt_0 2^k (the first slips 1 nm, the
-//!         slip of a step grows to 1 m at most),
+//!         velocity v over steps dt_k = dt_0 2^k (the first slips 1 nm; for
+//!         models without continuous states the slip of a step grows to 1 m
+//!         at most),
 //!         until |F_k - F_(k-1)| <= 1e-12 |F_k| on two steps in a row
 //!         (settled), or MAX_STEPS steps (not settled: reported, not plotted)
 //! ```
@@ -18,7 +19,7 @@
 //! model for control of systems with friction", eq. 5 and 8) the settled
 //! force is `g(v) + σ2 v`, `g(v) = Fc + (Fs - Fc) exp(-(v/vs)²)`.
 
-use friction_models::update::{init, state_len, update, UpdateError};
+use friction_models::update::{init, method, state_len, update, Method, UpdateError};
 use friction_models::{AnyModel, FrictionModel, Input};
 
 /// Relative change of the force between two steps below which it has
@@ -31,9 +32,12 @@ pub const MAX_STEPS: usize = 160;
 /// Slip of the first step \[m\].
 const FIRST_SLIP: f64 = 1e-9;
 
-/// Largest slip of one step \[m\]: the steps stop growing there (the
-/// `bristle` model's update walks its bristles through the slip, a time
-/// proportional to it: doubling without bound never returned).
+/// Largest slip of one step \[m\] of a model without continuous states
+/// (hysteresis operators): the steps stop growing there (the `bristle`
+/// model's update walks its bristles through the slip, a time proportional
+/// to it: doubling without bound never returned). Models with continuous
+/// states grow their steps without bound: some approach their steady state
+/// only algebraically in the slip (Dahl with exponent 2, as 1/x).
 const MAX_SLIP: f64 = 1.0;
 
 /// The force at one velocity.
@@ -111,6 +115,7 @@ pub fn steady_force(model: &AnyModel, v: f64, stop: &dyn Fn() -> bool) -> Steady
     }
     let mut dt = FIRST_SLIP / v.abs();
     let mut grow = true;
+    let max_slip = if method(model) == Method::Direct { MAX_SLIP } else { f64::MAX };
     let mut calm = 0;
     let mut prev = f64::NAN;
     let mut change = f64::NAN;
@@ -152,7 +157,7 @@ pub fn steady_force(model: &AnyModel, v: f64, stop: &dyn Fn() -> bool) -> Steady
             calm = 0;
         }
         prev = f;
-        if grow && (2.0 * v * dt).abs() <= MAX_SLIP {
+        if grow && (2.0 * v * dt).abs() <= max_slip {
             dt *= 2.0;
         }
     }
