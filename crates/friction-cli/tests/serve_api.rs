@@ -290,6 +290,149 @@ fn response_gives_coulomb_loop_dissipation_and_lugre_steady_curve() {
     assert!((fs[k] + 1.004).abs() < 1e-3 * 1.004, "{}", fs[k]);
 }
 
+/// The model page's friction-velocity curve was a slow sine sweep, which for
+/// LuGre shows the lag of its bristle state (a small hysteresis), not the
+/// steady state it is labelled as. `kind = "steady"` holds each velocity of
+/// the grid until the force settles: for LuGre that is F = g(v) + σ2 v,
+/// g(v) = Fc + (Fs - Fc) exp(-(v/vs)²) (Canudas de Wit, Olsson, Åström and
+/// Lischinsky 1995, eq. 5 and 8); for Coulomb-viscous F = Fc sign(v) + kv v.
+#[test]
+fn the_steady_curve_is_the_closed_form_steady_state_not_a_sweep() {
+    let steady = |model: &str, params: serde_json::Value| {
+        let body = serde_json::json!({
+            "model": model, "params": params,
+            "curve": {"kind": "steady", "v_min": 1e-4, "v_max": 1.0, "points": 9},
+        });
+        let (s, v) = post("/api/response", "application/json", &body.to_string());
+        assert_eq!(s, 200, "{v}");
+        let c = &v["curve"];
+        assert_eq!(c["kind"], "steady");
+        assert!(c["unsettled"].as_array().unwrap().is_empty(), "{}", c["unsettled"]);
+        let vs: Vec<f64> = c["v"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let fs: Vec<f64> = c["F"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        (vs, fs)
+    };
+    let (fc, fs_, vs_, s2) = (0.8, 2.0, 0.01, 0.1);
+    let (v, f) = steady("lugre", serde_json::json!({"fc": fc, "fs": fs_, "vs": vs_, "sigma2": s2}));
+    // the grid: 9 log-spaced magnitudes per sign, 1e-4 to 1, both signs
+    assert_eq!(v.len(), 18);
+    assert_eq!((v[0], v[8], v[9], v[17]), (-1.0, -1e-4, 1e-4, 1.0));
+    let mut worst: f64 = 0.0;
+    for (v, f) in v.iter().zip(&f) {
+        let want = v.signum() * (fc + (fs_ - fc) * (-(v / vs_).powi(2)).exp()) + s2 * v;
+        worst = worst.max((f / want - 1.0).abs());
+    }
+    eprintln!("LuGre steady curve: largest relative error against g(v) + sigma2 v: {worst:e}");
+    assert!(worst < 1e-9, "LuGre's steady curve is off its closed form by {worst:e}");
+    // the old sweep near the Stribeck velocity lags the steady state: this
+    // test tells the two apart
+    let body = serde_json::json!({"model": "lugre", "params": {"fc": fc, "fs": fs_, "vs": vs_, "sigma2": s2},
+        "curve": {"v_max": 0.02, "duration": 0.05, "samples": 400}});
+    let (s, sw) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 200, "{sw}");
+    let sv: Vec<f64> = sw["curve"]["v"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let sf: Vec<f64> = sw["curve"]["F"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let off = sv.iter().zip(&sf).filter(|(v, _)| v.abs() > 1e-3).fold(0.0f64, |m, (v, f)| {
+        let want = v.signum() * (fc + (fs_ - fc) * (-(v / vs_).powi(2)).exp()) + s2 * v;
+        m.max((f / want - 1.0).abs())
+    });
+    assert!(off > 1e-6, "the sweep matched the steady state to {off:e}: the test cannot tell them apart");
+    let (v, f) = steady("coulomb_viscous", serde_json::json!({"fc": 1.5, "kv": 0.3}));
+    for (v, f) in v.iter().zip(&f) {
+        let want = 1.5 * v.signum() + 0.3 * v;
+        assert!((f / want - 1.0).abs() < 1e-12, "v = {v}: {f} != {want}");
+    }
+    // a bad kind or a sweep's key on a steady curve is refused, naming it
+    let body = serde_json::json!({"model": "lugre", "curve": {"kind": "stedy", "v_max": 1.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    assert!(v["error"].as_str().unwrap().contains("curve.kind = \"stedy\""), "{v}");
+    let body = serde_json::json!({"model": "lugre", "curve": {"kind": "steady", "v_max": 1.0, "v_min": 2.0}});
+    let (s, v) = post("/api/response", "application/json", &body.to_string());
+    assert_eq!(s, 400);
+    assert_eq!(v["error"], "curve.v_min = 2 is out of range; valid range (0, 1] m/s");
+}
+
+/// Every model's steady curve is answered: each velocity settled, or
+/// listed as unsettled with its reason (never a silent wrong point), or
+/// the request stopped at the server's wall-clock limit (never a hang).
+#[test]
+fn every_models_steady_curve_settles_or_says_why_not() {
+    let addr = server(friction_serve::ServeOptions { max_wall: 3.0, ..Default::default() });
+    let (_, _, body) = get("/api/models");
+    let models: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let mut report = vec![];
+    for m in models.as_array().unwrap() {
+        let id = m["id"].as_str().unwrap();
+        let body = serde_json::json!({"model": id, "curve": {"kind": "steady", "v_min": 1e-5, "v_max": 0.1, "points": 5}});
+        eprintln!("steady curve of {id}");
+        let (s, _, text) = request(&addr, "POST", "/api/response", "application/json", &body.to_string());
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if s == 503 {
+            assert!(v["error"].as_str().unwrap().contains("wall-clock limit of 3 s"), "{id}: {v}");
+            report.push(format!("{id}: stopped at the wall-clock limit"));
+            continue;
+        }
+        if s == 400 && v["error"].as_str().unwrap().contains("is required") {
+            report.push(format!("{id}: skipped, a parameter has no default"));
+            continue;
+        }
+        assert_eq!(s, 200, "{id}: {v}");
+        let c = &v["curve"];
+        let settled: Vec<bool> =
+            c["settled"].as_array().unwrap().iter().map(|b| b.as_bool().unwrap()).collect();
+        let unsettled = c["unsettled"].as_array().unwrap();
+        assert_eq!(settled.len(), 10, "{id}");
+        assert_eq!(settled.iter().filter(|s| !**s).count(), unsettled.len(), "{id}");
+        for (k, ok) in settled.iter().enumerate() {
+            assert_eq!(c["F"][k].is_null(), !ok, "{id} point {k}");
+            if *ok {
+                assert!(c["F"][k].as_f64().unwrap().is_finite(), "{id} point {k}");
+            }
+        }
+        for u in unsettled {
+            assert!(!u["reason"].as_str().unwrap().is_empty(), "{id}: {u}");
+        }
+        if !unsettled.is_empty() {
+            report.push(format!("{id}: {} of 10 unsettled ({})", unsettled.len(), unsettled[0]["reason"]));
+        }
+    }
+    eprintln!("steady curves of {} models; not settled: {report:?}", models.as_array().unwrap().len());
+}
+
+/// A response whose work is longer than the server's wall-clock limit used
+/// to run to its end (only `/api/run` was bounded): each part now stops at
+/// the limit and the request gets 503 naming it.
+#[test]
+fn a_response_longer_than_the_wall_limit_stops_with_a_message_naming_it() {
+    let addr = server(friction_serve::ServeOptions { max_wall: 0.001, ..Default::default() });
+    let long_loop = serde_json::json!({
+        "model": "lugre", "loop": {"amplitude": 1e-3, "frequency": 1.0, "cycles": 20, "samples": 20000},
+    });
+    let long_curve = serde_json::json!({
+        "model": "lugre", "curve": {"v_max": 1.0, "duration": 1000.0, "samples": 20000},
+    });
+    for (part, body) in [("loop", long_loop), ("curve", long_curve)] {
+        let (s, _, text) = request(&addr, "POST", "/api/response", "application/json", &body.to_string());
+        assert_eq!(s, 503, "{part}: {}", &text[..text.len().min(300)]);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let m = v["error"].as_str().unwrap();
+        assert!(
+            m.starts_with(&format!("{part}: stopped at the server's wall-clock limit of 0.001 s"))
+                && m.contains("--max-wall"),
+            "{m}"
+        );
+    }
+    // the same requests under the default limit are answered
+    let (s, v) = post(
+        "/api/response",
+        "application/json",
+        &serde_json::json!({"model": "lugre", "loop": {"amplitude": 1e-3, "frequency": 1.0, "cycles": 2, "samples": 400}})
+            .to_string(),
+    );
+    assert_eq!(s, 200, "{v}");
+}
+
 #[test]
 fn response_refuses_bad_parameters_with_the_scenario_message() {
     let dir = tmp("serve", "resp");
@@ -340,6 +483,117 @@ fn a_run_reports_progress_and_can_be_cancelled() {
     assert!(t.last().unwrap().as_f64().unwrap() < 100000.0);
     let (s, _, _) = get("/api/progress/long-one");
     assert_eq!(s, 404);
+}
+
+/// A sweep of many runs used to give no sign of life until its end and
+/// could not be stopped: it now reports the grid points done on
+/// `/api/progress/{id}` and stops on `/api/cancel/{id}`, returning the
+/// points done and the others marked cancelled.
+#[test]
+fn a_sweep_reports_progress_and_can_be_cancelled() {
+    let text = std::fs::read_to_string(root().join("examples/lugre_stick_slip.toml")).unwrap();
+    let body = serde_json::json!({
+        "toml": text, "grid": ["contact.c.params.fs=1.2:2.0:40", "contact.c.params.sigma2=0.1:0.5:50"],
+        "metric": ["max.v.m"],
+    });
+    let runner =
+        std::thread::spawn(move || post("/api/sweep?id=long-sweep", "application/json", &body.to_string()));
+    let done = |p: &serde_json::Value| p["done"].as_u64().unwrap();
+    let mut seen: Vec<serde_json::Value> = vec![];
+    for _ in 0..2400 {
+        let (s, _, b) = get("/api/progress/long-sweep");
+        if s == 200 {
+            let p: serde_json::Value = serde_json::from_str(&b).unwrap();
+            if done(&p) > 0 && seen.last().is_none_or(|q| done(&p) > done(q)) {
+                seen.push(p);
+            }
+            if seen.len() >= 2 {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert!(seen.len() >= 2, "the sweep's progress never increased: {seen:?}");
+    assert_eq!(seen[0]["kind"], "sweep");
+    assert_eq!(seen[0]["total"], 2000);
+    let (s, _, _) = request(default_server(), "POST", "/api/cancel/long-sweep", "text/plain", "");
+    assert_eq!(s, 200);
+    let (s, v) = runner.join().unwrap();
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["cancelled"], true);
+    let n = v["done"].as_u64().unwrap() as usize;
+    assert!(n >= done(&seen[1]) as usize && n < 2000, "{n}");
+    let errors = v["errors"].as_array().unwrap();
+    let values = v["values"].as_array().unwrap();
+    assert_eq!((errors.len(), values.len()), (2000, 2000));
+    // the points done have their metric, the others are marked cancelled
+    let cancelled: Vec<bool> = errors.iter().map(|e| e == "cancelled by the user").collect();
+    assert_eq!(cancelled.iter().filter(|c| !**c).count(), n);
+    for (k, c) in cancelled.iter().enumerate() {
+        assert_eq!(values[k][0].is_null(), *c, "point {k}: {} {}", values[k], errors[k]);
+    }
+    let (s, _, _) = get("/api/progress/long-sweep");
+    assert_eq!(s, 404);
+}
+
+/// The compare view takes the parameter sets `friction tune` writes: a
+/// Jenkins element tuned to dissipate as much per cycle as Coulomb (μc = 1)
+/// at 1e-7 m, 331 Hz comes back as two entries whose loops, computed by
+/// `/api/response` at the tune's sine, dissipate the same energy: 4 Fc u0.
+#[test]
+fn compare_takes_a_tune_result_and_its_loops_dissipate_alike() {
+    let dir = tmp("serve", "tune");
+    let out = dir.join("tune.json");
+    let o = friction()
+        .args([
+            "tune",
+            "--model",
+            "jenkins",
+            "--param",
+            "fs",
+            "--params",
+            "kt=1e8",
+            "--target-model",
+            "coulomb",
+        ])
+        .args(["--target-params", "fc=1", "--amplitude", "1e-7", "--frequency", "331", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let (s, v) = post("/api/compare/tune", "application/json", &text);
+    assert_eq!(s, 200, "{v}");
+    let e = v["entries"].as_array().unwrap();
+    assert_eq!(e.len(), 2, "{v}");
+    assert_eq!((e[0]["model"].as_str(), e[1]["model"].as_str()), (Some("jenkins"), Some("coulomb")));
+    assert_eq!(e[0]["params"], file["params"]);
+    assert_eq!((v["amplitudes"][0].as_f64(), v["frequency"].as_f64()), (Some(1e-7), Some(331.0)));
+    let mut d = vec![];
+    for x in e {
+        let body = serde_json::json!({"model": x["model"], "params": x["params"],
+            "loop": {"amplitude": 1e-7, "frequency": 331.0, "samples": 2000}});
+        let (s, r) = post("/api/response", "application/json", &body.to_string());
+        assert_eq!(s, 200, "{r}");
+        d.push(r["loop"]["dissipation"].as_f64().unwrap());
+    }
+    // the tuned loop is the one tune measured, and it matches the target's 4 Fc u0
+    let achieved = file["points"][0]["achieved"].as_f64().unwrap();
+    assert!((d[0] / achieved - 1.0).abs() < 1e-12, "{} != {achieved}", d[0]);
+    assert!((d[1] / 4e-7 - 1.0).abs() < 1e-6, "{}", d[1]);
+    assert!((d[0] / d[1] - 1.0).abs() < 1e-4, "{d:?}");
+    // a hand-edited file with a bad parameter gets the model's message
+    let bad = text.replacen("\"kt\": 100000000.0", "\"kt\": -1.0", 1);
+    assert_ne!(bad, text, "{text}");
+    let (s, v) = post("/api/compare/tune", "application/json", &bad);
+    assert_eq!(s, 400);
+    let m = v["error"].as_str().unwrap();
+    assert!(m.starts_with("tune result: `params`: ") && m.contains("kt") && m.contains("valid range"), "{m}");
+    let (s, v) = post("/api/compare/tune", "application/json", "{\"model\": \"jenkins\"}");
+    assert_eq!(s, 400);
+    assert!(v["error"].as_str().unwrap().contains("friction tune --json"), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -179,7 +179,12 @@
   $("back").addEventListener("click", () => { $("model-view").hidden = true; $("gallery").hidden = false; });
 
   function loopReq() { return { amplitude: Number($("loop-a").value), frequency: Number($("loop-f").value) }; }
-  function curveReq() { return { v_max: Number($("curve-v").value), duration: Number($("curve-t").value) }; }
+  function curveReq() { return { kind: "steady", v_min: Number($("curve-vmin").value), v_max: Number($("curve-v").value), points: 40 }; }
+  // the velocities whose force did not settle are not plotted: say so
+  function unsettledNote(c) {
+    const u = c.unsettled || [];
+    return u.length ? `${u.length} velocities did not settle and are not plotted: ` + u.map((p) => `v = ${fmt(p.v)} (${p.reason})`).join("; ") : "";
+  }
   let seq = 0;
   async function updateNow() {
     if (!F.model) return;
@@ -192,6 +197,7 @@
       xyPlot($("plot-loop"), [{ x: r.loop.x, y: r.loop.F }]);
       $("dissipation").textContent = fmt(r.loop.dissipation) + " J";
       xyPlot($("plot-curve"), [{ x: r.curve.v, y: r.curve.F }]);
+      $("curve-note").textContent = unsettledNote(r.curve);
       const s = r.stick_slip;
       F.plots.stickslip = timePlot($("plot-stickslip"), ["v.m", "F.c"], s, s.events, 560);
     } catch (e) {
@@ -201,7 +207,7 @@
     }
   }
   const update = debounce(updateNow, 150);
-  ["loop-a", "loop-f", "curve-v", "curve-t"].forEach((id) => $(id).addEventListener("input", update));
+  ["loop-a", "loop-f", "curve-v", "curve-vmin"].forEach((id) => $(id).addEventListener("input", update));
 
   // ---- compare
   function compareList() {
@@ -209,7 +215,7 @@
     F.compare.forEach((c, i) => {
       const li = document.createElement("li");
       li.innerHTML = `<span style="background:${COLORS[i % COLORS.length]}"></span>`;
-      li.appendChild(document.createTextNode(`${c.model} ${JSON.stringify(c.params)}`));
+      li.appendChild(document.createTextNode(c.label ? `${c.label}: ${c.model} ${JSON.stringify(c.params)}` : `${c.model} ${JSON.stringify(c.params)}`));
       ul.appendChild(li);
     });
   }
@@ -218,16 +224,28 @@
     if (!F.compare.length) return;
     try {
       const loop = { amplitude: Number($("cmp-a").value), frequency: Number($("cmp-f").value) };
-      const curve = { v_max: Number($("cmp-v").value) };
+      const vmax = Number($("cmp-v").value), curve = { kind: "steady", v_min: vmax / 1000, v_max: vmax, points: 40 };
       const rs = await Promise.all(F.compare.map((c) => api("/api/response", { model: c.model, params: c.params, loop, curve })));
       showError("compare-error", "");
-      xyPlot($("cmp-loop"), rs.map((r, i) => ({ x: r.loop.x, y: r.loop.F, label: `${F.compare[i].model}: ${fmt(r.loop.dissipation)} J/cycle` })));
-      xyPlot($("cmp-curve"), rs.map((r, i) => ({ x: r.curve.v, y: r.curve.F, label: F.compare[i].model })));
+      xyPlot($("cmp-loop"), rs.map((r, i) => ({ x: r.loop.x, y: r.loop.F, label: `${F.compare[i].label || F.compare[i].model}: ${fmt(r.loop.dissipation)} J/cycle` })));
+      xyPlot($("cmp-curve"), rs.map((r, i) => ({ x: r.curve.v, y: r.curve.F, label: F.compare[i].label || F.compare[i].model })));
       F.compareResponses = rs;
     } catch (e) { showError("compare-error", e.message); }
   }
   $("to-compare").addEventListener("click", () => { F.compare.push({ model: F.model.id, params: Object.assign({}, F.params) }); compareUpdate(); });
   $("compare-add").addEventListener("click", () => { F.compare.push({ model: $("compare-model").value, params: {} }); compareUpdate(); });
+  // a `friction tune` result: the tuned model and its target, at the tune's sine
+  async function addTune(text) {
+    try {
+      const t = await api("/api/compare/tune", text);
+      t.entries.forEach((e) => F.compare.push({ model: e.model, params: e.params, label: e.label }));
+      if (t.amplitudes.length) $("cmp-a").value = t.amplitudes[0];
+      if (t.frequency) $("cmp-f").value = t.frequency;
+      showError("compare-error", ""); await compareUpdate();
+    } catch (e) { showError("compare-error", e.message); }
+  }
+  $("compare-tune-add").addEventListener("click", () => addTune($("compare-tune").value));
+  $("compare-tune-file").addEventListener("change", async () => { const f = $("compare-tune-file").files[0]; if (f) addTune(await f.text()); });
   $("compare-clear").addEventListener("click", () => { F.compare = []; compareList(); });
   ["cmp-a", "cmp-f", "cmp-v"].forEach((id) => $(id).addEventListener("input", debounce(compareUpdate, 200)));
 
@@ -295,8 +313,13 @@
   $("sweep-run").addEventListener("click", async () => {
     showError("sweep-error", ""); $("sweep-status").textContent = "running";
     if (!$("scenario").value.trim()) await loadExample("lugre_stick_slip");
+    const id = "sweep-" + Date.now() + "-" + (runCount++);
+    F.sweepId = id; $("sweep-run").disabled = true; $("sweep-cancel").disabled = false;
+    const poll = setInterval(async () => {
+      try { const p = await api("/api/progress/" + id); $("sweep-status").textContent = `${p.done} of ${p.total} runs done`; } catch (e) { /* finished */ }
+    }, 400);
     try {
-      const s = await api("/api/sweep", { toml: $("scenario").value, name: F.scenarioName || "scenario.toml",
+      const s = await api("/api/sweep?id=" + id, { toml: $("scenario").value, name: F.scenarioName || "scenario.toml",
         grid: [$("grid1").value, $("grid2").value], metric: [$("metric").value] });
       F.sweep = s;
       const xs = [...new Set(s.points.map((p) => p[0]))], ys = [...new Set(s.points.map((p) => p[1]))];
@@ -319,10 +342,12 @@
       for (let k = 0; k <= 20; k++) { ctx.fillStyle = heat(k / 20); ctx.fillRect(c.width - m.r + 20, m.t + H - (k + 1) * H / 21, 16, H / 21 + 1); }
       ctx.fillStyle = "#333"; ctx.textAlign = "left";
       ctx.fillText(fmt(hi), c.width - m.r + 40, m.t + 10); ctx.fillText(fmt(lo), c.width - m.r + 40, m.t + H);
-      const failed = s.errors.filter((e) => e).length;
-      $("sweep-status").textContent = `${s.points.length} runs of ${s.metrics[0]}` + (failed ? `, ${failed} failed` : "");
+      const failed = s.errors.filter((e) => e && e !== "cancelled by the user").length;
+      $("sweep-status").textContent = (s.cancelled ? `cancelled: ${s.done} of ${s.points.length} runs done` : `${s.points.length} runs`) + ` of ${s.metrics[0]}` + (failed ? `, ${failed} failed` : "");
     } catch (e) { showError("sweep-error", e.message); $("sweep-status").textContent = "failed"; }
+    finally { clearInterval(poll); $("sweep-run").disabled = false; $("sweep-cancel").disabled = true; }
   });
+  $("sweep-cancel").addEventListener("click", () => api("/api/cancel/" + F.sweepId, "").catch(() => {}));
 
   // ---- start
   (async function start() {

@@ -14,11 +14,16 @@
 //! GET  /api/schema               the scenario format: {json: JSON Schema, markdown: reference}
 //! POST /api/run[?id=ID&name=N]   run a scenario (TOML body, or JSON: a scenario table or {"toml": TEXT})
 //!                                -> {names, columns: {t: [...], ...}, units, summary}
-//! GET  /api/progress/{id}        {t, t_end, events} of a running run
-//! POST /api/cancel/{id}          stop a running run (its partial result is returned to its caller)
-//! POST /api/sweep                {toml, grid: ["PATH=A:B:N", ...], metric: [...], zip} as `friction sweep`
+//! GET  /api/progress/{id}        {kind: "run", t, t_end, events} of a running run,
+//!                                {kind: "sweep", done, total} of a running sweep
+//! POST /api/cancel/{id}          stop a running run or sweep (its partial result is returned to its caller)
+//! POST /api/sweep[?id=ID]        {toml, grid: ["PATH=A:B:N", ...], metric: [...], zip} as `friction sweep`
 //! POST /api/response             one contact under a prescribed slip: a hysteresis loop under
-//!                                x = A sin(2π f t) and the friction-velocity curve of a slow velocity sweep
+//!                                x = A sin(2π f t), the steady-state friction-velocity curve
+//!                                (or that of a slow velocity sweep) and the stick-slip example,
+//!                                within the server's wall-clock limit
+//! POST /api/compare/tune         a `friction tune --json` result -> its parameter sets (tuned model,
+//!                                target model) for the compare view
 //! GET  /  and /assets/...        the page (HTML, CSS, JS, uPlot), embedded in the binary
 //! ```
 //! Bad input gives 400 with `{"error": MESSAGE}`, MESSAGE being what
@@ -37,9 +42,11 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod driven;
 pub mod error;
 pub mod examples;
 pub mod routes;
+pub mod steady;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -70,17 +77,22 @@ impl Default for ServeOptions {
     }
 }
 
-/// A run in progress, as its progress and cancel routes see it.
+/// A run or a sweep in progress, as the progress and cancel routes see it.
 #[derive(Debug)]
 pub struct RunHandle {
-    /// Set to stop the run at its next output row.
+    /// Set to stop the run at its next output row (a sweep: to start no
+    /// further grid point).
     pub cancel: AtomicBool,
     /// The time reached (f64 bits).
     t: AtomicU64,
     /// Events so far.
     events: AtomicUsize,
-    /// The run's end time \[s\].
+    /// The run's end time \[s\] (0 for a sweep).
     pub t_end: f64,
+    /// A sweep's grid points finished so far.
+    done: AtomicUsize,
+    /// A sweep's number of grid points (0 for a run).
+    pub points: usize,
 }
 
 impl RunHandle {
@@ -91,7 +103,29 @@ impl RunHandle {
             t: AtomicU64::new(0f64.to_bits()),
             events: AtomicUsize::new(0),
             t_end,
+            done: AtomicUsize::new(0),
+            points: 0,
         }
+    }
+
+    /// A handle for a sweep of `points` grid points.
+    pub fn for_sweep(points: usize) -> Self {
+        RunHandle { points, ..RunHandle::new(0.0) }
+    }
+
+    /// Whether this is a sweep's handle.
+    pub fn is_sweep(&self) -> bool {
+        self.points > 0
+    }
+
+    /// Count one finished grid point of a sweep.
+    pub fn point_done(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A sweep's grid points finished so far.
+    pub fn points_done(&self) -> usize {
+        self.done.load(Ordering::Relaxed)
     }
 
     /// Record the time reached and the events so far.
@@ -129,6 +163,12 @@ impl AppState {
     /// Register a run under `id` (a fresh `run-N` when `None`); refused
     /// when a run of that id is in progress.
     pub fn start_run(&self, id: Option<String>, t_end: f64) -> ApiResult<(String, Arc<RunHandle>)> {
+        self.register(id, RunHandle::new(t_end))
+    }
+
+    /// Register a run or sweep of handle `h` under `id` (a fresh `run-N`
+    /// when `None`); refused when one of that id is in progress.
+    pub fn register(&self, id: Option<String>, h: RunHandle) -> ApiResult<(String, Arc<RunHandle>)> {
         let id = id.unwrap_or_else(|| format!("run-{}", self.next_id.fetch_add(1, Ordering::Relaxed)));
         if id.is_empty()
             || id.len() > 64
@@ -145,7 +185,7 @@ impl AppState {
                 message: format!("a run with id `{id}` is in progress"),
             });
         }
-        let h = Arc::new(RunHandle::new(t_end));
+        let h = Arc::new(h);
         runs.insert(id.clone(), h.clone());
         Ok((id, h))
     }
@@ -175,6 +215,7 @@ pub fn router(opts: ServeOptions) -> Router {
         .route("/api/cancel/{id}", post(routes::run::cancel))
         .route("/api/sweep", post(routes::sweep::sweep))
         .route("/api/response", post(routes::response::response))
+        .route("/api/compare/tune", post(routes::tuned::tuned))
         .fallback(assets::serve_asset)
         .with_state(state)
 }

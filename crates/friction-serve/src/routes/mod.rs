@@ -5,6 +5,7 @@ pub mod models;
 pub mod response;
 pub mod run;
 pub mod sweep;
+pub mod tuned;
 
 use axum::http::{header, HeaderMap};
 

@@ -4,13 +4,22 @@
 //! ```text
 //! loop:        x(t) = A sin(2π f t), `cycles` periods, the last one returned
 //!              (friction_analysis::tune::cycle: x, v, F and ∮ F dx)
-//! curve:       v(t) = V sin(2π t / T) over one period T (a slow velocity sweep
+//! curve, kind = "steady": for each v of a grid (both signs, log-spaced
+//!              magnitudes from v_min to v_max) the force the contact settles
+//!              on at constant slip velocity v (crate::steady)
+//! curve, kind = "sweep" (the default):
+//!              v(t) = V sin(2π t / T) over one period T (a slow velocity sweep
 //!              from 0 to V, back through 0 to -V and to 0): F against v, the
 //!              quasi-steady friction-velocity (Stribeck) curve when T is long
 //!              against the model's time constants
 //! stick_slip:  the shipped scenario examples/lugre_stick_slip.toml (a unit mass
 //!              pulled through a 2 N/m spring at 0.1 m/s) with this contact
 //! ```
+//! Each request is bounded by the server's wall-clock limit (`friction
+//! serve --max-wall`, [`crate::ServeOptions::max_wall`]) over all its
+//! parts: a part that reaches it stops and the request gets 503 with a
+//! message naming the limit ([`crate::driven::Deadline`]).
+//!
 //! `F` is the model's force (opposing the slip, positive while sliding
 //! forward), except in `stick_slip`, whose `F.c` is the scenario column
 //! (the force on the mass). The parameters are checked by the same
@@ -20,14 +29,16 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::Json;
-use friction_analysis::tune::{cycle, CycleSettings};
+use friction_analysis::tune::CycleSettings;
 use friction_models::AnyModel;
-use friction_sim::drive::{drive_outcome, DriveSettings};
+use friction_sim::drive::DriveSettings;
 use friction_sim::schedule::Schedule;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::driven::{cycle_within, drive_within, Deadline};
 use crate::error::{ApiError, ApiResult};
+use crate::steady::{steady_force, velocity_grid};
 use crate::AppState;
 
 /// A sine of slip for the hysteresis loop.
@@ -46,16 +57,27 @@ pub struct LoopRequest {
     pub samples: Option<f64>,
 }
 
-/// A slow velocity sweep for the friction-velocity curve.
+/// The friction-velocity curve: the steady state velocity by velocity
+/// (`kind = "steady"`), or a slow velocity sweep (`kind = "sweep"`, the
+/// default, as before `kind` existed).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CurveRequest {
-    /// Peak velocity V [m/s], > 0.
+    /// `"sweep"` (default) or `"steady"`.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Peak velocity V [m/s], > 0 (steady: the largest magnitude).
     pub v_max: f64,
-    /// Period T of the sweep \[s\], > 0 (default 10).
+    /// Steady: the smallest magnitude [m/s], in (0, v_max] (default v_max / 1000).
+    #[serde(default)]
+    pub v_min: Option<f64>,
+    /// Steady: velocities per sign, log-spaced (1 to 2000; default 40).
+    #[serde(default)]
+    pub points: Option<f64>,
+    /// Sweep: period T of the sweep \[s\], > 0 (default 10).
     #[serde(default)]
     pub duration: Option<f64>,
-    /// Samples over the period (8 to 20000; default 800).
+    /// Sweep: samples over the period (8 to 20000; default 800).
     #[serde(default)]
     pub samples: Option<f64>,
 }
@@ -110,7 +132,7 @@ pub fn model_of(id: &str, params: &serde_json::Map<String, Value>) -> ApiResult<
     Ok((model, table))
 }
 
-fn loop_of(model: &AnyModel, r: &LoopRequest) -> ApiResult<Value> {
+fn loop_of(model: &AnyModel, r: &LoopRequest, deadline: &Deadline) -> ApiResult<Value> {
     let a = check("loop.amplitude", r.amplitude, 0.0, false, f64::INFINITY, "m")?;
     let f = check("loop.frequency", r.frequency, 0.0, false, f64::INFINITY, "Hz")?;
     let settings = CycleSettings {
@@ -119,24 +141,34 @@ fn loop_of(model: &AnyModel, r: &LoopRequest) -> ApiResult<Value> {
         samples_per_cycle: count("loop.samples", r.samples, 400, 8, 20_000)?,
         ..CycleSettings::default()
     };
-    let c = cycle(model, a, &settings).map_err(|e| ApiError::bad(e.to_string()))?;
+    let c = cycle_within(model, a, &settings, deadline)?;
     Ok(json!({"t": c.t, "x": c.x, "v": c.v, "F": c.f, "dissipation": c.dissipation}))
 }
 
-fn curve_of(model: &AnyModel, r: &CurveRequest) -> ApiResult<Value> {
+fn curve_of(model: &AnyModel, r: &CurveRequest, deadline: &Deadline) -> ApiResult<Value> {
     let vmax = check("curve.v_max", r.v_max, 0.0, false, f64::INFINITY, "m/s")?;
+    match r.kind.as_deref().unwrap_or("sweep") {
+        "sweep" => {
+            for (key, given) in [("v_min", r.v_min.is_some()), ("points", r.points.is_some())] {
+                if given {
+                    return Err(ApiError::bad(format!(
+                        "curve.{key} applies to kind = \"steady\" only (this curve is a sweep)"
+                    )));
+                }
+            }
+        }
+        "steady" => return steady_of(model, r, vmax, deadline),
+        k => {
+            return Err(ApiError::bad(format!(
+                "curve.kind = \"{k}\" is not a curve kind; valid: \"steady\", \"sweep\""
+            )))
+        }
+    }
     let period = check("curve.duration", r.duration.unwrap_or(10.0), 0.0, false, f64::INFINITY, "s")?;
     let n = count("curve.samples", r.samples, 800, 8, 20_000)?;
     let times: Vec<f64> = (0..=n).map(|k| period * k as f64 / n as f64).collect();
     let motion = Schedule::VelocitySine { bias: 0.0, amplitude: vmax, frequency: 1.0 / period, offset: 0.0 };
-    let out = drive_outcome(
-        model.clone(),
-        motion,
-        Schedule::Constant { value: 1.0 },
-        &times,
-        &DriveSettings::default(),
-    )
-    .map_err(|e| ApiError::bad(e.to_string()))?;
+    let out = drive_within(model, motion, &times, &DriveSettings::default(), deadline, "curve")?;
     let (iv, i_f) = match (out.col("sv.c"), out.col("F.c")) {
         (Some(a), Some(b)) => (a, b),
         _ => return Err(ApiError::internal("the driven contact has no sv.c or F.c column")),
@@ -148,8 +180,39 @@ fn curve_of(model: &AnyModel, r: &CurveRequest) -> ApiResult<Value> {
     }))
 }
 
+/// The steady-state curve ([`crate::steady`]): `{kind: "steady", v, F,
+/// settled, steps, unsettled: [{v, F, reason}]}`, `F` null where the force
+/// did not settle.
+fn steady_of(model: &AnyModel, r: &CurveRequest, vmax: f64, deadline: &Deadline) -> ApiResult<Value> {
+    for (key, given) in [("duration", r.duration.is_some()), ("samples", r.samples.is_some())] {
+        if given {
+            return Err(ApiError::bad(format!(
+                "curve.{key} applies to kind = \"sweep\" only (this curve is steady: use v_min, v_max, points)"
+            )));
+        }
+    }
+    let vmin = check("curve.v_min", r.v_min.unwrap_or(vmax / 1000.0), 0.0, false, vmax, "m/s")?;
+    let n = count("curve.points", r.points, 40, 1, 2000)?;
+    let mut pts = Vec::with_capacity(2 * n);
+    for v in velocity_grid(vmin, vmax, n) {
+        deadline.remaining("curve")?;
+        pts.push(steady_force(model, v, &|| deadline.remaining("curve").is_err()));
+    }
+    deadline.remaining("curve")?;
+    Ok(json!({
+        "kind": "steady",
+        "v": pts.iter().map(|p| p.v).collect::<Vec<_>>(),
+        "F": pts.iter().map(|p| if p.settled { json!(p.force) } else { Value::Null }).collect::<Vec<_>>(),
+        "settled": pts.iter().map(|p| p.settled).collect::<Vec<_>>(),
+        "steps": pts.iter().map(|p| p.steps).collect::<Vec<_>>(),
+        "unsettled": pts.iter().filter(|p| !p.settled)
+            .map(|p| json!({"v": p.v, "F": if p.force.is_finite() { json!(p.force) } else { Value::Null }, "reason": p.reason}))
+            .collect::<Vec<_>>(),
+    }))
+}
+
 /// The stick-slip scenario with the contact `model` = `params`.
-fn stick_slip_of(id: &str, params: toml::Table, max_wall: f64) -> ApiResult<Value> {
+fn stick_slip_of(id: &str, params: toml::Table, deadline: &Deadline) -> ApiResult<Value> {
     let base = crate::examples::find("lugre_stick_slip").unwrap_or_default();
     let mut t: toml::Table = base.parse().map_err(|e| ApiError::internal(format!("{e}")))?;
     let contact = t
@@ -164,8 +227,11 @@ fn stick_slip_of(id: &str, params: toml::Table, max_wall: f64) -> ApiResult<Valu
     let mut sys =
         friction_sim::scenario::parse(&text, "examples/lugre_stick_slip.toml", std::path::Path::new("."))
             .map_err(|e| ApiError::bad(e.to_string()))?;
-    sys.solver.max_wall = Some(max_wall);
-    let out = friction_sim::simulate(&sys).map_err(|e| ApiError::bad(e.to_string()))?;
+    sys.solver.max_wall = Some(deadline.remaining("stick_slip")?);
+    let out = friction_sim::simulate(&sys).map_err(|e| deadline.classify("stick_slip", &e.to_string()))?;
+    if let Some(f) = out.failure.as_deref().filter(|f| f.contains("max_wall")) {
+        return Err(deadline.exceeded("stick_slip", f));
+    }
     let col = |name: &str| out.col(name).map(|i| out.rows.iter().map(|r| r[i]).collect::<Vec<_>>());
     Ok(json!({
         "t": col("t"), "x.m": col("x.m"), "v.m": col("v.m"), "F.c": col("F.c"),
@@ -181,17 +247,17 @@ pub async fn response(State(state): State<Arc<AppState>>, body: String) -> ApiRe
     let req: ResponseRequest =
         serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
     let (model, table) = model_of(&req.model, &req.params)?;
-    let max_wall = state.opts.max_wall;
+    let deadline = Deadline::new(state.opts.max_wall);
     let res = tokio::task::spawn_blocking(move || -> ApiResult<Value> {
         let mut v = json!({"model": req.model});
         if let Some(l) = &req.loop_ {
-            v["loop"] = loop_of(&model, l)?;
+            v["loop"] = loop_of(&model, l, &deadline)?;
         }
         if let Some(c) = &req.curve {
-            v["curve"] = curve_of(&model, c)?;
+            v["curve"] = curve_of(&model, c, &deadline)?;
         }
         if req.stick_slip {
-            v["stick_slip"] = stick_slip_of(&req.model, table, max_wall)?;
+            v["stick_slip"] = stick_slip_of(&req.model, table, &deadline)?;
         }
         Ok(v)
     })

@@ -43,10 +43,10 @@ pub fn parse(text: &str, file: &str, set: &[(String, f64)]) -> ApiResult<System>
 
 /// Removes a run from the registry when its request ends, and cancels it
 /// when the request is dropped first (the browser closed the connection).
-struct Registered<'a> {
-    state: &'a AppState,
-    id: String,
-    handle: Arc<RunHandle>,
+pub(crate) struct Registered<'a> {
+    pub(crate) state: &'a AppState,
+    pub(crate) id: String,
+    pub(crate) handle: Arc<RunHandle>,
 }
 
 impl Drop for Registered<'_> {
@@ -57,7 +57,7 @@ impl Drop for Registered<'_> {
 }
 
 /// Why a run stopped early on the server's side.
-const CANCELLED: &str = "cancelled by the user";
+pub(crate) const CANCELLED: &str = "cancelled by the user";
 
 /// The columns, units and summary of one run of `sys`, stopped when
 /// `handle` is cancelled or the output passes `max_values`.
@@ -145,17 +145,23 @@ pub async fn run(
     Ok(Json(v))
 }
 
-/// `GET /api/progress/{id}`: `{id, t, t_end, events}` of a run in progress.
+/// `GET /api/progress/{id}`: `{id, kind: "run", t, t_end, events}` of a run
+/// in progress, `{id, kind: "sweep", done, total}` of a sweep (grid points
+/// finished and in all).
 pub async fn progress(
     State(state): State<Arc<AppState>>,
     UrlPath(id): UrlPath<String>,
 ) -> ApiResult<Json<Value>> {
     let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
+    if h.is_sweep() {
+        return Ok(Json(json!({"id": id, "kind": "sweep", "done": h.points_done(), "total": h.points})));
+    }
     let (t, events) = h.progress();
-    Ok(Json(json!({"id": id, "t": t, "t_end": h.t_end, "events": events})))
+    Ok(Json(json!({"id": id, "kind": "run", "t": t, "t_end": h.t_end, "events": events})))
 }
 
-/// `POST /api/cancel/{id}`: stop a run in progress at its next output row.
+/// `POST /api/cancel/{id}`: stop a run in progress at its next output row
+/// (a sweep: start no further grid point; those running finish).
 pub async fn cancel(
     State(state): State<Arc<AppState>>,
     UrlPath(id): UrlPath<String>,

@@ -1,19 +1,26 @@
 //! `POST /api/sweep`: a scenario over a grid of parameter values, each run
 //! reduced to metrics, as `friction sweep` does it (the same grid syntax,
 //! metrics, checks and messages; `friction_sim::sweep`'s engine).
+//!
+//! A sweep registered under `?id=ID` reports its progress on `GET
+//! /api/progress/{id}` (`{kind: "sweep", done, total}`) and stops on `POST
+//! /api/cancel/{id}`: no further grid point starts, the points running
+//! finish, and the answer has the points done, the others with NaN (null)
+//! metrics and the error "cancelled by the user", and `cancelled: true`.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::Json;
 use friction_sim::sweep::{grid_rows, grid_values, Sweep};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::refuse_files;
+use super::run::{Registered, CANCELLED};
 use crate::error::{ApiError, ApiResult};
-use crate::AppState;
+use crate::{AppState, RunHandle};
 
 /// The body of `POST /api/sweep`.
 #[derive(Debug, Deserialize)]
@@ -33,10 +40,22 @@ pub struct SweepRequest {
     pub zip: bool,
 }
 
-/// `POST /api/sweep`: `{paths, metrics, points: [[grid values]], values:
-/// [[metric values]], errors: [...]}`, one entry per grid point, the first
-/// key varying slowest (as the rows of `friction sweep`'s CSV).
-pub async fn sweep(State(state): State<Arc<AppState>>, body: String) -> ApiResult<Json<Value>> {
+/// The query of `POST /api/sweep`.
+#[derive(Debug, Deserialize)]
+pub struct SweepQuery {
+    /// The sweep's id, for progress and cancel (default: a fresh `run-N`).
+    pub id: Option<String>,
+}
+
+/// `POST /api/sweep`: `{id, paths, metrics, points: [[grid values]], values:
+/// [[metric values]], errors: [...], done, cancelled}`, one entry per grid
+/// point, the first key varying slowest (as the rows of `friction sweep`'s
+/// CSV).
+pub async fn sweep(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<SweepQuery>,
+    body: String,
+) -> ApiResult<Json<Value>> {
     let req: SweepRequest =
         serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
     let file = req.name.clone().unwrap_or_else(|| "scenario.toml".into());
@@ -69,6 +88,8 @@ pub async fn sweep(State(state): State<Arc<AppState>>, body: String) -> ApiResul
     let metrics = req.metric.clone();
     let text = req.toml;
     let cap = state.opts.max_wall;
+    let (id, handle) = state.register(q.id, RunHandle::for_sweep(rows.len()))?;
+    let reg = Registered { state: &state, id: id.clone(), handle: handle.clone() };
     let res = tokio::task::spawn_blocking(move || -> ApiResult<Value> {
         let sweep = Sweep::new(&text, &file, Path::new("."), paths.clone(), &metrics)
             .map_err(|e| ApiError::bad(e.to_string()))?;
@@ -81,8 +102,12 @@ pub async fn sweep(State(state): State<Arc<AppState>>, body: String) -> ApiResul
                 .map_err(|e| ApiError::bad(e.to_string()))?,
             None => sweep,
         };
-        let results = sweep.run(&rows, &|| ());
+        let systems = sweep.prepare(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
+        let results = run_cancellable(&sweep, &systems, &handle, metrics.len());
+        let cancelled = handle.cancelled();
         Ok(json!({
+            "done": handle.points_done(),
+            "cancelled": cancelled,
             "paths": paths,
             "metrics": metrics,
             "points": rows,
@@ -92,7 +117,53 @@ pub async fn sweep(State(state): State<Arc<AppState>>, body: String) -> ApiResul
     })
     .await
     .map_err(|e| ApiError::internal(format!("the sweep stopped: {e}")))?;
-    res.map(Json)
+    drop(reg);
+    let mut v = res?;
+    v["id"] = json!(id);
+    Ok(Json(v))
+}
+
+/// One grid point's metric values and error (empty when it ran).
+type PointResult = (Vec<f64>, String);
+
+/// The sweep's points on as many threads as the machine has, one point at
+/// a time per thread (`Sweep::run_systems` on one system: the same numbers
+/// as `friction sweep`), counted on `handle`; once `handle` is cancelled no
+/// further point starts, and those not run get NaN metrics and the error
+/// "cancelled by the user".
+fn run_cancellable(
+    sweep: &Sweep,
+    systems: &[friction_sim::System],
+    handle: &RunHandle,
+    nm: usize,
+) -> Vec<PointResult> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let n = systems.len();
+    let results: Vec<Mutex<Option<PointResult>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |p| p.get()).min(n.max(1));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n || handle.cancelled() {
+                    break;
+                }
+                let r = sweep.run_systems(&systems[i..=i], &|| ()).pop();
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = r;
+                handle.point_done();
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| (vec![f64::NAN; nm], CANCELLED.to_string()))
+        })
+        .collect()
 }
 
 /// `text` with `[solver] max_wall` at most `cap` seconds (`None` when it
