@@ -18,6 +18,9 @@ pub struct DriveSettings {
     pub rtol: f64,
     /// Absolute tolerance of the contact's internal states.
     pub atol_state: f64,
+    /// Wall-clock limit of each run \[s\] (the scenario's `[solver] max_wall`);
+    /// `None`: no limit.
+    pub max_wall: Option<f64>,
 }
 
 impl Default for DriveSettings {
@@ -30,7 +33,7 @@ impl Default for DriveSettings {
     /// (the test `bristle_stiffness_is_not_identifiable_from_steady_sliding`
     /// of friction-analysis).
     fn default() -> Self {
-        DriveSettings { method: Method::Bdf, rtol: 1e-7, atol_state: 1e-12 }
+        DriveSettings { method: Method::Bdf, rtol: 1e-7, atol_state: 1e-12, max_wall: None }
     }
 }
 
@@ -83,7 +86,7 @@ pub fn drive_outcome(
             atol_state: settings.atol_state,
             max_step: t_end,
             max_steps: 10_000_000,
-            max_wall: None,
+            max_wall: settings.max_wall,
             states: crate::system::StateColumns::Auto,
             columns: None,
             max_output_bytes: crate::system::DEFAULT_MAX_OUTPUT_BYTES,

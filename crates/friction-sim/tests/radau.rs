@@ -258,7 +258,7 @@ fn radau5_driven_through_speed_jumps_does_not_fail_at_the_first_step() {
         let v = if k % 2 == 1 { -1.0 } else { 1.0 } * (0.01 + 0.04 * k as f64 / 15.0);
         x.push(x[k - 1] + v * dt);
     }
-    let settings = DriveSettings { method: Method::Radau5, rtol: 1e-8, atol_state: 1e-20 };
+    let settings = DriveSettings { method: Method::Radau5, rtol: 1e-8, atol_state: 1e-20, max_wall: None };
     let model = AnyModel::try_from(LuGreParams::default()).unwrap();
     let f = drive(model.clone(), &t, &x, None, &settings).expect("radau5");
     let b = drive(model, &t, &x, None, &DriveSettings::default()).expect("bdf");

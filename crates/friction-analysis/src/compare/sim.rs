@@ -87,7 +87,7 @@ fn driven_with(
     rtol: f64,
     method: Method,
 ) -> Result<Vec<f64>, AnalysisError> {
-    let settings = DriveSettings { method, rtol, atol_state: 1e-12 };
+    let settings = DriveSettings { method, rtol, atol_state: 1e-12, max_wall: None };
     let out = drive_outcome(model.clone(), motion, Schedule::Constant { value: 1.0 }, times, &settings)?;
     let i = out.col("F.c").ok_or_else(|| AnalysisError::Model("no column F.c".into()))?;
     if out.rows.len() != times.len() {
