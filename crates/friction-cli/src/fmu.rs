@@ -5,12 +5,12 @@
 //! `friction_fmu::archive::write` builds the archive (the generic library of
 //! the `friction-fmu` crate, the same for every export and both versions).
 //!
-//! The library is found, in this order: `--lib PATH`; the environment
-//! variable `FRICTION_FMU_LIB`; next to this executable
-//! (`libfriction_fmu.so`, which `cargo build` of the workspace or of
-//! `friction-fmu` puts there, or `deps/libfriction_fmu.so`, which cargo
-//! builds as a dependency of this binary: the newest of these); `../lib/`.
+//! The library is, in this order: `--lib PATH`; the file the environment
+//! variable `FRICTION_FMU_LIB` names; the one embedded in this executable
+//! when it was built (`build.rs`), so that an installed `friction` exports
+//! FMUs with nothing else built or installed.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -18,8 +18,6 @@ use friction_fmu::archive::{self, FmiVersion};
 
 /// The environment variable naming the library.
 const LIB_ENV: &str = "FRICTION_FMU_LIB";
-/// The library's file name.
-const LIB_NAME: &str = "libfriction_fmu.so";
 
 /// Arguments of `friction fmu`.
 #[derive(clap::Args)]
@@ -32,7 +30,7 @@ pub struct FmuArgs {
     /// FMI version of the export: 2 (FMI 2.0 Co-Simulation) or 3 (FMI 3.0 Co-Simulation).
     #[arg(long, value_name = "2|3", default_value = "2")]
     fmi: String,
-    /// The FMU shared library (libfriction_fmu.so) to pack, instead of searching for it.
+    /// The FMU shared library (libfriction_fmu.so) to pack, instead of the one built into this executable.
     #[arg(long, value_name = "PATH")]
     lib: Option<PathBuf>,
 }
@@ -78,9 +76,8 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
     };
     // a scenario error first, then the library
     friction_sim::scenario::parse(&text, &file, &dir).map_err(|e| e.to_string())?;
-    let lib = find_lib(a.lib.as_deref())?;
-    let so = std::fs::read(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
-    archive::check_library(&so, version).map_err(|e| format!("{}: {e}", lib.display()))?;
+    let (so, lib) = library(a.lib.as_deref())?;
+    archive::check_library(&so, version).map_err(|e| format!("{lib}: {e}"))?;
     let s = archive::write(&text, &file, &dir, version, &so, &a.out)?;
     Ok(format!(
         "wrote {} (FMI {} Co-Simulation, {}): {} outputs, {} inputs, {} parameters, stop time {} s; library {}",
@@ -91,58 +88,33 @@ fn export(a: &FmuArgs, default_scenario: &str) -> Result<String, String> {
         s.inputs,
         s.parameters,
         s.stop_time,
-        lib.display()
+        lib
     ))
 }
 
-/// The FMU library: `--lib`, `$FRICTION_FMU_LIB`, or next to the executable.
-fn find_lib(opt: Option<&Path>) -> Result<PathBuf, String> {
-    if let Some(p) = opt {
-        return if p.is_file() {
-            Ok(p.to_path_buf())
-        } else {
-            Err(format!("--lib {}: no such file", p.display()))
-        };
-    }
-    if let Some(p) = std::env::var_os(LIB_ENV) {
-        let p = PathBuf::from(p);
-        return if p.is_file() { Ok(p) } else { Err(format!("{LIB_ENV}={}: no such file", p.display())) };
-    }
-    let exe = std::env::current_exe().map_err(|e| format!("cannot locate this executable: {e}"))?;
-    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut searched = Vec::new();
-    let beside = dir.join(LIB_NAME);
-    searched.push(beside.display().to_string());
-    let deps = dir.join("deps");
-    searched.push(format!("{}/libfriction_fmu{{,-*}}.so", deps.display()));
-    let lib_dir = dir.join("../lib").join(LIB_NAME);
-    searched.push(lib_dir.display().to_string());
-    // the newest of the candidates next to the executable (cargo leaves older
-    // builds in deps/)
-    let mut found: Vec<PathBuf> = vec![beside];
-    if let Ok(rd) = std::fs::read_dir(&deps) {
-        for e in rd.flatten() {
-            let n = e.file_name();
-            let n = n.to_string_lossy();
-            if n == LIB_NAME || n.starts_with("libfriction_fmu-") && n.ends_with(".so") {
-                found.push(e.path());
-            }
+/// The library built with this executable (see `build.rs`).
+static EMBEDDED: &[u8] = include_bytes!(env!("FRICTION_FMU_EMBEDDED"));
+
+/// The FMU library's bytes and where they come from: `--lib`,
+/// `$FRICTION_FMU_LIB`, or the copy embedded in this executable.
+fn library(opt: Option<&Path>) -> Result<(Cow<'static, [u8]>, String), String> {
+    let path = if let Some(p) = opt {
+        if !p.is_file() {
+            return Err(format!("--lib {}: no such file", p.display()));
         }
-    }
-    let newest = found
-        .into_iter()
-        .filter_map(|p| std::fs::metadata(&p).and_then(|m| m.modified()).ok().map(|t| (t, p)))
-        .max_by_key(|(t, _)| *t)
-        .map(|(_, p)| p);
-    if let Some(p) = newest {
-        return Ok(p);
-    }
-    if lib_dir.is_file() {
-        return Ok(lib_dir);
-    }
-    Err(format!(
-        "cannot find the FMU library {LIB_NAME}; searched {}. Build it with `cargo build -p friction-fmu`, \
-         or give its path with --lib PATH or the environment variable {LIB_ENV}",
-        searched.join(", ")
-    ))
+        p.to_path_buf()
+    } else if let Some(p) = std::env::var_os(LIB_ENV) {
+        let p = PathBuf::from(p);
+        if !p.is_file() {
+            return Err(format!("{LIB_ENV}={}: no such file", p.display()));
+        }
+        p
+    } else {
+        return Ok((
+            Cow::Borrowed(EMBEDDED),
+            format!("embedded in this executable ({} bytes)", EMBEDDED.len()),
+        ));
+    };
+    let so = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((Cow::Owned(so), path.display().to_string()))
 }

@@ -104,3 +104,38 @@ fn library_from_the_environment_variable() {
     assert!(err.contains("FRICTION_FMU_LIB") && err.contains("missing.so"), "{err}");
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// `cargo install` installs the executable only, and an installed `friction
+/// fmu` failed with "cannot find the FMU library libfriction_fmu.so". The
+/// library is now embedded in the executable: a copy of it alone in an
+/// empty directory, run from there, exports FMUs of both versions, each
+/// packing the same library.
+#[test]
+fn an_installed_copy_with_nothing_beside_it_exports_fmus() {
+    let d = tmp("fmu", "installed");
+    let bin = d.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let exe = bin.join("friction");
+    std::fs::copy(env!("CARGO_BIN_EXE_friction"), &exe).unwrap();
+    let mut packed = vec![];
+    for fmi in ["2", "3"] {
+        let out = d.join(format!("fmi{fmi}.fmu"));
+        let r = std::process::Command::new(&exe)
+            .args(["fmu", "--fmi", fmi, "-o"])
+            .arg(&out)
+            .current_dir(&d)
+            .env_remove("FRICTION_FMU_LIB")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&r.stdout);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        assert!(stdout.contains("library embedded in this executable"), "{stdout}");
+        packed.push(std::fs::read(&out).unwrap().len());
+    }
+    // nothing was needed beside the executable, and nothing was left there
+    let beside: Vec<_> = std::fs::read_dir(&bin).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(beside, ["friction"]);
+    // the library (megabytes) is in both archives
+    assert!(packed.iter().all(|&n| n > 1_000_000), "{packed:?}");
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -270,7 +270,7 @@
     $("run").disabled = true; $("cancel").disabled = false; $("run-status").textContent = "running";
     showError("run-error", "");
     const poll = setInterval(async () => {
-      try { const p = await api("/api/progress/" + id); $("run-status").textContent = `t = ${fmt(p.t)} of ${p.t_end} s, ${p.events} events`; } catch (e) { /* finished */ }
+      try { const p = await api("/api/progress/" + id); if (!p.finished) $("run-status").textContent = `t = ${fmt(p.t)} of ${p.t_end} s, ${p.events} events`; } catch (e) { /* finished */ }
     }, 400);
     F.runId = id;
     try {
@@ -316,7 +316,7 @@
     const id = "sweep-" + Date.now() + "-" + (runCount++);
     F.sweepId = id; $("sweep-run").disabled = true; $("sweep-cancel").disabled = false;
     const poll = setInterval(async () => {
-      try { const p = await api("/api/progress/" + id); $("sweep-status").textContent = `${p.done} of ${p.total} runs done`; } catch (e) { /* finished */ }
+      try { const p = await api("/api/progress/" + id); if (!p.finished) $("sweep-status").textContent = `${p.done} of ${p.total} runs done`; } catch (e) { /* finished */ }
     }, 400);
     try {
       const s = await api("/api/sweep?id=" + id, { toml: $("scenario").value, name: F.scenarioName || "scenario.toml",

@@ -14,8 +14,9 @@
 //! GET  /api/schema               the scenario format: {json: JSON Schema, markdown: reference}
 //! POST /api/run[?id=ID&name=N]   run a scenario (TOML body, or JSON: a scenario table or {"toml": TEXT})
 //!                                -> {names, columns: {t: [...], ...}, units, summary}
-//! GET  /api/progress/{id}        {kind: "run", t, t_end, events} of a running run,
-//!                                {kind: "sweep", done, total} of a running sweep
+//! GET  /api/progress/{id}        {kind: "run", t, t_end, events, finished} of a run,
+//!                                {kind: "sweep", done, total, finished} of a sweep
+//!                                (finished: one of the last 256 to end; never started: 404)
 //! POST /api/cancel/{id}          stop a running run or sweep (its partial result is returned to its caller)
 //! POST /api/sweep[?id=ID]        {toml, grid: ["PATH=A:B:N", ...], metric: [...], zip} as `friction sweep`
 //! POST /api/response             one contact under a prescribed slip: a hysteresis loop under
@@ -48,7 +49,7 @@ pub mod examples;
 pub mod routes;
 pub mod steady;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -151,7 +152,23 @@ pub struct AppState {
     /// The server's limits.
     pub opts: ServeOptions,
     runs: Mutex<HashMap<String, Arc<RunHandle>>>,
+    /// The last [`FINISHED_KEPT`] runs and sweeps to finish, newest last,
+    /// so that a progress poll or a cancel arriving just after the end
+    /// is answered `finished` rather than 404.
+    finished: Mutex<VecDeque<(String, Arc<RunHandle>)>>,
     next_id: AtomicUsize,
+}
+
+/// How many finished runs the progress route still knows.
+pub const FINISHED_KEPT: usize = 256;
+
+/// Where a run stands, for the progress and cancel routes.
+#[derive(Debug, Clone)]
+pub enum RunLookup {
+    /// In progress.
+    Running(Arc<RunHandle>),
+    /// Finished recently (its last progress is kept).
+    Finished(Arc<RunHandle>),
 }
 
 impl AppState {
@@ -187,6 +204,8 @@ impl AppState {
         }
         let h = Arc::new(h);
         runs.insert(id.clone(), h.clone());
+        // an id used again is no longer a finished one
+        self.finished.lock().unwrap_or_else(|e| e.into_inner()).retain(|(f, _)| *f != id);
         Ok((id, h))
     }
 
@@ -195,9 +214,27 @@ impl AppState {
         self.runs.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
     }
 
-    /// Forget the run `id` (it finished).
+    /// The run `id`, in progress or among the last [`FINISHED_KEPT`] to finish.
+    pub fn lookup(&self, id: &str) -> Option<RunLookup> {
+        if let Some(h) = self.run(id) {
+            return Some(RunLookup::Running(h));
+        }
+        let fin = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        fin.iter().rev().find(|(f, _)| f == id).map(|(_, h)| RunLookup::Finished(h.clone()))
+    }
+
+    /// The run `id` finished: out of the runs in progress, into the
+    /// finished ones (the oldest of which is forgotten past [`FINISHED_KEPT`]).
     pub fn end_run(&self, id: &str) {
-        self.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        let h = self.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        if let Some(h) = h {
+            let mut fin = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+            fin.retain(|(f, _)| f != id);
+            fin.push_back((id.to_string(), h));
+            while fin.len() > FINISHED_KEPT {
+                fin.pop_front();
+            }
+        }
     }
 }
 

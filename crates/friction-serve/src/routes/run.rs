@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::{refuse_files, scenario_body};
 use crate::error::{ApiError, ApiResult};
-use crate::{AppState, RunHandle};
+use crate::{AppState, RunHandle, RunLookup};
 
 /// The query of `POST /api/run`.
 #[derive(Debug, Deserialize)]
@@ -145,28 +145,46 @@ pub async fn run(
     Ok(Json(v))
 }
 
-/// `GET /api/progress/{id}`: `{id, kind: "run", t, t_end, events}` of a run
-/// in progress, `{id, kind: "sweep", done, total}` of a sweep (grid points
-/// finished and in all).
+/// `GET /api/progress/{id}`: `{id, kind: "run", t, t_end, events, finished}`
+/// of a run, `{id, kind: "sweep", done, total, finished}` of a sweep (grid
+/// points finished and in all). `finished` is true for one of the last
+/// [`crate::FINISHED_KEPT`] to end, with its last progress, so that a poll
+/// racing the end of its run is not answered 404; an id never started (or
+/// long forgotten) is 404.
 pub async fn progress(
     State(state): State<Arc<AppState>>,
     UrlPath(id): UrlPath<String>,
 ) -> ApiResult<Json<Value>> {
-    let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
+    let (h, finished) = match state.lookup(&id) {
+        Some(RunLookup::Running(h)) => (h, false),
+        Some(RunLookup::Finished(h)) => (h, true),
+        None => return Err(ApiError::not_found(format!("no run `{id}` in progress"))),
+    };
     if h.is_sweep() {
-        return Ok(Json(json!({"id": id, "kind": "sweep", "done": h.points_done(), "total": h.points})));
+        return Ok(Json(
+            json!({"id": id, "kind": "sweep", "done": h.points_done(), "total": h.points, "finished": finished}),
+        ));
     }
     let (t, events) = h.progress();
-    Ok(Json(json!({"id": id, "kind": "run", "t": t, "t_end": h.t_end, "events": events})))
+    Ok(Json(
+        json!({"id": id, "kind": "run", "t": t, "t_end": h.t_end, "events": events, "finished": finished}),
+    ))
 }
 
 /// `POST /api/cancel/{id}`: stop a run in progress at its next output row
-/// (a sweep: start no further grid point; those running finish).
+/// (a sweep: start no further grid point; those running finish) and answer
+/// `{id, cancelled: true}`; a run that has just finished gets
+/// `{id, cancelled: false, finished: true}`.
 pub async fn cancel(
     State(state): State<Arc<AppState>>,
     UrlPath(id): UrlPath<String>,
 ) -> ApiResult<Json<Value>> {
-    let h = state.run(&id).ok_or_else(|| ApiError::not_found(format!("no run `{id}` in progress")))?;
-    h.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-    Ok(Json(json!({"id": id, "cancelled": true})))
+    match state.lookup(&id) {
+        Some(RunLookup::Running(h)) => {
+            h.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            Ok(Json(json!({"id": id, "cancelled": true})))
+        }
+        Some(RunLookup::Finished(_)) => Ok(Json(json!({"id": id, "cancelled": false, "finished": true}))),
+        None => Err(ApiError::not_found(format!("no run `{id}` in progress"))),
+    }
 }
