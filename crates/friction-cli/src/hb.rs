@@ -5,10 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::frf::{frf, FrfOptions};
+use friction_analysis::hb::frf::{frf, Frf, FrfOptions};
+use friction_analysis::hb::overlay::{plot_frf_levels, FrfLevels};
 use friction_analysis::hb::plot::plot_frf;
 use friction_analysis::hb::table::{csv, frf_columns, frf_summary};
 use friction_analysis::AnalysisError;
+
+use crate::variants;
 
 /// Arguments of `friction frf`.
 #[derive(Args, Debug)]
@@ -36,6 +39,22 @@ pub struct FrfArgs {
     /// Write the plot as SVG (frf.svg) instead of PNG (frf.png).
     #[arg(long)]
     pub svg: bool,
+    /// Override a number of the scenario, as `friction run --set` (repeatable).
+    #[arg(long, value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// Amplitudes of the force (N), one response each: frf.csv gains a first column `F` and the
+    /// plot shows the receptance |X|/F of the forced body at every level.
+    #[arg(long, value_name = "F1,F2,..", value_delimiter = ',', allow_negative_numbers = true, value_parser = positive)]
+    pub levels: Vec<f64>,
+}
+
+/// A force level: a finite number > 0.
+fn positive(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(x) => Err(format!("{x} is out of range; valid range (0, inf) N")),
+        Err(_) => Err(format!("`{s}` is not a number")),
+    }
 }
 
 /// Run `friction frf`.
@@ -53,15 +72,22 @@ fn io(p: &std::path::Path) -> impl Fn(std::io::Error) -> AnalysisError + '_ {
     move |e| AnalysisError::Io { path: p.display().to_string(), message: e.to_string() }
 }
 
-fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
-    let sys = friction_sim::scenario::load(&a.file)?;
-    let opts = FrfOptions {
+fn options(a: &FrfArgs) -> FrfOptions {
+    FrfOptions {
         f_min: a.f_min,
         f_max: a.f_max,
         harmonics: a.harmonics.map(|h| h as usize),
         samples: a.samples.map(|n| n as usize),
         ..Default::default()
-    };
+    }
+}
+
+fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
+    if !a.levels.is_empty() {
+        return levels(a);
+    }
+    let sys = variants::load(&a.file, &a.set)?;
+    let opts = options(a);
     let r = frf(&sys, &a.force, &opts)?;
     let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{}-frf", sys.name)));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
@@ -73,16 +99,70 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
         .map_err(io(&json_path))?;
     let plot = dir.join(if a.svg { "frf.svg" } else { "frf.png" });
     plot_frf(&r, &plot)?;
+    println!("{}", line(&sys.name, a, &r));
     println!(
+        "wrote {}, summary.json, {}",
+        csv_path.display(),
+        plot.file_name().unwrap_or_default().to_string_lossy()
+    );
+    Ok(())
+}
+
+fn line(name: &str, a: &FrfArgs, r: &Frf) -> String {
+    format!(
         "{}: {} points from {} to {} Hz, H = {} harmonics ({} samples per period; H -> 2H change {:.1e})",
-        sys.name,
+        name,
         r.points.len(),
         a.f_min,
         a.f_max,
         r.harmonics,
         r.samples,
         r.h_change
-    );
+    )
+}
+
+/// `--levels`: one response per force amplitude, stacked in frf.csv under
+/// a first column `F`, the receptances of the forced body in one plot.
+fn levels(a: &FrfArgs) -> Result<(), AnalysisError> {
+    let opts = options(a);
+    let mut runs: Vec<(f64, Frf)> = Vec::new();
+    let mut summaries = Vec::new();
+    let mut name = String::new();
+    let mut body = 0;
+    for &level in &a.levels {
+        let sys = variants::at_level(&a.file, &a.set, &a.force, level)?;
+        let r = frf(&sys, &a.force, &opts)?;
+        println!("F = {level} N: {}", line(&sys.name, a, &r));
+        let mut s = frf_summary(&r, &sys.name, &a.force, &opts);
+        s["F"] = serde_json::json!(level);
+        summaries.push(s);
+        if let Some(f) = sys.forces.iter().find(|f| f.name == a.force) {
+            body = f.on;
+        }
+        name = sys.name;
+        runs.push((level, r));
+    }
+    let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{name}-frf")));
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let mut cols = vec![("F".to_string(), Vec::new())];
+    for (level, r) in &runs {
+        let c = frf_columns(r);
+        if cols.len() == 1 {
+            cols.extend(c.iter().map(|(n, _)| (n.clone(), Vec::new())));
+        }
+        cols[0].1.extend(std::iter::repeat_n(*level, r.points.len()));
+        for (k, (_, v)) in c.into_iter().enumerate() {
+            cols[k + 1].1.extend(v);
+        }
+    }
+    let csv_path = dir.join("frf.csv");
+    std::fs::write(&csv_path, csv(&cols)).map_err(io(&csv_path))?;
+    let summary = serde_json::json!({"scenario": name, "force": a.force, "levels": summaries});
+    let json_path = dir.join("summary.json");
+    std::fs::write(&json_path, serde_json::to_string_pretty(&summary).unwrap_or_default())
+        .map_err(io(&json_path))?;
+    let plot = dir.join(if a.svg { "frf.svg" } else { "frf.png" });
+    plot_frf_levels(FrfLevels { levels: &runs, body }, &plot)?;
     println!(
         "wrote {}, summary.json, {}",
         csv_path.display(),

@@ -10,6 +10,7 @@ mod progress;
 mod serve;
 mod sweep;
 mod tune;
+mod variants;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -278,7 +279,7 @@ fn overrides(set: &[String]) -> Result<Vec<(String, f64)>, SimError> {
 
 /// The scenario of `friction run`, with `--set` overrides applied before
 /// validation; an error caused by an override names it.
-fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scenario::System, SimError> {
+pub(crate) fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scenario::System, SimError> {
     let over = overrides(set)?;
     let (text, name, dir) = match file {
         Some(f) => (

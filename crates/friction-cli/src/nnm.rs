@@ -6,10 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::nnm::{nnm, NnmOptions};
+use friction_analysis::hb::nnm::{nnm, Nnm, NnmOptions};
+use friction_analysis::hb::overlay::{plot_backbones, Backbones};
 use friction_analysis::hb::plot::plot_nnm;
 use friction_analysis::hb::table::{csv, nnm_columns, nnm_summary};
 use friction_analysis::AnalysisError;
+use friction_models::FrictionModel;
+
+use crate::variants::{self, Tuned};
 
 /// Arguments of `friction nnm`.
 #[derive(Args, Debug)]
@@ -37,6 +41,16 @@ pub struct NnmArgs {
     /// Write the plot as SVG (backbone.svg) instead of PNG (backbone.png).
     #[arg(long)]
     pub svg: bool,
+    /// Override a number of the scenario, as `friction run --set` (repeatable).
+    #[arg(long, value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// A `friction tune --json` result (repeatable): the backbone again with the contact given its
+    /// model and parameters, written to backbone_N.csv and drawn with the scenario's own.
+    #[arg(long, value_name = "TUNE.json")]
+    pub tuned: Vec<PathBuf>,
+    /// The contact that `--tuned` replaces (needed when the scenario has several).
+    #[arg(long, value_name = "NAME")]
+    pub contact: Option<String>,
 }
 
 /// The amplitudes of `--amplitudes A1:A2:N`.
@@ -85,7 +99,13 @@ fn io(p: &std::path::Path) -> impl Fn(std::io::Error) -> AnalysisError + '_ {
 }
 
 fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
-    let sys = friction_sim::scenario::load(&a.file)?;
+    let sys = variants::load(&a.file, &a.set)?;
+    // every --tuned file and its scenario checked before any work
+    let tuned: Vec<Tuned> = a.tuned.iter().map(|f| variants::read_tuned(f)).collect::<Result<_, _>>()?;
+    let variants: Vec<_> = tuned
+        .iter()
+        .map(|t| variants::with_model(&a.file, &a.set, a.contact.as_deref(), t))
+        .collect::<Result<_, _>>()?;
     let opts = NnmOptions {
         body: a.body.clone(),
         mode: a.mode as usize,
@@ -98,17 +118,63 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let csv_path = dir.join("backbone.csv");
     std::fs::write(&csv_path, csv(&nnm_columns(&r))).map_err(io(&csv_path))?;
-    let summary = nnm_summary(&r, &sys.name);
+    let mut summary = nnm_summary(&r, &sys.name);
+    println!("{}", line(&sys.name, &r));
+    // the tuned models: the same mode and body as the scenario's own
+    let opts = NnmOptions { body: Some(r.body.clone()), ..opts };
+    let mut entries = vec![(format!("{} (as in the scenario)", model_of(&sys, a.contact.as_deref())), r)];
+    let mut tuned_summaries = Vec::new();
+    for (k, (t, s)) in tuned.iter().zip(&variants).enumerate() {
+        let rt = nnm(s, &opts).map_err(|e| match e {
+            AnalysisError::Model(m) => AnalysisError::Model(format!("--tuned {}: {m}", t.file.display())),
+            e => e,
+        })?;
+        let p = dir.join(format!("backbone_{}.csv", k + 1));
+        std::fs::write(&p, csv(&nnm_columns(&rt))).map_err(io(&p))?;
+        println!("{}: {}", t.label(), line(&sys.name, &rt));
+        let mut ts = nnm_summary(&rt, &sys.name);
+        ts["tuned"] = serde_json::json!({
+            "file": t.file.display().to_string(), "model": t.model, "params": t.params, "csv": p.file_name().map(|n| n.to_string_lossy().into_owned()),
+        });
+        tuned_summaries.push(ts);
+        entries.push((t.label(), rt));
+    }
+    if !tuned.is_empty() {
+        summary["tuned"] = serde_json::json!(tuned_summaries);
+    }
     let json_path = dir.join("summary.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&summary).unwrap_or_default())
         .map_err(io(&json_path))?;
     let plot = dir.join(if a.svg { "backbone.svg" } else { "backbone.png" });
-    plot_nnm(&r, &plot)?;
-    let (first, last) = (&r.points[0], &r.points[r.points.len() - 1]);
+    if entries.len() == 1 {
+        plot_nnm(&entries[0].1, &plot)?;
+    } else {
+        plot_backbones(Backbones { entries: &entries }, &plot)?;
+    }
     println!(
+        "wrote {}{}, summary.json, {}",
+        csv_path.display(),
+        if tuned.is_empty() { String::new() } else { format!(", backbone_1..{}.csv", tuned.len()) },
+        plot.file_name().unwrap_or_default().to_string_lossy()
+    );
+    Ok(())
+}
+
+/// The model id of the contact `--tuned` replaces (or the only one).
+fn model_of(sys: &friction_sim::scenario::System, contact: Option<&str>) -> String {
+    let c = match contact {
+        Some(n) => sys.contacts.iter().find(|c| c.name == n),
+        None => sys.contacts.first(),
+    };
+    c.map_or_else(|| "no contact".into(), |c| c.model.info().id.to_string())
+}
+
+fn line(name: &str, r: &Nnm) -> String {
+    let (first, last) = (&r.points[0], &r.points[r.points.len() - 1]);
+    format!(
         "{}: mode {} of {} ({} amplitudes, H = {}): {:.4} Hz, ζ = {:.3e} at {:.3e} m; {:.4} Hz, ζ = {:.3e} at \
          {:.3e} m (linear, stuck: {:.4} Hz)",
-        sys.name,
+        name,
         r.mode,
         r.body,
         r.points.len(),
@@ -120,11 +186,5 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
         last.zeta,
         last.amplitude,
         r.linear_f
-    );
-    println!(
-        "wrote {}, summary.json, {}",
-        csv_path.display(),
-        plot.file_name().unwrap_or_default().to_string_lossy()
-    );
-    Ok(())
+    )
 }

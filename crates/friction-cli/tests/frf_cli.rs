@@ -128,3 +128,114 @@ fn jointed_example_resonates_between_its_stuck_and_slipping_linear_frequencies()
         assert!((at - 219.0).abs() < 1.5, "{b}: the README says 219 Hz");
     }
 }
+
+fn csv_rows(path: &std::path::Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let mut rd = csv::Reader::from_path(path).unwrap();
+    let head = rd.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = rd.records().map(|r| r.unwrap().iter().map(|v| v.parse().unwrap()).collect()).collect();
+    (head, rows)
+}
+
+/// `--levels`: one response per force amplitude, stacked under a first
+/// column `F`. A linear oscillator's receptance |X|/F is the closed form at
+/// every level (to 1e-8), and the level equal to the scenario's own force
+/// gives the rows of a plain run bit for bit.
+#[test]
+fn levels_stack_responses_and_a_linear_receptance_is_one_curve() {
+    let f = write("levels", SDOF);
+    let d = f.parent().unwrap();
+    let run = |extra: &[&str], out: &str| {
+        let o = friction()
+            .args(["frf", f.to_str().unwrap(), "--force", "shaker", "--f-min", "5", "--f-max", "30"])
+            .args(extra)
+            .args(["--out", d.join(out).to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        csv_rows(&d.join(out).join("frf.csv"))
+    };
+    let (head, rows) = run(&["--levels", "0.5,1,4"], "levels");
+    assert_eq!(head, ["F", "f", "a.m", "phase.m", "peak.m", "stable"]);
+    let (_, plain) = run(&[], "plain");
+    for level in [0.5, 1.0, 4.0] {
+        let at: Vec<&Vec<f64>> = rows.iter().filter(|r| r[0] == level).collect();
+        assert!(at.len() > 30, "F = {level}: {} rows", at.len());
+        for r in &at {
+            let w = 2.0 * std::f64::consts::PI * r[1];
+            let exact = 1.0 / ((1e4 - w * w).powi(2) + (4.0 * w).powi(2)).sqrt();
+            assert!((r[2] / level / exact - 1.0).abs() < 1e-8, "F = {level}, f = {}: {}", r[1], r[2] / level);
+        }
+        if level == 1.0 {
+            let same: Vec<Vec<f64>> = at.iter().map(|r| r[1..].to_vec()).collect();
+            assert_eq!(same, plain);
+        }
+    }
+    // a level out of range, and a force that is not there
+    for (args, needle) in [
+        (vec!["--levels", "0.5,-1"], "-1 is out of range; valid range (0, inf) N"),
+        (vec!["--levels", "0.5,abc"], "`abc` is not a number"),
+    ] {
+        let o = friction()
+            .args(["frf", f.to_str().unwrap(), "--force", "shaker", "--f-min", "5", "--f-max", "30"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+    let o = friction()
+        .args([
+            "frf",
+            f.to_str().unwrap(),
+            "--force",
+            "nope",
+            "--f-min",
+            "5",
+            "--f-max",
+            "30",
+            "--levels",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("--levels 1") && e.contains("nope"), "{e}");
+}
+
+/// The Sandia study's finding (its Figures 8 and 9), as
+/// `examples/sandia_joints.sh` shows it: under a growing force the jointed
+/// structure's resonance moves down, from near the stuck frequency (263 Hz)
+/// towards the gross-slip one (188 Hz), at every step (the README's figures:
+/// 245, 232, 218 and 189 Hz at 0.05, 0.2, 0.5 and 2 N); the receptance's
+/// peak falls while the joint slips partly (more damping) and rises again in
+/// gross slip, where the joint's dissipation grows only as the amplitude.
+#[test]
+fn levels_move_the_jointed_resonance_down_as_the_load_grows() {
+    let d = common::tmp("frf-cli", "sandia");
+    let scen = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/jointed_frf.toml");
+    let o = friction()
+        .args(["frf", scen.to_str().unwrap(), "--force", "shaker", "--f-min", "150", "--f-max", "320"])
+        .args(["--levels", "0.05,0.2,0.5,2", "--out", d.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (head, rows) = csv_rows(&d.join("frf.csv"));
+    let (fc, ac) =
+        (head.iter().position(|h| h == "f").unwrap(), head.iter().position(|h| h == "a.base").unwrap());
+    let tops: Vec<(f64, f64)> = [0.05, 0.2, 0.5, 2.0]
+        .iter()
+        .map(|&level| {
+            let top = rows.iter().filter(|r| r[0] == level).max_by(|a, b| a[ac].total_cmp(&b[ac])).unwrap();
+            (top[fc], top[ac] / level)
+        })
+        .collect();
+    for (k, want) in [245.2, 232.4, 218.5, 188.9].iter().enumerate() {
+        assert!((tops[k].0 - want).abs() < 0.5, "level {k}: resonance at {} Hz, README {want}", tops[k].0);
+    }
+    assert!(tops.windows(2).all(|w| w[1].0 < w[0].0), "{tops:?}");
+    assert!(tops[1].1 < tops[0].1 && tops[2].1 < tops[1].1 && tops[3].1 > tops[2].1, "{tops:?}");
+    assert!(tops[3].0 > 188.0 && tops[0].0 < 263.2, "{tops:?}");
+    let _ = std::fs::remove_dir_all(d);
+}

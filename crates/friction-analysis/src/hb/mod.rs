@@ -20,6 +20,7 @@
 //! - [`frf`]: the frequency-response driver;
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
 //! - [`plot`]: the plots;
+//! - [`overlay`]: plots of several results together (force levels, joint models);
 //! - [`table`]: the results' columns and summaries, as written and returned.
 //!
 //! Set-valued stick (true Coulomb stick) and wrapper models are refused
@@ -30,6 +31,7 @@ pub mod continuation;
 pub mod frf;
 pub mod harmonics;
 pub mod nnm;
+pub mod overlay;
 pub mod plot;
 pub mod problem;
 pub mod stability;
