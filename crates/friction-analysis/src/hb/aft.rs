@@ -58,17 +58,34 @@ pub fn check_model(contact: &str, model: &AnyModel) -> Result<(), AnalysisError>
     }
 }
 
-/// The tangent stiffness `dF/dx` of a model at rest from its initial state
-/// (a hysteresis element's stuck stiffness; 0 for a static map or a
-/// continuous-state model, whose force does not depend on `x` directly).
+/// The tangent stiffness `dF/dx` of a model at rest from its initial state:
+/// a hysteresis element's stuck stiffness; a continuous-state model's rest
+/// stiffness, `∂F/∂z · dz/dx` with `dz/dx` from its rates at a small
+/// velocity (σ0 for Dahl and LuGre, kj A for Bouc-Wen); 0 for a static map.
+/// Before, a continuous-state model gave 0, and the nonlinear mode started
+/// from (and `friction nnm` reported as "linear, stuck") the structure
+/// without the joint.
 pub fn initial_stiffness(model: &AnyModel) -> f64 {
     let (mut z, mut mem) = (vec![0.0; model.n_states()], vec![0.0; model.n_memory()]);
     let rest = Input::new(0.0, 0.0, 0.0);
     model.init(&rest, &mut z, &mut mem);
     let h = 1e-12;
     let f0 = model.force(&rest, &z, &mem);
-    let f1 = model.force(&Input::new(0.0, h, 0.0), &z, &mem);
-    (f1 - f0) / h
+    let direct = (model.force(&Input::new(0.0, h, 0.0), &z, &mem) - f0) / h;
+    if z.is_empty() {
+        return direct;
+    }
+    // dz/dx at rest, from the rates at a velocity small enough to be linear
+    let v = 1e-9;
+    let mut dz = vec![0.0; z.len()];
+    model.rates(&Input::new(0.0, 0.0, v), &z, &mem, &mut dz);
+    let moved: Vec<f64> = z.iter().zip(&dz).map(|(z, d)| z + h * d / v).collect();
+    let k = (model.force(&Input::new(0.0, h, 0.0), &moved, &mem) - f0) / h;
+    if k.is_finite() {
+        k
+    } else {
+        direct
+    }
 }
 
 /// Work arrays of one contact's evaluation (allocated once).
@@ -240,6 +257,24 @@ mod tests {
             m.insert(k.to_string(), ParamValue::Num(*v));
         }
         build_model(id, &m).unwrap()
+    }
+
+    /// `friction nnm` reported a Dahl, LuGre or Bouc-Wen joint's structure
+    /// "stuck" at the frequency it has without the joint: the rest stiffness
+    /// of a continuous-state model was taken as 0. It is σ0 (Dahl, LuGre),
+    /// kj A (Bouc-Wen), kt (Jenkins), and 0 for a static map.
+    #[test]
+    fn continuous_state_models_are_stiff_at_rest() {
+        for (id, p, k) in [
+            ("dahl", vec![("sigma0", 3e5), ("fc", 1.0)], 3e5),
+            ("lugre", vec![("sigma0", 2e5), ("sigma1", 50.0), ("fc", 1.0), ("fs", 1.2)], 2e5),
+            ("bouc_wen", vec![("k", 1e5), ("a", 2.0), ("beta", 1e4), ("gamma", 1e4), ("n", 1.0)], 2e5),
+            ("jenkins", vec![("kt", 4e4), ("fs", 1.0)], 4e4),
+            ("coulomb_tanh", vec![], 0.0),
+        ] {
+            let got = initial_stiffness(&model(id, &p));
+            assert!((got - k).abs() <= 1e-3 * k.max(1.0), "{id}: {got} vs {k}");
+        }
     }
 
     /// The first harmonic of a Jenkins element (elastic-perfectly-plastic,
