@@ -99,7 +99,7 @@ enum Cmd {
     Analyze(analyze::AnalyzeArgs),
     /// Fit a model's parameters to measured data (CSV: t and x and/or v, F, optionally N).
     Fit(fit::FitArgs),
-    /// Export a scenario as an FMI 2.0 Co-Simulation FMU (linux64) for other simulators (without FILE: the embedded LuGre stick-slip scenario).
+    /// Export a scenario as an FMI 2.0 (linux64) or, with --fmi 3, FMI 3.0 (x86_64-linux) Co-Simulation FMU for other simulators (without FILE: the embedded LuGre stick-slip scenario).
     Fmu(fmu::FmuArgs),
     /// Frequency response under a `sine` force by harmonic balance with continuation in frequency.
     Frf(hb::FrfArgs),
