@@ -84,7 +84,8 @@ fn den_hartog(ff: f64, w: f64) -> (f64, bool) {
         let (sw, cw) = (w * t).sin_cos();
         let (sn, cs) = (sw * cphi + cw * sphi, cw * cphi - sw * sphi);
         let v = w * (-p * sn + q * cs)
-            + (-sigma * t).exp() * ((-sigma * a + wd * b) * (wd * t).cos() - (sigma * b + wd * a) * (wd * t).sin());
+            + (-sigma * t).exp()
+                * ((-sigma * a + wd * b) * (wd * t).cos() - (sigma * b + wd * a) * (wd * t).sin());
         v > 0.0
     });
     (x, moving)
@@ -121,14 +122,9 @@ fn den_hartog_reference_reduces_to_the_linear_amplitude() {
 /// penalty `eps` (the default when `None`), 2048 samples; the coefficients
 /// at every H.
 fn ladder(s: &Structure, f: f64, eps: Option<f64>) -> Vec<(usize, Vec<f64>)> {
-    ladder_to(s, f, eps, &[7, 15, 31, 63])
-}
-
-/// [`ladder`] through the harmonics `hs`, with max(2048, 8 (2H + 1)) samples.
-fn ladder_to(s: &Structure, f: f64, eps: Option<f64>, hs: &[usize]) -> Vec<(usize, Vec<f64>)> {
     let mut out: Vec<(usize, Vec<f64>)> = Vec::new();
-    for &h in hs {
-        let mut p = Problem::new(s.clone(), h, (8 * (2 * h + 1)).max(2048));
+    for h in [7, 15, 31, 63] {
+        let mut p = Problem::new(s.clone(), h, 2048);
         if let Some(e) = eps {
             p.epsilon = e;
         }
@@ -157,10 +153,15 @@ fn coulomb_sdof_matches_den_hartog_exact_solution() {
     for (f, tol) in [(8.0, 1e-3), (15.9, 1e-3), (30.0, 1e-2)] {
         let (exact, moving) = den_hartog(ff, 2.0 * PI * f);
         assert!(moving, "{f} Hz: the mass stops; Den Hartog's continuous solution does not apply");
-        let errs: Vec<f64> = ladder(&s, f, None).iter().map(|(h, c)| (hb_peak(c, *h) / exact - 1.0).abs()).collect();
+        let errs: Vec<f64> =
+            ladder(&s, f, None).iter().map(|(h, c)| (hb_peak(c, *h) / exact - 1.0).abs()).collect();
         println!("f = {f} Hz: peak error at H = 7, 15, 31, 63: {} (exact X = {exact:.6e} m)", sci(&errs));
         assert!(errs[3] < tol, "f = {f} Hz: relative error {:.3e} at H = 63", errs[3]);
-        assert!(errs[2] < 1e-4 || errs[3] <= 0.7 * errs[2], "f = {f} Hz: no convergence in H: {}", sci(&errs));
+        assert!(
+            errs[2] < 1e-4 || errs[3] <= 0.7 * errs[2],
+            "f = {f} Hz: no convergence in H: {}",
+            sci(&errs)
+        );
     }
 }
 
@@ -177,29 +178,42 @@ fn dlft_penalty_changes_only_the_truncation_error() {
     let (exact, _) = den_hartog(0.2, 2.0 * PI * f);
     let a = ladder(&s, f, Some(K));
     let b = ladder(&s, f, Some(100.0 * K));
-    let d: Vec<f64> = a.iter().zip(&b).map(|((h, x), (_, y))| (hb_peak(x, *h) / hb_peak(y, *h) - 1.0).abs()).collect();
+    let d: Vec<f64> =
+        a.iter().zip(&b).map(|((h, x), (_, y))| (hb_peak(x, *h) / hb_peak(y, *h) - 1.0).abs()).collect();
     let e: Vec<f64> = b.iter().map(|(h, c)| (hb_peak(c, *h) / exact - 1.0).abs()).collect();
-    println!("peak difference between eps = k and 100 k at H = 7, 15, 31, 63: {}; error (100 k) {}", sci(&d), sci(&e));
+    println!(
+        "peak difference between eps = k and 100 k at H = 7, 15, 31, 63: {}; error (100 k) {}",
+        sci(&d),
+        sci(&e)
+    );
     assert!(d[3] <= 0.5 * d[2], "{}", sci(&d));
     assert!(e[3] < e[2] && e[3] < 1e-2, "{}", sci(&e));
 }
 
-/// Stick-slip: Ff = 0.8 N against 1 N at 4 Hz, the mass sticks part of
+/// Stick-slip: Ff = 0.5 N against 1 N at 8 Hz, the mass sticks part of
 /// each cycle (Den Hartog's continuous solution does not apply there: its
-/// no-stop check fails). Harmonic balance's peak against a long time
-/// integration by our engine (exact stick, 40 periods) to 1 %.
+/// no-stop check fails, and the engine's x stays still over part of the
+/// period). Harmonic balance's peak against a long time integration by our
+/// engine (exact stick, 40 periods: the free transient decays below 3e-4)
+/// to 1 % at H = 63 (measured relative differences at H = 7, 15, 31, 63:
+/// 3.7e-2, 1.2e-2, 6.2e-3, 2.1e-3: convergence about as 1/H).
 #[test]
 fn coulomb_stick_slip_peak_matches_a_long_time_integration_to_1_percent() {
-    let (ff, f) = (0.8, 4.0);
+    let (ff, f) = (0.5, 8.0);
     assert!(!den_hartog(ff, 2.0 * PI * f).1, "the mass should stop");
     let sys = sdof(ff, f, 40.0 / f);
     let out = simulate(&sys).unwrap();
     let x = out.col("x.m").unwrap();
     let ti = out.rows.iter().map(|r| r[x].abs()).fold(0.0, f64::max);
+    let still = out.rows.windows(2).filter(|w| (w[1][x] - w[0][x]).abs() <= 1e-12 * ti).count();
+    assert!(still > out.rows.len() / 20, "the engine's mass does not stick: {still} still samples");
     let s = Structure::from_system(&sys, "p").unwrap();
-    let l = ladder_to(&s, f, None, &[7, 15, 31, 63, 127, 255]);
+    let l = ladder(&s, f, None);
     let hb: Vec<f64> = l.iter().map(|(h, c)| hb_peak(c, *h)).collect();
-    println!("stick-slip at {f} Hz: HB at H = 7, 15, 31, 63, 127, 255 {} m, engine {ti:.6e} m", sci(&hb));
+    println!(
+        "stick-slip at {f} Hz: HB at H = 7, 15, 31, 63 {} m, engine {ti:.6e} m ({still} still samples)",
+        sci(&hb)
+    );
     assert!((hb[3] / ti - 1.0).abs() < 0.01, "HB {:.6e}, engine {ti:.6e}", hb[3]);
 }
 
@@ -212,6 +226,9 @@ fn frf_traces_a_coulomb_contact_through_resonance() {
     let r = frf(&sys, "p", &FrfOptions { f_min: 10.0, f_max: 22.0, ..Default::default() }).unwrap();
     let top = r.points.iter().max_by(|a, b| a.peak[0].total_cmp(&b.peak[0])).unwrap();
     let (exact, _) = den_hartog(0.2, 2.0 * PI * top.f);
-    println!("H = {}, change {:.3e}, top {} m at {} Hz, exact {exact}", r.harmonics, r.h_change, top.peak[0], top.f);
+    println!(
+        "H = {}, change {:.3e}, top {} m at {} Hz, exact {exact}",
+        r.harmonics, r.h_change, top.peak[0], top.f
+    );
     assert!((top.peak[0] / exact - 1.0).abs() < 5e-3, "{} vs {exact}", top.peak[0]);
 }

@@ -97,7 +97,16 @@ impl ContactDlft {
     /// the linear balance asks of the contact), slip force `fc` and stick
     /// limit `fs` \[N\] (normal load included) and penalty `eps` \[N/m\].
     #[allow(clippy::too_many_arguments)]
-    pub fn eval(&mut self, grid: &Grid, rel: &[f64], lam_u: &[f64], fc: f64, fs: f64, eps: f64, out: &mut [f64]) {
+    pub fn eval(
+        &mut self,
+        grid: &Grid,
+        rel: &[f64],
+        lam_u: &[f64],
+        fc: f64,
+        fs: f64,
+        eps: f64,
+        out: &mut [f64],
+    ) {
         let n = grid.n;
         grid.synth(rel, &mut self.x);
         grid.synth(lam_u, &mut self.lu);

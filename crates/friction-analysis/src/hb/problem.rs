@@ -66,7 +66,8 @@ impl Problem {
         let xp = vec![0.0; s.dofs() * l];
         let dlft = s.contacts.iter().map(|c| is_dlft(&c.model).then(|| ContactDlft::new(&grid))).collect();
         let mmax = (0..s.dofs()).map(|i| s.m[(i, i)]).fold(0.0f64, f64::max);
-        let epsilon = if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
+        let epsilon =
+            if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
         let n = xp.len();
         Problem {
             s,

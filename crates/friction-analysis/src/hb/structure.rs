@@ -191,7 +191,8 @@ impl Structure {
         let dl: Vec<&HbContact> = contacts.iter().filter(|c| super::dlft::is_dlft(&c.model)).collect();
         for (i, a) in dl.iter().enumerate() {
             for b in &dl[i + 1..] {
-                let shared = [a.first, a.second].iter().flatten().any(|d| [b.first, b.second].contains(&Some(*d)));
+                let shared =
+                    [a.first, a.second].iter().flatten().any(|d| [b.first, b.second].contains(&Some(*d)));
                 if shared {
                     return Err(refuse(format!(
                         "contacts \"{}\" and \"{}\": two `coulomb` contacts on the same body; harmonic balance's \
