@@ -232,3 +232,13 @@ fn frf_traces_a_coulomb_contact_through_resonance() {
     );
     assert!((top.peak[0] / exact - 1.0).abs() < 5e-3, "{} vs {exact}", top.peak[0]);
 }
+
+/// Nonlinear modes do not treat a `coulomb` contact yet: refused by the
+/// contact's name, not computed with a Jacobian that ignores the multiplier.
+#[test]
+fn nnm_refuses_a_coulomb_contact_with_the_reason() {
+    let sys = sdof(0.2, 10.0, 1.0);
+    let opts = friction_analysis::hb::nnm::NnmOptions { amplitudes: vec![1e-4], ..Default::default() };
+    let e = friction_analysis::hb::nnm::nnm(&sys, &opts).unwrap_err().to_string();
+    assert!(e.contains("\"dry\"") && e.contains("coulomb"), "{e}");
+}
