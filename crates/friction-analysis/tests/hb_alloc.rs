@@ -24,8 +24,18 @@ fn hb_jacobian_and_residual_allocate_nothing() {
         .solver(SolverSettings::with_t_end(1.0))
         .build()
         .unwrap();
+    // true Coulomb stick: the dynamic Lagrangian AFT and its Jacobian by differences
+    let coulomb = System::builder("coulomb")
+        .body("m", 1.0)
+        .spring("k", ("m", Ground), 1e4)
+        .damper("c", ("m", Ground), 5.0)
+        .contact("dry", ("m", Ground), friction_sim::CoulombParams { fc: 0.2, fs: None })
+        .force("p", "m", Schedule::Sine { amplitude: 1.0, frequency: 10.0, phase: 0.0, offset: 0.0 })
+        .solver(SolverSettings::with_t_end(1.0))
+        .build()
+        .unwrap();
     let iwan = friction_sim::scenario::load(std::path::Path::new("../../examples/jointed_frf.toml")).unwrap();
-    for (sys, force) in [(&jenkins, "p"), (&iwan, "shaker")] {
+    for (sys, force) in [(&jenkins, "p"), (&coulomb, "p"), (&iwan, "shaker")] {
         let s = Structure::from_system(sys, force).unwrap();
         let mut p = Problem::new(s, 5, 256);
         let n = p.n();

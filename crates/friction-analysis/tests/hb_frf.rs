@@ -163,13 +163,19 @@ fn jenkins_frf_is_converged_in_the_number_of_harmonics() {
     assert!(top.f > 15.0 && top.f < 22.6, "{}", top.f);
 }
 
-/// A contact with true Coulomb stick is refused by name, not regularised.
+/// A contact with set-valued stick other than `coulomb` (here Karnopp's
+/// model) is refused by name, not regularised (`coulomb` is treated by the
+/// dynamic Lagrangian AFT: tests/hb_dlft.rs).
 #[test]
-fn set_valued_coulomb_contact_is_refused_not_regularised() {
+fn set_valued_karnopp_contact_is_refused_not_regularised() {
     let sys = System::builder("c")
         .body("m", 1.0)
         .spring("k", ("m", Ground), 1e4)
-        .contact("dry", ("m", Ground), friction_sim::CoulombParams::default())
+        .contact(
+            "dry",
+            ("m", Ground),
+            friction_sim::build_model("karnopp", &friction_sim::ParamMap::new()).unwrap(),
+        )
         .force("p", "m", sine(10.0, 1.0))
         .solver(SolverSettings::with_t_end(1.0))
         .build()

@@ -21,8 +21,10 @@
 //! - continuous-state models (LuGre, Dahl, Bouc-Wen, ...): `dz/dt` integrated
 //!   by the classical Runge-Kutta method between samples, in as many
 //!   sub-steps as the state's own rate asks, over periods until `z` repeats;
-//! - set-valued stick (Coulomb, Karnopp, ... with true stick) and wrappers
-//!   are refused ([`check_model`]).
+//! - set-valued stick: `coulomb` is evaluated by the dynamic Lagrangian
+//!   method of [`super::dlft`], which needs the balance of the contact's
+//!   bodies and so lives in [`super::problem`]; the other set-valued models
+//!   (Karnopp, ...) and wrappers are refused ([`check_model`]).
 
 use friction_models::{Family, FrictionModel, Input};
 use friction_sim::AnyModel;
@@ -43,10 +45,11 @@ pub fn check_model(contact: &str, model: &AnyModel) -> Result<(), AnalysisError>
     let info = model.info();
     match info.family {
         Family::StaticMap | Family::Hysteresis | Family::ContinuousState => Ok(()),
+        Family::SetValued if super::dlft::is_dlft(model) => Ok(()),
         Family::SetValued => Err(AnalysisError::Model(format!(
             "contact \"{contact}\": model `{}` has set-valued stick (a force anywhere in [-Fs, Fs] at rest); \
-             harmonic balance would need the dynamic Lagrangian AFT to keep that stick exact, which is not \
-             implemented yet, and a silent regularisation would give a plausible-looking wrong answer. Use a \
+             harmonic balance keeps such stick exact by the dynamic Lagrangian AFT for model `coulomb` only, \
+             and a silent regularisation would give a plausible-looking wrong answer. Use `coulomb`, a \
              hysteresis element (`jenkins`, `iwan4`) or a regularised law (`coulomb_tanh`) explicitly",
             info.id
         ))),
@@ -323,10 +326,12 @@ mod tests {
         assert!(out[2] < 0.0, "{out:?}");
     }
 
-    /// A set-valued model is refused by name, with the reason.
+    /// A set-valued model other than `coulomb` (here Karnopp) is refused
+    /// by name, with the reason; `coulomb` is accepted (dynamic Lagrangian AFT).
     #[test]
-    fn coulomb_with_true_stick_is_refused_with_the_reason() {
-        let e = check_model("joint", &model("coulomb", &[])).unwrap_err().to_string();
-        assert!(e.contains("joint") && e.contains("coulomb") && e.contains("set-valued"), "{e}");
+    fn karnopp_with_true_stick_is_refused_with_the_reason() {
+        let e = check_model("joint", &model("karnopp", &[])).unwrap_err().to_string();
+        assert!(e.contains("joint") && e.contains("karnopp") && e.contains("set-valued"), "{e}");
+        assert!(check_model("joint", &model("coulomb", &[])).is_ok());
     }
 }

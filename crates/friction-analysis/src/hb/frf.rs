@@ -58,7 +58,9 @@ pub struct FrfPoint {
     pub phase: Vec<f64>,
     /// Per body: largest |x| over the period \[m\].
     pub peak: Vec<f64>,
-    /// Stable by Hill's method ([`super::stability`]).
+    /// Stable by Hill's method ([`super::stability`]); not assessed (kept
+    /// `true`) when a contact has true Coulomb stick ([`super::dlft`]),
+    /// whose force is not smooth enough for Hill's method.
     pub stable: bool,
 }
 
@@ -171,13 +173,19 @@ pub fn solve_at(
     guess: Option<&[f64]>,
 ) -> Result<Vec<f64>, AnalysisError> {
     let mut p = Problem::new(s.clone(), h, n);
+    solve_problem(&mut p, f, guess)
+}
+
+/// [`solve_at`] for a problem already set up (its harmonics, samples and
+/// settings, such as the dynamic Lagrangian penalty [`Problem::epsilon`]).
+pub fn solve_problem(p: &mut Problem, f: f64, guess: Option<&[f64]>) -> Result<Vec<f64>, AnalysisError> {
     let ws = 2.0 * PI * f;
-    let nn = p.n();
-    let mut sc = Scaled::new(&mut p, ws);
+    let (nn, dofs, h) = (p.n(), p.s.dofs(), p.grid.h);
+    let mut sc = Scaled::new(p, ws);
     let mut y = vec![0.0; nn + 1];
     y[nn] = 1.0;
     if let Some(g) = guess {
-        pad(g, s.dofs(), h, &mut y);
+        pad(g, dofs, h, &mut y);
         y[..nn].iter_mut().for_each(|v| *v /= sc.xs);
     }
     newton_fixed(&mut sc, &mut y, 1e-10, 60)?;
@@ -320,7 +328,11 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
         let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
         let mut pt = point(&p, *f, &x, &mut buf);
         let w = 2.0 * PI * pt.f;
-        pt.stable = is_stable(&floquet_exponents(&mut p, &x, w)?, w);
+        // Hill's method needs a smooth contact force: a set-valued contact
+        // (dynamic Lagrangian AFT) is not assessed and its points are kept stable
+        if !p.has_dlft() {
+            pt.stable = is_stable(&floquet_exponents(&mut p, &x, w)?, w);
+        }
         pts.push(pt);
     }
     Ok((pts, n))

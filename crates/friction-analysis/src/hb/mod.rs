@@ -13,6 +13,7 @@
 //!
 //! - [`harmonics`]: the sampling grid, Fourier synthesis and analysis;
 //! - [`aft`]: one contact's force coefficients, per model family;
+//! - [`dlft`]: true Coulomb stick by the dynamic Lagrangian AFT (Nacivet et al. 2003);
 //! - [`structure`]: the linear structure and its contacts, from a scenario;
 //! - [`problem`]: residual and Jacobian of the balance;
 //! - [`stability`]: stability of a solution by Hill's method;
@@ -23,11 +24,13 @@
 //! - [`overlay`]: plots of several results together (force levels, joint models);
 //! - [`table`]: the results' columns and summaries, as written and returned.
 //!
-//! Set-valued stick (true Coulomb stick) and wrapper models are refused
-//! with the reason ([`aft::check_model`]).
+//! True Coulomb stick (model `coulomb`) is kept exact by the dynamic
+//! Lagrangian AFT ([`dlft`]); other set-valued models and wrappers are
+//! refused with the reason ([`aft::check_model`]).
 
 pub mod aft;
 pub mod continuation;
+pub mod dlft;
 pub mod frf;
 pub mod harmonics;
 pub mod nnm;

@@ -195,6 +195,13 @@ fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
             s.dofs()
         ));
     }
+    if let Some(c) = s.contacts.iter().find(|c| super::dlft::is_dlft(&c.model)) {
+        return bad(format!(
+            "contact \"{}\": model `coulomb` (true stick) is treated by the frequency response's dynamic \
+             Lagrangian AFT, not yet by nonlinear modes; use `jenkins` with a large `kt` for a backbone",
+            c.name
+        ));
+    }
     if !(1..=256).contains(&opts.harmonics) {
         return bad(format!("--harmonics = {} is out of range; valid range [1, 256]", opts.harmonics));
     }

@@ -13,11 +13,17 @@
 //! The contact forces come from [`super::aft`]; their derivatives by
 //! forward differences in each contact's own relative coefficients only
 //! (2H + 1 evaluations per contact, whatever the number of bodies).
+//!
+//! A `coulomb` contact (true stick) is evaluated by the dynamic Lagrangian
+//! AFT ([`super::dlft`]) after the rest of the balance, from the force that
+//! balance asks of it; with such a contact the whole Jacobian is taken by
+//! forward differences of the residual (n + 1 evaluations).
 
 use friction_models::{Family, FrictionModel};
 use nalgebra::DMatrix;
 
 use super::aft::ContactAft;
+use super::dlft::{is_dlft, limits, ContactDlft};
 use super::harmonics::Grid;
 use super::structure::Structure;
 
@@ -29,12 +35,23 @@ pub struct Problem {
     /// The sampling grid.
     pub grid: Grid,
     aft: Vec<ContactAft>,
+    dlft: Vec<Option<ContactDlft>>,
+    lam_u: Vec<f64>,
+    r0: Vec<f64>,
+    r1: Vec<f64>,
     rel: Vec<f64>,
     fc: Vec<f64>,
     fc2: Vec<f64>,
     xp: Vec<f64>,
     /// A displacement scale for difference steps \[m\].
     pub xscale: f64,
+    /// The penalty ε of the dynamic Lagrangian contacts \[N/m\]: by default
+    /// 100 times the largest diagonal stiffness of the structure (or its
+    /// largest mass times (2π 1 Hz)² if it has no spring), which measured
+    /// a smaller truncation error and fewer Newton iterations than ε = k on
+    /// the Den Hartog oscillator. It shapes Newton's path and, at finite
+    /// H, the truncation error, not the exact solution ([`super::dlft`]).
+    pub epsilon: f64,
 }
 
 impl Problem {
@@ -47,7 +64,26 @@ impl Problem {
         let kmax = (0..s.dofs()).map(|i| k[(i, i)]).fold(0.0f64, f64::max).max(1e-300);
         let xscale = (s.force_amplitude.abs() / kmax).max(1e-300);
         let xp = vec![0.0; s.dofs() * l];
-        Problem { s, grid, aft, rel: vec![0.0; l], fc: vec![0.0; l], fc2: vec![0.0; l], xp, xscale }
+        let dlft = s.contacts.iter().map(|c| is_dlft(&c.model).then(|| ContactDlft::new(&grid))).collect();
+        let mmax = (0..s.dofs()).map(|i| s.m[(i, i)]).fold(0.0f64, f64::max);
+        let epsilon =
+            if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
+        let n = xp.len();
+        Problem {
+            s,
+            grid,
+            aft,
+            dlft,
+            lam_u: vec![0.0; l],
+            r0: vec![0.0; n],
+            r1: vec![0.0; n],
+            rel: vec![0.0; l],
+            fc: vec![0.0; l],
+            fc2: vec![0.0; l],
+            xp,
+            xscale,
+            epsilon,
+        }
     }
 
     /// Number of unknowns (coefficients of all bodies).
@@ -57,11 +93,16 @@ impl Problem {
 
     /// Whether every contact's last evaluation reached its periodic steady state.
     pub fn settled(&self) -> bool {
-        self.aft.iter().all(|a| a.settled)
+        self.aft.iter().all(|a| a.settled) && self.dlft.iter().flatten().all(|d| d.settled)
     }
 
-    /// The contact force coefficients of contact `c` into `self.fc`.
-    fn contact(&mut self, c: usize, x: &[f64], omega: f64) {
+    /// Whether a contact is evaluated by the dynamic Lagrangian AFT.
+    pub fn has_dlft(&self) -> bool {
+        self.dlft.iter().any(Option::is_some)
+    }
+
+    /// The relative coefficients of contact `c` at `x` into `self.rel`.
+    fn relative(&mut self, c: usize, x: &[f64]) {
         let l = self.grid.len();
         let ct = &self.s.contacts[c];
         for j in 0..l {
@@ -69,6 +110,43 @@ impl Problem {
             let b = ct.second.map_or(0.0, |i| x[i * l + j]);
             self.rel[j] = a - b;
         }
+    }
+
+    /// Add the forces of the dynamic Lagrangian contacts to `r`, which
+    /// holds the rest of the balance: each contact's multiplier is the
+    /// force that balance asks of it (the first body's row with its sign
+    /// reversed; with two bodies, half the difference of their rows).
+    fn add_dlft(&mut self, x: &[f64], r: &mut [f64]) {
+        let l = self.grid.len();
+        for c in 0..self.s.contacts.len() {
+            let Some(mut d) = self.dlft[c].take() else { continue };
+            self.relative(c, x);
+            let ct = &self.s.contacts[c];
+            let members = ct.first.is_some() as usize + ct.second.is_some() as usize;
+            for j in 0..l {
+                let a = ct.first.map_or(0.0, |i| -r[i * l + j]);
+                let b = ct.second.map_or(0.0, |i| r[i * l + j]);
+                self.lam_u[j] = (a + b) / members.max(1) as f64;
+            }
+            let (fc, fs) = limits(&ct.model);
+            let nrm = ct.normal.abs();
+            d.eval(&self.grid, &self.rel, &self.lam_u, nrm * fc, nrm * fs, self.epsilon, &mut self.fc);
+            for j in 0..l {
+                if let Some(i) = ct.first {
+                    r[i * l + j] += self.fc[j];
+                }
+                if let Some(i) = ct.second {
+                    r[i * l + j] -= self.fc[j];
+                }
+            }
+            self.dlft[c] = Some(d);
+        }
+    }
+
+    /// The contact force coefficients of contact `c` into `self.fc`.
+    fn contact(&mut self, c: usize, x: &[f64], omega: f64) {
+        self.relative(c, x);
+        let ct = &self.s.contacts[c];
         self.aft[c].eval(&ct.model, &self.grid, omega, &self.rel, &mut self.fc);
         for v in &mut self.fc {
             *v *= ct.normal;
@@ -100,6 +178,9 @@ impl Problem {
         r[fd * l + 1] -= self.s.force_amplitude * self.s.force_phase.sin();
         r[fd * l + 2] -= self.s.force_amplitude * self.s.force_phase.cos();
         for c in 0..self.s.contacts.len() {
+            if self.dlft[c].is_some() {
+                continue;
+            }
             self.contact(c, x, omega);
             let ct = &self.s.contacts[c];
             for j in 0..l {
@@ -111,12 +192,43 @@ impl Problem {
                 }
             }
         }
+        self.add_dlft(x, r);
+    }
+
+    /// The Jacobian by forward differences of the whole residual (with a
+    /// dynamic Lagrangian contact, whose multiplier depends on every body
+    /// of its balance and on ω).
+    fn jacobian_by_differences(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
+        let n = self.n();
+        let (mut xp, mut r0, mut r1) =
+            (std::mem::take(&mut self.xp), std::mem::take(&mut self.r0), std::mem::take(&mut self.r1));
+        self.residual(x, omega, &mut r0);
+        xp.copy_from_slice(x);
+        let amp = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let step = 1e-7 * amp.max(self.xscale);
+        for j in 0..n {
+            xp[j] = x[j] + step;
+            self.residual(&xp, omega, &mut r1);
+            xp[j] = x[j];
+            for q in 0..n {
+                jac[(q, j)] = (r1[q] - r0[q]) / step;
+            }
+        }
+        let dw = 1e-7 * omega;
+        self.residual(x, omega + dw, &mut r1);
+        for q in 0..n {
+            jac[(q, n)] = (r1[q] - r0[q]) / dw;
+        }
+        (self.xp, self.r0, self.r1) = (xp, r0, r1);
     }
 
     /// The Jacobian `jac` (n × (n + 1)): `∂r/∂x` and, in the last column,
     /// `∂r/∂ω`. Allocates nothing: the perturbed coefficients live in a
     /// work buffer of the problem.
     pub fn jacobian(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
+        if self.has_dlft() {
+            return self.jacobian_by_differences(x, omega, jac);
+        }
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
         let n = self.n();
         jac.fill(0.0);

@@ -186,6 +186,23 @@ impl Structure {
                 normal,
             });
         }
+        // two dynamic Lagrangian contacts on one body: each one's multiplier
+        // would contain the other's force
+        let dl: Vec<&HbContact> = contacts.iter().filter(|c| super::dlft::is_dlft(&c.model)).collect();
+        for (i, a) in dl.iter().enumerate() {
+            for b in &dl[i + 1..] {
+                let shared =
+                    [a.first, a.second].iter().flatten().any(|d| [b.first, b.second].contains(&Some(*d)));
+                if shared {
+                    return Err(refuse(format!(
+                        "contacts \"{}\" and \"{}\": two `coulomb` contacts on the same body; harmonic balance's \
+                         dynamic Lagrangian AFT treats one `coulomb` contact per body (use `jenkins` with a large \
+                         `kt` for one of them)",
+                        a.name, b.name
+                    )));
+                }
+            }
+        }
         Ok(Structure {
             names: sys.bodies.iter().map(|b| b.name.clone()).collect(),
             m: mm,
