@@ -18,8 +18,9 @@
 # 3. The backbones (frequency and damping ratio against amplitude) of the
 #    first mode with each joint model, by `friction nnm --tuned`.
 # Coulomb friction (set-valued stick) and the elasto-plastic model are left
-# out: harmonic balance refuses the first and does not converge on the
-# second's transition from elastic to plastic presliding.
+# out: `friction nnm` does not treat the first yet (`friction frf` does, by
+# the dynamic Lagrangian method), and does not converge on the second's
+# transition from elastic to plastic presliding.
 #
 # Usage: sh examples/sandia_joints.sh [friction binary]
 # Without an argument it uses `friction` on PATH (after `cargo install --path

@@ -231,6 +231,10 @@ fn frf_traces_a_coulomb_contact_through_resonance() {
         r.harmonics, r.h_change, top.peak[0], top.f
     );
     assert!((top.peak[0] / exact - 1.0).abs() < 5e-3, "{} vs {exact}", top.peak[0]);
+    // the `stable` column is not a verdict here, and the summary says so
+    assert!(!r.stability_assessed);
+    let summary = friction_analysis::hb::table::frf_summary(&r, "sdof", "p", &FrfOptions::default());
+    assert!(summary["stability"].as_str().unwrap().starts_with("not assessed"), "{summary}");
 }
 
 /// Nonlinear modes do not treat a `coulomb` contact yet: refused by the

@@ -78,6 +78,10 @@ pub struct Frf {
     pub h_change: f64,
     /// The points, in the order of the branch.
     pub points: Vec<FrfPoint>,
+    /// Whether Hill's method assessed the points' stability: false with a
+    /// set-valued contact (dynamic Lagrangian AFT), whose points are then
+    /// all written stable, unassessed.
+    pub stability_assessed: bool,
 }
 
 /// The scaled equations `R(x, ω)/F` in `y = [x/xs, ω/ωs]`.
@@ -379,7 +383,15 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         let best2 = pt2.peak.iter().fold(0.0f64, |m, v| m.max(*v));
         let change = if best2 > 0.0 { (best2 - best).abs() / best2 } else { 0.0 };
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
-            return Ok(Frf { bodies: s.names.clone(), harmonics: h, samples: n, h_change: change, points });
+            let stability_assessed = !s.contacts.iter().any(|c| super::dlft::is_dlft(&c.model));
+            return Ok(Frf {
+                bodies: s.names.clone(),
+                harmonics: h,
+                samples: n,
+                h_change: change,
+                points,
+                stability_assessed,
+            });
         }
         h *= 2;
     }

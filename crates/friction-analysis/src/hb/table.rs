@@ -51,6 +51,12 @@ pub fn frf_summary(r: &Frf, scenario: &str, force: &str, opts: &FrfOptions) -> V
         "h_to_2h_relative_change": r.h_change,
         "points": r.points.len(),
         "unstable_points": r.points.iter().filter(|p| !p.stable).count(),
+        "stability": if r.stability_assessed {
+            "Hill's method (von Groll and Ewins 2001)"
+        } else {
+            "not assessed: a contact has set-valued stick (dynamic Lagrangian AFT), whose force is not smooth \
+             enough for Hill's method; every point is written stable = 1 unassessed"
+        },
         "bodies": peaks,
         "method": "harmonic balance, alternating frequency-time contacts, pseudo-arclength continuation",
     })
