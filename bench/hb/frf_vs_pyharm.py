@@ -294,3 +294,5 @@ def main():
 
 if __name__ == "__main__":
     main()
+    if "--pyharm-worker" not in sys.argv:
+        print(f"\nload at the end: {os.getloadavg()}")
