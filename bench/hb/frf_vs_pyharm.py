@@ -106,8 +106,9 @@ def run_pyharm(h, samples, ds_max):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "pyharm.json")
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, __file__, "--pyharm-worker", str(h), str(samples), str(ds_max), out],
-                       check=True)
+        # cwd: pyHarm writes its kernel state to ./.pyHarm/context.json
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--pyharm-worker", str(h), str(samples),
+                        str(ds_max), out], check=True, cwd=d)
         wall = time.perf_counter() - t0
         with open(out) as fh:
             r = json.load(fh)

@@ -14,7 +14,8 @@ venv="$root/target/bench-hb-venv"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import pyHarm, numpy" 2>/dev/null; then
+# (in $venv: importing pyHarm writes ./.pyHarm/context.json)
+if ! (cd "$venv" && bin/python -c "import pyHarm, numpy" 2>/dev/null); then
     "$venv/bin/pip" install -q -r "$here/requirements.txt"
 fi
 exe="${FRICTION:-}"
