@@ -19,8 +19,8 @@
 #    first mode with each joint model, by `friction nnm --tuned`.
 # Coulomb friction (set-valued stick) and the elasto-plastic model are left
 # out: `friction nnm` does not treat the first yet (`friction frf` does, by
-# the dynamic Lagrangian method), and does not converge on the second's
-# transition from elastic to plastic presliding.
+# the dynamic Lagrangian method), and harmonic balance refuses the second,
+# whose elastic presliding state keeps whatever offset it starts with.
 #
 # Usage: sh examples/sandia_joints.sh [friction binary]
 # Without an argument it uses `friction` on PATH (after `cargo install --path

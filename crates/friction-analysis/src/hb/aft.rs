@@ -40,9 +40,23 @@ pub const MAX_PERIODS: usize = 400;
 /// path is taken as periodic.
 pub const PERIODIC_TOL: f64 = 1e-11;
 
+/// Continuous-state models whose state does not forget its start while the
+/// contact sticks (dz/dt = v exactly in presliding): refused.
+const NO_UNIQUE_PERIODIC_STATE: [&str; 2] = ["elasto_plastic", "reset_integrator"];
+
 /// Refuse a model harmonic balance cannot treat, saying which and why.
 pub fn check_model(contact: &str, model: &AnyModel) -> Result<(), AnalysisError> {
     let info = model.info();
+    if NO_UNIQUE_PERIODIC_STATE.contains(&info.id) {
+        return Err(AnalysisError::Model(format!(
+            "contact \"{contact}\": model `{}` has an elastic presliding state that follows the slip exactly \
+             (dz/dx = 1, no decay), so while it sticks its periodic state keeps whatever offset it started with; \
+             the alternating frequency-time evaluation cannot pick the one a structure reaches from rest, and \
+             Newton's method fails where slip sets in. Use a hysteresis element (`jenkins`, `iwan4`) or a \
+             bristle model whose state decays (`lugre`, `dahl`)",
+            info.id
+        )));
+    }
     match info.family {
         Family::StaticMap | Family::Hysteresis | Family::ContinuousState => Ok(()),
         Family::SetValued if super::dlft::is_dlft(model) => Ok(()),
@@ -260,6 +274,21 @@ mod tests {
             m.insert(k.to_string(), ParamValue::Num(*v));
         }
         build_model(id, &m).unwrap()
+    }
+
+    /// `friction nnm` with an elasto-plastic joint failed with "Newton's
+    /// method did not converge" at 1 µm, inside its elastic presliding: its
+    /// state keeps the offset it starts with, so the evaluation over a
+    /// period has no unique answer. Such models are refused with the reason.
+    #[test]
+    fn models_whose_presliding_state_keeps_its_offset_are_refused() {
+        for id in ["elasto_plastic", "reset_integrator"] {
+            let e = check_model("joint", &model(id, &[])).unwrap_err().to_string();
+            assert!(e.contains("joint") && e.contains(id) && e.contains("dz/dx = 1"), "{e}");
+        }
+        for id in ["lugre", "dahl", "bouc_wen"] {
+            assert!(check_model("joint", &model(id, &[])).is_ok(), "{id}");
+        }
     }
 
     /// `friction nnm` reported a Dahl, LuGre or Bouc-Wen joint's structure
