@@ -71,7 +71,8 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
     ``f_min`` to ``f_max``), every body's displacement a Fourier series of H
     harmonics, each contact's force from its own time-domain law over the
     period (alternating frequency-time), traced by pseudo-arclength
-    continuation through turning points; stability by Hill's method.
+    continuation through turning points; stability by the Floquet
+    multipliers of the motion linearised about the periodic solution.
 
     Parameters
     ----------

@@ -191,12 +191,40 @@ impl ContactAft {
     /// repeats the previous one.
     fn state_periods(&mut self, model: &AnyModel, grid: &Grid, omega: f64, rel: &[f64], dt: f64) {
         let n = grid.n;
-        let ns = self.z.len();
         let period = dt * n as f64;
         model.init(&Input::new(0.0, rel[0], 0.0), &mut self.z, &mut self.mem);
         self.settled = false;
+        for p in 0..MAX_PERIODS {
+            for i in 0..n {
+                let t0 = p as f64 * period + i as f64 * dt;
+                let inp = Input::new(t0, self.x[i], self.v[i]);
+                self.f[i] = model.force(&inp, &self.z, &self.mem);
+                self.advance_state(model, grid, omega, rel, &inp, dt);
+            }
+            self.periods = p + 1;
+            if p > 0 && repeats(&self.f, &self.prev) {
+                self.settled = true;
+                break;
+            }
+            self.prev.copy_from_slice(&self.f);
+        }
+    }
+
+    /// A continuous state from the sample `inp` to the next, `dt` later:
+    /// RK4 in sub-steps from the state's own rate (|∂g/∂z| dt per sub-step
+    /// below 0.5), the relative motion taken from its coefficients at
+    /// every stage.
+    fn advance_state(
+        &mut self,
+        model: &AnyModel,
+        grid: &Grid,
+        omega: f64,
+        rel: &[f64],
+        inp: &Input,
+        dt: f64,
+    ) {
+        let (ns, t0) = (self.z.len(), inp.t);
         let at = |t: f64| -> Input {
-            // the relative motion at any time, from its coefficients
             let (mut x, mut v) = (rel[0], 0.0);
             for k in 1..=grid.h {
                 let (a, b) = (rel[2 * k - 1], rel[2 * k]);
@@ -206,52 +234,169 @@ impl ContactAft {
             }
             Input::new(t, x, v)
         };
-        for p in 0..MAX_PERIODS {
-            for i in 0..n {
-                let t0 = p as f64 * period + i as f64 * dt;
-                let inp = Input::new(t0, self.x[i], self.v[i]);
-                self.f[i] = model.force(&inp, &self.z, &self.mem);
-                // sub-steps from the state's own rate: |∂g/∂z| dt per sub-step below 0.5
-                let [k1, k2, k3, k4, zt] = &mut self.k;
-                model.rates(&inp, &self.z, &self.mem, k1);
-                let mut lam: f64 = 0.0;
-                for j in 0..ns {
+        let [k1, k2, k3, k4, zt] = &mut self.k;
+        model.rates(inp, &self.z, &self.mem, k1);
+        let mut lam: f64 = 0.0;
+        for j in 0..ns {
+            zt.copy_from_slice(&self.z);
+            let dz = 1e-7 * self.z[j].abs().max(1e-9);
+            zt[j] += dz;
+            model.rates(inp, zt, &self.mem, k2);
+            lam = lam.max(((k2[j] - k1[j]) / dz).abs());
+        }
+        let m = ((lam * dt / 0.5).ceil() as usize).clamp(1, 100_000);
+        let h = dt / m as f64;
+        for s in 0..m {
+            let ta = t0 + s as f64 * h;
+            let (ia, im, ib) = (at(ta), at(ta + 0.5 * h), at(ta + h));
+            model.rates(&ia, &self.z, &self.mem, k1);
+            for j in 0..ns {
+                zt[j] = self.z[j] + 0.5 * h * k1[j];
+            }
+            model.rates(&im, zt, &self.mem, k2);
+            for j in 0..ns {
+                zt[j] = self.z[j] + 0.5 * h * k2[j];
+            }
+            model.rates(&im, zt, &self.mem, k3);
+            for j in 0..ns {
+                zt[j] = self.z[j] + h * k3[j];
+            }
+            model.rates(&ib, zt, &self.mem, k4);
+            for j in 0..ns {
+                self.z[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
+            }
+            model.accept(&ib, &mut self.z, &mut self.mem);
+        }
+    }
+
+    /// The contact's linearisation along its periodic path, sample by
+    /// sample, into `tan`: after [`ContactAft::eval`] has brought the
+    /// memory or state to its periodic steady state, one more period is
+    /// walked and, at each sample, the force's and (for a continuous-state
+    /// model) the state rates' derivatives are taken by forward differences
+    /// before the sample is accepted. The displacement is perturbed in the
+    /// direction of the motion (a hysteresis element slipping backwards
+    /// would stick again under a forward step): the tangent along the path.
+    pub fn tangent(
+        &mut self,
+        model: &AnyModel,
+        grid: &Grid,
+        omega: f64,
+        rel: &[f64],
+        coef: &mut [f64],
+        tan: &mut Tangent,
+    ) {
+        self.eval(model, grid, omega, rel, coef);
+        let (n, ns) = (grid.n, self.z.len());
+        let family = model.info().family;
+        let period = 2.0 * std::f64::consts::PI / omega;
+        let dt = period / n as f64;
+        let p0 = self.periods as f64 * period;
+        let xamp = self.x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let vamp = self.v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let (hx, hv) = (1e-7 * xamp.max(1e-12), 1e-7 * vamp.max(1e-12));
+        for i in 0..n {
+            let [r0, r1, _, _, zt] = &mut self.k;
+            let t0 = p0 + i as f64 * dt;
+            let (x, v) = (self.x[i], self.v[i]);
+            let sx = if v < 0.0 { -hx } else { hx };
+            let before = self.v[(i + n - 1) % n];
+            tan.reversal[i] = (before > 0.0 && v <= 0.0) || (before < 0.0 && v >= 0.0);
+            let inp = Input::new(t0, x, v);
+            let f0 = model.force(&inp, &self.z, &self.mem);
+            tan.kx[i] = (model.force(&Input::new(t0, x + sx, v), &self.z, &self.mem) - f0) / sx;
+            tan.kv[i] = (model.force(&Input::new(t0, x, v + hv), &self.z, &self.mem) - f0) / hv;
+            if family == Family::ContinuousState {
+                model.rates(&inp, &self.z, &self.mem, r0);
+                model.rates(&Input::new(t0, x + sx, v), &self.z, &self.mem, r1);
+                for a in 0..ns {
+                    tan.gx[i * ns + a] = (r1[a] - r0[a]) / sx;
+                }
+                model.rates(&Input::new(t0, x, v + hv), &self.z, &self.mem, r1);
+                for a in 0..ns {
+                    tan.gv[i * ns + a] = (r1[a] - r0[a]) / hv;
+                }
+                for b in 0..ns {
                     zt.copy_from_slice(&self.z);
-                    let dz = 1e-7 * self.z[j].abs().max(1e-9);
-                    zt[j] += dz;
-                    model.rates(&inp, zt, &self.mem, k2);
-                    lam = lam.max(((k2[j] - k1[j]) / dz).abs());
-                }
-                let m = ((lam * dt / 0.5).ceil() as usize).clamp(1, 100_000);
-                let h = dt / m as f64;
-                for s in 0..m {
-                    let ta = t0 + s as f64 * h;
-                    let (ia, im, ib) = (at(ta), at(ta + 0.5 * h), at(ta + h));
-                    model.rates(&ia, &self.z, &self.mem, k1);
-                    for j in 0..ns {
-                        zt[j] = self.z[j] + 0.5 * h * k1[j];
+                    let hz = 1e-7 * self.z[b].abs().max(1e-9);
+                    zt[b] += hz;
+                    tan.fz[i * ns + b] = (model.force(&inp, zt, &self.mem) - f0) / hz;
+                    model.rates(&inp, zt, &self.mem, r1);
+                    for a in 0..ns {
+                        tan.gz[(i * ns + a) * ns + b] = (r1[a] - r0[a]) / hz;
                     }
-                    model.rates(&im, zt, &self.mem, k2);
-                    for j in 0..ns {
-                        zt[j] = self.z[j] + 0.5 * h * k2[j];
-                    }
-                    model.rates(&im, zt, &self.mem, k3);
-                    for j in 0..ns {
-                        zt[j] = self.z[j] + h * k3[j];
-                    }
-                    model.rates(&ib, zt, &self.mem, k4);
-                    for j in 0..ns {
-                        self.z[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-                    }
-                    model.accept(&ib, &mut self.z, &mut self.mem);
                 }
             }
-            self.periods = p + 1;
-            if p > 0 && repeats(&self.f, &self.prev) {
-                self.settled = true;
-                break;
+            match family {
+                Family::StaticMap => {}
+                Family::ContinuousState => self.advance_state(model, grid, omega, rel, &inp, dt),
+                _ => model.accept(&inp, &mut self.z, &mut self.mem),
             }
-            self.prev.copy_from_slice(&self.f);
+        }
+        tan.k0 = if tan.anchored { tan.kx.iter().fold(f64::INFINITY, |m, k| m.min(*k)) } else { 0.0 };
+    }
+}
+
+/// A contact's linearisation along its periodic path, one entry per sample
+/// (from [`ContactAft::tangent`]):
+///
+/// ```text
+/// static map:        δF = kx δx + kv δẋ
+/// continuous state:  δF = kx δx + kv δẋ + fz·δz,   δż = gz δz + gx δx + gv δẋ
+/// hysteresis:        δF = k0 δx + (kx - k0) (δx - δa) + kv δẋ,    δa = δx at the last reversal
+/// ```
+///
+/// The last line is the linearisation of a Masing operator (Jenkins, Iwan,
+/// Maxwell slip: elements in parallel, all stuck from each reversal until
+/// each slips): between reversals the perturbed force follows the
+/// elements still stuck, `kx` the sum of their stiffnesses, from the
+/// displacement at the reversal, where every element that slipped sticks
+/// again; `k0`, the least of `kx` over the period, is the elements that
+/// never slip, plain springs whose anchor the perturbation leaves where it
+/// was (the offset of a joint that never slips is not a motion that can
+/// grow or decay, and harmonic balance fixes it at the mean displacement).
+/// Exact for a Jenkins element and for a symmetric motion of Masing
+/// elements.
+#[derive(Debug, Clone)]
+pub struct Tangent {
+    /// Number of continuous states `ns` (0 for static maps and hysteresis).
+    pub ns: usize,
+    /// Whether the force is measured from the displacement at the last
+    /// reversal (a hysteresis operator).
+    pub anchored: bool,
+    /// Whether the motion reverses between the previous sample and this one.
+    pub reversal: Vec<bool>,
+    /// `k0`: the least `kx` over the period (hysteresis) \[N/m\].
+    pub k0: f64,
+    /// `∂F/∂x` per sample \[N/m\].
+    pub kx: Vec<f64>,
+    /// `∂F/∂ẋ` per sample \[N s/m\].
+    pub kv: Vec<f64>,
+    /// `∂F/∂z` per sample, `ns` each.
+    pub fz: Vec<f64>,
+    /// `∂ż/∂z` per sample, `ns × ns` each, row-major.
+    pub gz: Vec<f64>,
+    /// `∂ż/∂x` per sample, `ns` each.
+    pub gx: Vec<f64>,
+    /// `∂ż/∂ẋ` per sample, `ns` each.
+    pub gv: Vec<f64>,
+}
+
+impl Tangent {
+    /// Work arrays for `model` on a grid of `n` samples.
+    pub fn new(model: &AnyModel, n: usize) -> Self {
+        let ns = if model.info().family == Family::ContinuousState { model.n_states() } else { 0 };
+        Tangent {
+            ns,
+            anchored: model.info().family == Family::Hysteresis,
+            reversal: vec![false; n],
+            k0: 0.0,
+            kx: vec![0.0; n],
+            kv: vec![0.0; n],
+            fz: vec![0.0; n * ns],
+            gz: vec![0.0; n * ns * ns],
+            gx: vec![0.0; n * ns],
+            gv: vec![0.0; n * ns],
         }
     }
 }

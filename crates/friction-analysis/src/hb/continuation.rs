@@ -112,7 +112,7 @@ pub fn newton_fixed<E: Equations>(
         }
         eq.jac(y, &mut j);
         let a = j.columns(0, n).into_owned();
-        let dx = a.lu().solve(&DVector::from_column_slice(&r)).ok_or_else(|| {
+        let dx = lu_solve(&a, &DVector::from_column_slice(&r)).ok_or_else(|| {
             AnalysisError::Model("harmonic balance: singular Jacobian in Newton's method".into())
         })?;
         let mut lambda = 1.0;
@@ -168,6 +168,21 @@ fn step_cap(y: &[f64], t: &[f64], opts: &ContinuationOptions) -> f64 {
     cap
 }
 
+/// `a⁻¹ b` by faer's LU with partial pivoting, `None` when `a` is singular
+/// or the solution is not finite. faer's blocked LU took a quarter of the
+/// time nalgebra's did on the 110-unknown Jacobian of a 10-body chain at
+/// H = 5 (perf: nalgebra's `LU::new` was a quarter of the whole frequency
+/// response).
+fn lu_solve(a: &DMatrix<f64>, b: &DVector<f64>) -> Option<DVector<f64>> {
+    use faer::linalg::solvers::Solve;
+    let n = a.nrows();
+    let fa = faer::MatRef::from_column_major_slice(a.as_slice(), n, a.ncols());
+    let lu = fa.partial_piv_lu();
+    let x = lu.solve(faer::ColRef::from_slice(b.as_slice()));
+    let out = DVector::from_iterator(n, x.iter().copied());
+    out.iter().all(|v| v.is_finite()).then_some(out)
+}
+
 /// The unit tangent at `y`, oriented along `prev`.
 fn tangent<E: Equations>(eq: &mut E, y: &[f64], prev: &[f64], j: &mut DMatrix<f64>) -> Option<Vec<f64>> {
     let n = eq.n();
@@ -179,7 +194,7 @@ fn tangent<E: Equations>(eq: &mut E, y: &[f64], prev: &[f64], j: &mut DMatrix<f6
     }
     let mut b = DVector::zeros(n + 1);
     b[n] = 1.0;
-    let t = a.lu().solve(&b)?;
+    let t = lu_solve(&a, &b)?;
     let norm = t.norm();
     let mut t: Vec<f64> = t.iter().map(|v| v / norm).collect();
     if t.iter().zip(prev).map(|(a, b)| a * b).sum::<f64>() < 0.0 {
@@ -234,7 +249,7 @@ pub fn trace<E: Equations>(
                 b[i] = r[i];
             }
             b[n] = t.iter().zip(yc.iter().zip(&yp)).map(|(ti, (a, b))| ti * (a - b)).sum();
-            let Some(d) = a.lu().solve(&b) else { break };
+            let Some(d) = lu_solve(&a, &b) else { break };
             for i in 0..=n {
                 yc[i] -= d[i];
             }

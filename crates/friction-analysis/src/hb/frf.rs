@@ -9,9 +9,10 @@ use nalgebra::DMatrix;
 use serde::Serialize;
 
 use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
+use super::floquet::Monodromy;
 use super::harmonics::{amplitude, phase};
 use super::problem::Problem;
-use super::stability::{floquet_exponents, is_stable};
+use super::stability::is_stable;
 use super::structure::Structure;
 use crate::AnalysisError;
 
@@ -58,9 +59,9 @@ pub struct FrfPoint {
     pub phase: Vec<f64>,
     /// Per body: largest |x| over the period \[m\].
     pub peak: Vec<f64>,
-    /// Stable by Hill's method ([`super::stability`]); not assessed (kept
-    /// `true`) when a contact has true Coulomb stick ([`super::dlft`]),
-    /// whose force is not smooth enough for Hill's method.
+    /// Stable by its Floquet multipliers ([`super::floquet`]); not
+    /// assessed (kept `true`) when a contact has true Coulomb stick
+    /// ([`super::dlft`]), whose force has no tangent while it sticks.
     pub stable: bool,
 }
 
@@ -78,7 +79,7 @@ pub struct Frf {
     pub h_change: f64,
     /// The points, in the order of the branch.
     pub points: Vec<FrfPoint>,
-    /// Whether Hill's method assessed the points' stability: false with a
+    /// Whether the Floquet multipliers assessed the points' stability: false with a
     /// set-valued contact (dynamic Lagrangian AFT), whose points are then
     /// all written stable, unassessed.
     pub stability_assessed: bool,
@@ -328,14 +329,15 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
     }
     let mut buf = vec![0.0; p.grid.n];
     let mut pts = Vec::with_capacity(ys.len());
+    // the Floquet multipliers need a smooth contact force: a set-valued
+    // contact (dynamic Lagrangian AFT) is not assessed and its points are kept stable
+    let mut mono = if p.has_dlft() { None } else { Some(Monodromy::new(&p)?) };
     for (f, y) in &ys {
         let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
         let mut pt = point(&p, *f, &x, &mut buf);
         let w = 2.0 * PI * pt.f;
-        // Hill's method needs a smooth contact force: a set-valued contact
-        // (dynamic Lagrangian AFT) is not assessed and its points are kept stable
-        if !p.has_dlft() {
-            pt.stable = is_stable(&floquet_exponents(&mut p, &x, w)?, w);
+        if let Some(mono) = &mut mono {
+            pt.stable = is_stable(&mono.exponents(&mut p, &x, w)?, w);
         }
         pts.push(pt);
     }

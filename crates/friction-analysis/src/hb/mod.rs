@@ -16,7 +16,8 @@
 //! - [`dlft`]: true Coulomb stick by the dynamic Lagrangian AFT (Nacivet et al. 2003);
 //! - [`structure`]: the linear structure and its contacts, from a scenario;
 //! - [`problem`]: residual and Jacobian of the balance;
-//! - [`stability`]: stability of a solution by Hill's method;
+//! - [`floquet`]: stability of a solution by its Floquet multipliers (monodromy in time), used by [`frf`];
+//! - [`stability`]: stability of a solution by Hill's method (its cross-check);
 //! - [`continuation`]: Newton, and pseudo-arclength continuation;
 //! - [`frf`]: the frequency-response driver;
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
@@ -31,6 +32,7 @@
 pub mod aft;
 pub mod continuation;
 pub mod dlft;
+pub mod floquet;
 pub mod frf;
 pub mod harmonics;
 pub mod nnm;

@@ -22,7 +22,7 @@
 use friction_models::{Family, FrictionModel};
 use nalgebra::DMatrix;
 
-use super::aft::ContactAft;
+use super::aft::{ContactAft, Tangent};
 use super::dlft::{is_dlft, limits, ContactDlft};
 use super::harmonics::Grid;
 use super::structure::Structure;
@@ -150,6 +150,21 @@ impl Problem {
         self.aft[c].eval(&ct.model, &self.grid, omega, &self.rel, &mut self.fc);
         for v in &mut self.fc {
             *v *= ct.normal;
+        }
+    }
+
+    /// Each contact's linearisation along the periodic motion of
+    /// coefficients `x` at angular frequency `omega`, into `out` (one per
+    /// contact, from [`Tangent::new`] on this problem's grid); a dynamic
+    /// Lagrangian contact's entry is left as it is.
+    pub fn tangents(&mut self, x: &[f64], omega: f64, out: &mut [Tangent]) {
+        for (c, tan) in out.iter_mut().enumerate().take(self.s.contacts.len()) {
+            if self.dlft[c].is_some() {
+                continue;
+            }
+            self.relative(c, x);
+            let model = &self.s.contacts[c].model;
+            self.aft[c].tangent(model, &self.grid, omega, &self.rel, &mut self.fc, tan);
         }
     }
 
