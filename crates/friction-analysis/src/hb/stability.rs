@@ -19,8 +19,17 @@
 //! concentrated on the low harmonics (smallest mean harmonic index of the
 //! weights `|Q_k|²`); the solution is stable when every exponent has a
 //! negative real part. The contact forces enter through `J` only (their
-//! dependence on the perturbation's growth rate is not represented, exact for
-//! rate-independent hysteresis).
+//! dependence on the perturbation's growth rate is not represented).
+//!
+//! The frequency response does not use it: [`super::floquet`] is cheaper
+//! (`O(N n³)` against `O((nH)³)` per point) and right where this is not.
+//! On a Jenkins joint forced through slip, this method returned the
+//! dashpot's own rate, -c/2m, at every point, where the engine's motions
+//! converge at -0.42 to -14 1/s and the monodromy gives the same to 3 %
+//! (`tests/hb_floquet_engine.rs`): the Jacobian's differences re-settle the
+//! joint's memory at every perturbed coefficient, so they describe a
+//! perturbation held for many periods, not one that grows or decays. It
+//! stays as the cross-check of linear structures (`tests/hb_stability.rs`).
 
 use faer::linalg::solvers::Eigen;
 use faer::Mat;
