@@ -124,11 +124,10 @@ pub fn with_model(file: &Path, set: &[String], contact: Option<&str>, t: &Tuned)
     let label = format!("--tuned {}", t.file.display());
     let bad = |message: String| SimError::Input { file: label.clone(), line: None, message };
     let mut table: toml::Table = toml::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    for s in set {
-        if let Some((path, value)) = s.split_once('=') {
-            let x: f64 = value.trim().parse().unwrap_or(f64::NAN);
-            scenario::overrides::apply(&mut table, path.trim(), x).map_err(bad)?;
-        }
+    // the overrides as `friction run` reads them (finite numbers, or the
+    // message naming the argument), applied before the contact is replaced
+    for (path, x) in crate::overrides(set)? {
+        scenario::overrides::apply(&mut table, &path, x).map_err(bad)?;
     }
     let entry = table
         .get_mut("contact")

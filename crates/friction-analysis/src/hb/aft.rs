@@ -333,7 +333,19 @@ impl ContactAft {
                 _ => model.accept(&inp, &mut self.z, &mut self.mem),
             }
         }
-        tan.k0 = if tan.anchored { tan.kx.iter().fold(f64::INFINITY, |m, k| m.min(*k)) } else { 0.0 };
+        tan.k0 = 0.0;
+        if tan.anchored {
+            // the differences give a stuck stiffness to about 1e-9: snap
+            // those within 1e-6 of the largest to the never-slipping k0, so
+            // that a joint that never slips has kx - k0 = 0, not noise
+            tan.k0 = tan.kx.iter().fold(f64::INFINITY, |m, k| m.min(*k));
+            let tol = 1e-6 * tan.kx.iter().fold(0.0f64, |m, k| m.max(k.abs()));
+            for k in &mut tan.kx {
+                if (*k - tan.k0).abs() <= tol {
+                    *k = tan.k0;
+                }
+            }
+        }
     }
 }
 
