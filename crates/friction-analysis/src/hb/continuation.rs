@@ -169,10 +169,10 @@ fn step_cap(y: &[f64], t: &[f64], opts: &ContinuationOptions) -> f64 {
 }
 
 /// `a⁻¹ b` by faer's LU with partial pivoting, `None` when `a` is singular
-/// or the solution is not finite. faer's blocked LU took a quarter of the
-/// time nalgebra's did on the 110-unknown Jacobian of a 10-body chain at
-/// H = 5 (perf: nalgebra's `LU::new` was a quarter of the whole frequency
-/// response).
+/// or the solution is not finite. On the 110-unknown Jacobian of a 10-body
+/// chain at H = 5 (bench/hb/chain10_jenkins5.toml), nalgebra's `LU::new`
+/// was a quarter of the whole frequency response under perf; faer's LU is
+/// below 1.5 % of it.
 fn lu_solve(a: &DMatrix<f64>, b: &DVector<f64>) -> Option<DVector<f64>> {
     use faer::linalg::solvers::Solve;
     let n = a.nrows();
