@@ -379,11 +379,8 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         }
         let top = &points[at];
         let x2 = solve_at(&s, top.f, 2 * h, samples_for(opts, 2 * h), Some(&top.coefficients))?;
-        let p2 = Problem::new(s.clone(), 2 * h, samples_for(opts, 2 * h));
-        let mut buf = vec![0.0; p2.grid.n];
-        let pt2 = point(&p2, top.f, &x2, &mut buf);
-        let best2 = pt2.peak.iter().fold(0.0f64, |m, v| m.max(*v));
-        let change = if best2 > 0.0 { (best2 - best).abs() / best2 } else { 0.0 };
+        let best2 = largest_peak(&s, opts, 2 * h, top.f, &x2);
+        let change = relative_change(best, best2);
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
             let stability_assessed = !s.contacts.iter().any(|c| super::dlft::is_dlft(&c.model));
             return Ok(Frf {
@@ -395,6 +392,35 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
                 stability_assessed,
             });
         }
-        h *= 2;
+        // not converged: double H by single solves at this frequency until
+        // the peak converges there, and trace the branch again only at that
+        // H (its own peak is checked again above); on a 10-body chain whose
+        // default H is 12 this skips the whole branch at H = 6
+        let (mut hh, mut x, mut peak) = (2 * h, x2, best2);
+        while hh < 32 {
+            let x4 = solve_at(&s, top.f, 2 * hh, samples_for(opts, 2 * hh), Some(&x))?;
+            let peak4 = largest_peak(&s, opts, 2 * hh, top.f, &x4);
+            if relative_change(peak, peak4) <= opts.h_tol {
+                break;
+            }
+            (hh, x, peak) = (2 * hh, x4, peak4);
+        }
+        h = hh;
+    }
+}
+
+/// The largest peak |x| over the bodies of the solution `x` at H = `h`.
+fn largest_peak(s: &Structure, opts: &FrfOptions, h: usize, f: f64, x: &[f64]) -> f64 {
+    let p = Problem::new(s.clone(), h, samples_for(opts, h));
+    let mut buf = vec![0.0; p.grid.n];
+    point(&p, f, x, &mut buf).peak.iter().fold(0.0f64, |m, v| m.max(*v))
+}
+
+/// `|b - a| / b` (0 when `b` is 0).
+fn relative_change(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        (b - a).abs() / b
+    } else {
+        0.0
     }
 }
