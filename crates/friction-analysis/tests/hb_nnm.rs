@@ -119,9 +119,12 @@ fn jenkins_joint_backbone_runs_from_the_stuck_to_the_gross_slip_eigenfrequency()
     }
     let last = r.points.last().unwrap();
     assert!(last.f > slip && (last.f / slip - 1.0).abs() < 2e-3, "gross slip: {} Hz vs {slip} Hz", last.f);
+    // falls, or stays while the joint sticks: the stuck points differ by
+    // where Newton's method stops (1.0e-10 measured with the analytic
+    // Jacobian of the joint, below 1e-10 with differences)
     for w in r.points.windows(2) {
         assert!(
-            w[1].f <= w[0].f * (1.0 + 1e-10),
+            w[1].f <= w[0].f * (1.0 + 1e-9),
             "the frequency falls with amplitude: {:?}",
             (w[0].f, w[1].f)
         );

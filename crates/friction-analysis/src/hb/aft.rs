@@ -299,7 +299,10 @@ impl ContactAft {
             let [r0, r1, _, _, zt] = &mut self.k;
             let t0 = p0 + i as f64 * dt;
             let (x, v) = (self.x[i], self.v[i]);
-            let sx = if v < 0.0 { -hx } else { hx };
+            // the direction of the sampled path (the law steps from sample to
+            // sample), the velocity's where the path does not move
+            let step = x - self.x[(i + n - 1) % n];
+            let sx = if step < 0.0 || (step == 0.0 && v < 0.0) { -hx } else { hx };
             let before = self.v[(i + n - 1) % n];
             tan.reversal[i] = (before > 0.0 && v <= 0.0) || (before < 0.0 && v >= 0.0);
             let inp = Input::new(t0, x, v);
@@ -345,6 +348,18 @@ impl ContactAft {
                     *k = tan.k0;
                 }
             }
+            // the last turning sample of the sampled path before each sample
+            let turns = |i: usize| {
+                let (a, b, c) = (self.x[(i + n - 1) % n], self.x[i], self.x[(i + 1) % n]);
+                (b - a) * (c - b) < 0.0
+            };
+            let mut last = (0..n).rev().find(|&i| turns(i)).unwrap_or(0);
+            for i in 0..n {
+                tan.anchor[i] = last;
+                if turns(i) {
+                    last = i;
+                }
+            }
         }
     }
 }
@@ -380,6 +395,9 @@ pub struct Tangent {
     pub reversal: Vec<bool>,
     /// `k0`: the least `kx` over the period (hysteresis) \[N/m\].
     pub k0: f64,
+    /// The last turning sample of the sampled path before each sample
+    /// (hysteresis): where the elements that slipped stuck again.
+    pub anchor: Vec<usize>,
     /// `∂F/∂x` per sample \[N/m\].
     pub kx: Vec<f64>,
     /// `∂F/∂ẋ` per sample \[N s/m\].
@@ -403,6 +421,7 @@ impl Tangent {
             anchored: model.info().family == Family::Hysteresis,
             reversal: vec![false; n],
             k0: 0.0,
+            anchor: vec![0; n],
             kx: vec![0.0; n],
             kv: vec![0.0; n],
             fz: vec![0.0; n * ns],

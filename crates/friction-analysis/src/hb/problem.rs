@@ -43,6 +43,12 @@ pub struct Problem {
     fc: Vec<f64>,
     fc2: Vec<f64>,
     xp: Vec<f64>,
+    /// Tangents of the contacts whose Jacobian block is analytic (Masing
+    /// hysteresis elements), `None` for the others.
+    tan: Vec<Option<Tangent>>,
+    /// Samples of each Fourier basis function, `basis[j * N + i]`.
+    basis: Vec<f64>,
+    dfs: Vec<f64>,
     /// A displacement scale for difference steps \[m\].
     pub xscale: f64,
     /// The penalty ε of the dynamic Lagrangian contacts \[N/m\]: by default
@@ -69,7 +75,22 @@ impl Problem {
         let epsilon =
             if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
         let n = xp.len();
+        let tan = s
+            .contacts
+            .iter()
+            .map(|c| MASING.contains(&c.model.info().id).then(|| Tangent::new(&c.model, grid.n)))
+            .collect();
+        let mut basis = vec![0.0; l * grid.n];
+        let mut unit = vec![0.0; l];
+        for j in 0..l {
+            unit[j] = 1.0;
+            grid.synth(&unit, &mut basis[j * grid.n..(j + 1) * grid.n]);
+            unit[j] = 0.0;
+        }
         Problem {
+            tan,
+            basis,
+            dfs: vec![0.0; grid.n],
             s,
             grid,
             aft,
@@ -271,6 +292,10 @@ impl Problem {
         let mut xp = std::mem::take(&mut self.xp);
         xp.copy_from_slice(x);
         for c in 0..self.s.contacts.len() {
+            if self.tan[c].is_some() {
+                self.masing_block(c, x, omega, jac);
+                continue;
+            }
             self.contact(c, x, omega);
             self.fc2.copy_from_slice(&self.fc);
             let (first, second) = (self.s.contacts[c].first, self.s.contacts[c].second);
@@ -315,5 +340,138 @@ impl Problem {
             }
         }
         self.xp = xp;
+    }
+
+    /// The Jacobian block of Masing hysteresis contact `c`, from its tangent
+    /// along the periodic path rather than 2H + 1 evaluations: a
+    /// perturbation `δx` of the relative motion changes the force at sample
+    /// `n` by
+    ///
+    /// ```text
+    /// δF_n = k0 (δx_n - δa0) + g_n
+    /// g_n  = min(r_n, r_{n-1})/r_{n-1} g_{n-1} + r_n (δx_n - δx_{n-1}),   r_n = kx_n - k0
+    /// ```
+    ///
+    /// `k0` the elements that never slip (anchored at the mean `a0`, where
+    /// the evaluation starts them), `r_n` the stiffness of the others stuck
+    /// at sample `n` (each element's law steps `F_n = clip(F_{n-1} + k Δx)`:
+    /// a stuck element adds `k δΔx` to its perturbation, one that slips loses
+    /// it; those that slip at `n` are taken to carry their share of
+    /// `g_{n-1}`, exact for one element and after a reversal, where every
+    /// element sticks again from the same sample), started where `r = 0`.
+    /// The force does not depend on ω (rate-independent). Checked against
+    /// the differences in the tests below.
+    fn masing_block(&mut self, c: usize, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
+        let (l, n) = (self.grid.len(), self.grid.n);
+        let Some(mut t) = self.tan[c].take() else { return };
+        self.relative(c, x);
+        let ct = &self.s.contacts[c];
+        self.aft[c].tangent(&ct.model, &self.grid, omega, &self.rel, &mut self.fc, &mut t);
+        let (first, second, normal) = (ct.first, ct.second, ct.normal);
+        // start where kx is least (kx - k0 = 0: every element that slips is slipping)
+        let start = (0..n).min_by(|&a, &b| t.kx[a].total_cmp(&t.kx[b])).unwrap_or(0);
+        for j in 0..l {
+            let b = &self.basis[j * n..(j + 1) * n];
+            let mean = if j == 0 { 1.0 } else { 0.0 };
+            let mut g = 0.0;
+            for step in 1..=n {
+                let i = (start + step) % n;
+                let ip = (i + n - 1) % n;
+                let (ri, rp) = (t.kx[i] - t.k0, t.kx[ip] - t.k0);
+                let kept = if rp > 0.0 { ri.min(rp) / rp } else { 0.0 };
+                g = kept * g + ri * (b[i] - b[ip]);
+                self.dfs[i] = t.k0 * (b[i] - mean) + g;
+            }
+            self.grid.analyse(&self.dfs, &mut self.fc2);
+            for q in 0..l {
+                let dfq = normal * self.fc2[q];
+                for (row, rs) in [(first, 1.0), (second, -1.0)] {
+                    let Some(ri) = row else { continue };
+                    for (col, cs) in [(first, 1.0), (second, -1.0)] {
+                        let Some(ci) = col else { continue };
+                        jac[(ri * l + q, ci * l + j)] += rs * cs * dfq;
+                    }
+                }
+            }
+        }
+        self.tan[c] = Some(t);
+    }
+}
+
+/// The hysteresis elements that are Masing operators (elements in
+/// parallel, each an elastic spring and a slider), whose Jacobian block is
+/// taken from their tangent ([`Problem::masing_block`]).
+const MASING: [&str; 4] = ["jenkins", "iwan4", "iwan5", "maxwell_slip"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hb::structure::Structure;
+
+    fn structure(model: &str, params: &str) -> Structure {
+        let text = format!(
+            r#"name = "sdof"
+[[body]]
+name = "m"
+mass = 1.0
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[damper]]
+between = ["m", "ground"]
+coefficient = 1.0
+[[contact]]
+name = "j"
+between = ["m", "ground"]
+model = "{model}"
+params = {params}
+[[force]]
+name = "p"
+on = "m"
+value = {{ type = "sine", amplitude = 1.0, frequency = 10.0 }}
+[solver]
+t_end = 1.0
+"#
+        );
+        let sys = friction_sim::scenario::parse(&text, "test", std::path::Path::new(".")).unwrap();
+        Structure::from_system(&sys, "p").unwrap()
+    }
+
+    /// The analytic block of every Masing element equals the forward
+    /// differences of its evaluation, on motions that never slip, that slip
+    /// in part of the elements and that slip grossly, with harmonics of
+    /// every order, to 1e-8 of the largest entry (measured: 1.2e-9 at worst,
+    /// the differences' own error); leaving out the anchor term is off by
+    /// 0.12 of it.
+    #[test]
+    fn masing_jacobian_blocks_equal_the_differences() {
+        let models = [
+            ("jenkins", "{ kt = 1e4, fs = 1.0 }"),
+            ("jenkins", "{ kt = 1e4, fs = 1.0, theta = 0.7 }"),
+            ("iwan4", "{ fs = 1.0, kt = 1e4, chi = -0.5, beta = 0.1, n = 40 }"),
+            ("iwan5", "{ fs = 1.0, kt = 1e4, chi = -0.5, beta = 0.1, n = 40 }"),
+            ("maxwell_slip", "{ elements = [[5e3, 0.3], [3e3, 0.5], [2e3, 1.0]] }"),
+        ];
+        for (model, params) in models {
+            for amp in [2e-5, 1.5e-4, 1e-3] {
+                let s = structure(model, params);
+                let mut p = Problem::new(s, 5, 256);
+                let nn = p.n();
+                assert!(p.tan[0].is_some(), "{model}");
+                let mut x = vec![0.0; nn];
+                // a fundamental, a mean offset and some higher harmonics
+                x[0] = 0.3 * amp;
+                x[1] = amp;
+                x[2] = 0.4 * amp;
+                x[5] = 0.08 * amp;
+                x[8] = -0.05 * amp;
+                let (mut a, mut d) = (DMatrix::zeros(nn, nn + 1), DMatrix::zeros(nn, nn + 1));
+                p.jacobian(&x, 62.0, &mut a);
+                p.jacobian_by_differences(&x, 62.0, &mut d);
+                let scale = d.columns(0, nn).abs().max();
+                let err = (a.columns(0, nn) - d.columns(0, nn)).abs().max();
+                assert!(err <= 1e-8 * scale, "{model} {params} at {amp}: {err:.3e} of {scale:.3e}");
+            }
+        }
     }
 }
