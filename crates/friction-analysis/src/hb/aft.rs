@@ -348,18 +348,6 @@ impl ContactAft {
                     *k = tan.k0;
                 }
             }
-            // the last turning sample of the sampled path before each sample
-            let turns = |i: usize| {
-                let (a, b, c) = (self.x[(i + n - 1) % n], self.x[i], self.x[(i + 1) % n]);
-                (b - a) * (c - b) < 0.0
-            };
-            let mut last = (0..n).rev().find(|&i| turns(i)).unwrap_or(0);
-            for i in 0..n {
-                tan.anchor[i] = last;
-                if turns(i) {
-                    last = i;
-                }
-            }
         }
     }
 }
@@ -395,9 +383,6 @@ pub struct Tangent {
     pub reversal: Vec<bool>,
     /// `k0`: the least `kx` over the period (hysteresis) \[N/m\].
     pub k0: f64,
-    /// The last turning sample of the sampled path before each sample
-    /// (hysteresis): where the elements that slipped stuck again.
-    pub anchor: Vec<usize>,
     /// `∂F/∂x` per sample \[N/m\].
     pub kx: Vec<f64>,
     /// `∂F/∂ẋ` per sample \[N s/m\].
@@ -421,7 +406,6 @@ impl Tangent {
             anchored: model.info().family == Family::Hysteresis,
             reversal: vec![false; n],
             k0: 0.0,
-            anchor: vec![0; n],
             kx: vec![0.0; n],
             kv: vec![0.0; n],
             fz: vec![0.0; n * ns],
