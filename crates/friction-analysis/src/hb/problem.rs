@@ -313,14 +313,7 @@ impl Problem {
                 self.contact(c, &xp, omega);
                 xp[idx] = x[idx];
                 for q in 0..l {
-                    let dfq = (self.fc[q] - self.fc2[q]) / step;
-                    for (row, rs) in [(first, 1.0), (second, -1.0)] {
-                        let Some(ri) = row else { continue };
-                        for (col, cs) in [(first, 1.0), (second, -1.0)] {
-                            let Some(ci) = col else { continue };
-                            jac[(ri * l + q, ci * l + j)] += rs * cs * dfq;
-                        }
-                    }
+                    scatter(jac, (first, second), l, (q, j), (self.fc[q] - self.fc2[q]) / step);
                 }
             }
             let model = &self.s.contacts[c].model;
@@ -384,17 +377,29 @@ impl Problem {
             }
             self.grid.analyse(&self.dfs, &mut self.fc2);
             for q in 0..l {
-                let dfq = normal * self.fc2[q];
-                for (row, rs) in [(first, 1.0), (second, -1.0)] {
-                    let Some(ri) = row else { continue };
-                    for (col, cs) in [(first, 1.0), (second, -1.0)] {
-                        let Some(ci) = col else { continue };
-                        jac[(ri * l + q, ci * l + j)] += rs * cs * dfq;
-                    }
-                }
+                scatter(jac, (first, second), l, (q, j), normal * self.fc2[q]);
             }
         }
         self.tan[c] = Some(t);
+    }
+}
+
+/// Add `d`, the derivative of a contact's force coefficient `q` by its
+/// relative coefficient `j`, to the rows and columns of the contact's
+/// members (`+` for the first, `-` for the second; the ground has none).
+fn scatter(
+    jac: &mut DMatrix<f64>,
+    members: (Option<usize>, Option<usize>),
+    l: usize,
+    (q, j): (usize, usize),
+    d: f64,
+) {
+    for (row, rs) in [(members.0, 1.0), (members.1, -1.0)] {
+        let Some(ri) = row else { continue };
+        for (col, cs) in [(members.0, 1.0), (members.1, -1.0)] {
+            let Some(ci) = col else { continue };
+            jac[(ri * l + q, ci * l + j)] += rs * cs * d;
+        }
     }
 }
 
