@@ -176,3 +176,33 @@ fn every_point_of_a_damped_joints_frequency_response_is_stable() {
         assert!(r.points.len() > 50);
     }
 }
+
+/// A hysteresis model that is not a Masing operator (Hess and Soom's
+/// lagged friction, Haessig and Friedland's snapping bristles) has no
+/// tangent of the form the monodromy steps: its frequency response is
+/// computed, but its stability is reported not assessed, naming the
+/// contact and the reason, never given a verdict from a linearisation that
+/// does not apply (and `Monodromy::new` refuses it with the same reason).
+#[test]
+fn a_non_masing_hysteresis_contact_is_reported_unassessed_not_given_a_verdict() {
+    let hess = sdof_with(2.0, friction_sim::HessSoomParams::default());
+    let bristle = sdof_with(2.0, friction_sim::BristleParams::default());
+    for (id, sys) in [("hess_soom", &hess), ("bristle", &bristle)] {
+        let s = Structure::from_system(sys, "p").unwrap();
+        let e = Monodromy::new(&Problem::new(s, 3, 64)).unwrap_err().to_string();
+        assert!(e.contains("\"j\"") && e.contains(id) && e.contains("not a Masing operator"), "{e}");
+    }
+    let r =
+        frf(&hess, "p", &FrfOptions { f_min: 10.0, f_max: 20.0, harmonics: Some(3), ..Default::default() })
+            .unwrap();
+    assert!(!r.stability_assessed && r.points.iter().all(|p| p.stable));
+    let why = r.stability_unassessed.as_deref().unwrap();
+    assert!(why.contains("\"j\" (hess_soom)"), "{why}");
+    let summary = friction_analysis::hb::table::frf_summary(&r, "sdof", "p", &FrfOptions::default());
+    assert!(summary["stability"].as_str().unwrap().starts_with("not assessed: contact \"j\""), "{summary}");
+    // a Masing joint is assessed
+    let jenkins = sdof_with(2.0, JenkinsParams { kt: 1e4, fs: 1.0, theta: 1.0 });
+    assert!(
+        friction_analysis::hb::floquet::unassessed(&Structure::from_system(&jenkins, "p").unwrap()).is_none()
+    );
+}

@@ -107,10 +107,8 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
     let plot = dir.join(if a.svg { "frf.svg" } else { "frf.png" });
     plot_frf(&r, &plot)?;
     println!("{}", line(&sys.name, a, &r));
-    if !r.stability_assessed {
-        println!(
-            "stability not assessed (a contact with set-valued stick): the `stable` column is 1 unassessed"
-        );
+    if let Some(why) = &r.stability_unassessed {
+        println!("{why}: the `stable` column is 1 unassessed");
     }
     println!(
         "wrote {}, summary.json, {}",

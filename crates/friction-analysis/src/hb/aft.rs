@@ -403,7 +403,7 @@ impl Tangent {
         let ns = if model.info().family == Family::ContinuousState { model.n_states() } else { 0 };
         Tangent {
             ns,
-            anchored: model.info().family == Family::Hysteresis,
+            anchored: is_masing(model),
             reversal: vec![false; n],
             k0: 0.0,
             kx: vec![0.0; n],
@@ -414,6 +414,22 @@ impl Tangent {
             gv: vec![0.0; n * ns],
         }
     }
+}
+
+/// The hysteresis models that are Masing operators (elements in parallel,
+/// each an elastic spring and a slider, every slipped element sticking
+/// again where the motion reverses): their tangent along the path is
+/// [`Tangent`]'s anchored form, which the monodromy
+/// ([`super::floquet`]) steps and from which [`super::problem::Problem`]
+/// takes their Jacobian block. The other hysteresis models (`bristle`,
+/// whose bristles snap and re-attach; `hess_soom`, whose force lags the
+/// velocity) are not: their Jacobian comes from differences and their
+/// stability is not assessed.
+pub const MASING: [&str; 4] = ["jenkins", "iwan4", "iwan5", "maxwell_slip"];
+
+/// Whether `model` is one of the Masing operators [`MASING`].
+pub fn is_masing(model: &AnyModel) -> bool {
+    MASING.contains(&model.info().id)
 }
 
 /// One period's samples equal the previous period's, to [`PERIODIC_TOL`].

@@ -35,9 +35,56 @@
 use faer::Mat;
 use nalgebra::{DMatrix, DVector};
 
-use super::aft::Tangent;
+use friction_models::{Family, FrictionModel};
+
+use super::aft::{is_masing, Tangent, MASING};
+use super::dlft::is_dlft;
 use super::problem::Problem;
+use super::structure::Structure;
 use crate::AnalysisError;
+
+/// Why the stability of the periodic motions of `s` cannot be assessed by
+/// [`Monodromy`], naming the first contact that prevents it, or `None`:
+/// a contact with true Coulomb stick (dynamic Lagrangian AFT) has no
+/// tangent while it sticks, and a hysteresis model that is not a Masing
+/// operator ([`super::aft::MASING`]) has no tangent of the anchored form
+/// the monodromy steps.
+///
+/// ```
+/// use friction_analysis::hb::{floquet::unassessed, structure::Structure};
+/// use friction_sim::{CoulombParams, Ground, Schedule, SolverSettings, System};
+/// let sys = System::builder("sdof")
+///     .body("m", 1.0)
+///     .spring("k", ("m", Ground), 1e4)
+///     .contact("dry", ("m", Ground), CoulombParams { fc: 0.2, fs: None })
+///     .force("p", "m", Schedule::Sine { amplitude: 1.0, frequency: 10.0, phase: 0.0, offset: 0.0 })
+///     .solver(SolverSettings::with_t_end(1.0))
+///     .build()?;
+/// let why = unassessed(&Structure::from_system(&sys, "p")?).unwrap();
+/// assert!(why.contains("\"dry\"") && why.contains("coulomb"), "{why}");
+/// # Ok::<(), friction_analysis::AnalysisError>(())
+/// ```
+pub fn unassessed(s: &Structure) -> Option<String> {
+    s.contacts.iter().find_map(|c| {
+        let id = c.model.info().id;
+        if is_dlft(&c.model) {
+            Some(format!(
+                "contact \"{}\" ({id}) has set-valued stick (dynamic Lagrangian AFT), whose force has no \
+                 tangent while it sticks; stability is not assessed",
+                c.name
+            ))
+        } else if c.model.info().family == Family::Hysteresis && !is_masing(&c.model) {
+            Some(format!(
+                "contact \"{}\" ({id}) is a hysteresis model that is not a Masing operator (one of {}), \
+                 whose linearisation the monodromy does not have; stability is not assessed",
+                c.name,
+                MASING.join(", ")
+            ))
+        } else {
+            None
+        }
+    })
+}
 
 /// Work arrays of the monodromy of one problem (allocated once per branch).
 #[derive(Debug, Clone)]
@@ -60,15 +107,10 @@ pub struct Monodromy {
 
 impl Monodromy {
     /// The work arrays for `p`; refused when the mass matrix is singular or
-    /// a contact has true Coulomb stick (dynamic Lagrangian AFT), whose
-    /// force has no tangent while it sticks.
+    /// a contact's stability cannot be assessed ([`unassessed`]).
     pub fn new(p: &Problem) -> Result<Self, AnalysisError> {
-        if p.has_dlft() {
-            return Err(AnalysisError::Model(
-                "Floquet multipliers: a contact with true Coulomb stick has no tangent while it sticks; \
-                 stability is not assessed"
-                    .into(),
-            ));
+        if let Some(why) = unassessed(&p.s) {
+            return Err(AnalysisError::Model(format!("Floquet multipliers: {why}")));
         }
         let s = &p.s;
         let nd = s.dofs();

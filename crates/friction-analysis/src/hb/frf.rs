@@ -9,8 +9,8 @@ use nalgebra::DMatrix;
 use serde::Serialize;
 
 use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
-use super::floquet::Monodromy;
-use super::harmonics::{amplitude, phase};
+use super::floquet::{unassessed, Monodromy};
+use super::harmonics::{amplitude, phase, Grid};
 use super::problem::Problem;
 use super::stability::is_stable;
 use super::structure::Structure;
@@ -80,9 +80,13 @@ pub struct Frf {
     /// The points, in the order of the branch.
     pub points: Vec<FrfPoint>,
     /// Whether the Floquet multipliers assessed the points' stability: false with a
-    /// set-valued contact (dynamic Lagrangian AFT), whose points are then
-    /// all written stable, unassessed.
+    /// set-valued contact (dynamic Lagrangian AFT) or a hysteresis model
+    /// that is not a Masing operator, whose points are then all written
+    /// stable, unassessed.
     pub stability_assessed: bool,
+    /// Why the stability was not assessed (naming the contact), when it
+    /// was not ([`super::floquet::unassessed`]).
+    pub stability_unassessed: Option<String>,
 }
 
 /// The scaled equations `R(x, ω)/F` in `y = [x/xs, ω/ωs]`.
@@ -329,9 +333,10 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
     }
     let mut buf = vec![0.0; p.grid.n];
     let mut pts = Vec::with_capacity(ys.len());
-    // the Floquet multipliers need a smooth contact force: a set-valued
-    // contact (dynamic Lagrangian AFT) is not assessed and its points are kept stable
-    let mut mono = if p.has_dlft() { None } else { Some(Monodromy::new(&p)?) };
+    // the Floquet multipliers need each contact's tangent: a set-valued
+    // contact (dynamic Lagrangian AFT) or a hysteresis model that is not a
+    // Masing operator is not assessed and its points are kept stable
+    let mut mono = if unassessed(&p.s).is_some() { None } else { Some(Monodromy::new(&p)?) };
     for (f, y) in &ys {
         let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
         let mut pt = point(&p, *f, &x, &mut buf);
@@ -379,17 +384,18 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         }
         let top = &points[at];
         let x2 = solve_at(&s, top.f, 2 * h, samples_for(opts, 2 * h), Some(&top.coefficients))?;
-        let best2 = largest_peak(&s, opts, 2 * h, top.f, &x2);
+        let best2 = largest_peak(opts, 2 * h, &x2);
         let change = relative_change(best, best2);
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
-            let stability_assessed = !s.contacts.iter().any(|c| super::dlft::is_dlft(&c.model));
+            let stability_unassessed = unassessed(&s);
             return Ok(Frf {
                 bodies: s.names.clone(),
                 harmonics: h,
                 samples: n,
                 h_change: change,
                 points,
-                stability_assessed,
+                stability_assessed: stability_unassessed.is_none(),
+                stability_unassessed,
             });
         }
         // not converged: double H by single solves at this frequency until
@@ -399,7 +405,7 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         let (mut hh, mut x, mut peak) = (2 * h, x2, best2);
         while hh < 32 {
             let x4 = solve_at(&s, top.f, 2 * hh, samples_for(opts, 2 * hh), Some(&x))?;
-            let peak4 = largest_peak(&s, opts, 2 * hh, top.f, &x4);
+            let peak4 = largest_peak(opts, 2 * hh, &x4);
             if relative_change(peak, peak4) <= opts.h_tol {
                 break;
             }
@@ -409,11 +415,15 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
     }
 }
 
-/// The largest peak |x| over the bodies of the solution `x` at H = `h`.
-fn largest_peak(s: &Structure, opts: &FrfOptions, h: usize, f: f64, x: &[f64]) -> f64 {
-    let p = Problem::new(s.clone(), h, samples_for(opts, h));
-    let mut buf = vec![0.0; p.grid.n];
-    point(&p, f, x, &mut buf).peak.iter().fold(0.0f64, |m, v| m.max(*v))
+/// The largest peak |x| over the bodies of the solution `x` at H = `h`,
+/// sampled on the grid the branch at `h` would use.
+fn largest_peak(opts: &FrfOptions, h: usize, x: &[f64]) -> f64 {
+    let grid = Grid::new(h, samples_for(opts, h));
+    let mut buf = vec![0.0; grid.n];
+    x.chunks(grid.len()).fold(0.0f64, |m, c| {
+        grid.synth(c, &mut buf);
+        m.max(peak(&buf))
+    })
 }
 
 /// `|b - a| / b` (0 when `b` is 0).

@@ -22,7 +22,7 @@
 use friction_models::{Family, FrictionModel};
 use nalgebra::DMatrix;
 
-use super::aft::{ContactAft, Tangent};
+use super::aft::{is_masing, ContactAft, Tangent};
 use super::dlft::{is_dlft, limits, ContactDlft};
 use super::harmonics::Grid;
 use super::structure::Structure;
@@ -75,11 +75,8 @@ impl Problem {
         let epsilon =
             if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
         let n = xp.len();
-        let tan = s
-            .contacts
-            .iter()
-            .map(|c| MASING.contains(&c.model.info().id).then(|| Tangent::new(&c.model, grid.n)))
-            .collect();
+        let tan =
+            s.contacts.iter().map(|c| is_masing(&c.model).then(|| Tangent::new(&c.model, grid.n))).collect();
         let mut basis = vec![0.0; l * grid.n];
         let mut unit = vec![0.0; l];
         for j in 0..l {
@@ -402,11 +399,6 @@ fn scatter(
         }
     }
 }
-
-/// The hysteresis elements that are Masing operators (elements in
-/// parallel, each an elastic spring and a slider), whose Jacobian block is
-/// taken from their tangent ([`Problem::masing_block`]).
-const MASING: [&str; 4] = ["jenkins", "iwan4", "iwan5", "maxwell_slip"];
 
 #[cfg(test)]
 mod tests {
