@@ -26,7 +26,9 @@
 //! and tried again. The caps `Δλ_max` and `ρ` set the resolution of the
 //! branch in the parameter and, scale-free, in the unknowns.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
+
+use super::dense_lu::DenseLu;
 
 use crate::AnalysisError;
 
@@ -104,6 +106,8 @@ pub fn newton_fixed<E: Equations>(
     let mut j = DMatrix::zeros(n, n + 1);
     let mut trial = y.to_vec();
     let mut rt = vec![0.0; n];
+    let mut dx = vec![0.0; n];
+    let mut lu = DenseLu::new(n);
     eq.eval(y, &mut r);
     let mut norm = max_abs(&r);
     for it in 0..max_iter {
@@ -111,10 +115,12 @@ pub fn newton_fixed<E: Equations>(
             return Ok(it);
         }
         eq.jac(y, &mut j);
-        let a = j.columns(0, n).into_owned();
-        let dx = lu_solve(&a, &DVector::from_column_slice(&r)).ok_or_else(|| {
-            AnalysisError::Model("harmonic balance: singular Jacobian in Newton's method".into())
-        })?;
+        dx.copy_from_slice(&r);
+        if !(lu.factor(&j) && lu.solve(&mut dx)) {
+            return Err(AnalysisError::Model(
+                "harmonic balance: singular Jacobian in Newton's method".into(),
+            ));
+        }
         let mut lambda = 1.0;
         loop {
             trial.copy_from_slice(y);
@@ -168,39 +174,48 @@ fn step_cap(y: &[f64], t: &[f64], opts: &ContinuationOptions) -> f64 {
     cap
 }
 
-/// `a⁻¹ b` by faer's LU with partial pivoting, `None` when `a` is singular
-/// or the solution is not finite. On the 110-unknown Jacobian of a 10-body
-/// chain at H = 5 (bench/hb/chain10_jenkins5.toml), nalgebra's `LU::new`
-/// was a quarter of the whole frequency response under perf; faer's LU is
-/// below 1.5 % of it.
-fn lu_solve(a: &DMatrix<f64>, b: &DVector<f64>) -> Option<DVector<f64>> {
-    use faer::linalg::solvers::Solve;
-    let n = a.nrows();
-    let fa = faer::MatRef::from_column_major_slice(a.as_slice(), n, a.ncols());
-    let lu = fa.partial_piv_lu();
-    let x = lu.solve(faer::ColRef::from_slice(b.as_slice()));
-    let out = DVector::from_iterator(n, x.iter().copied());
-    out.iter().all(|v| v.is_finite()).then_some(out)
+/// The bordered system of pseudo-arclength continuation, `[J; tᵀ]`, and
+/// its factors, in work arrays allocated once per branch.
+struct Bordered {
+    j: DMatrix<f64>,
+    a: DMatrix<f64>,
+    lu: DenseLu,
 }
 
-/// The unit tangent at `y`, oriented along `prev`.
-fn tangent<E: Equations>(eq: &mut E, y: &[f64], prev: &[f64], j: &mut DMatrix<f64>) -> Option<Vec<f64>> {
-    let n = eq.n();
-    eq.jac(y, j);
-    let mut a = DMatrix::zeros(n + 1, n + 1);
-    a.view_mut((0, 0), (n, n + 1)).copy_from(j);
-    for i in 0..=n {
-        a[(n, i)] = prev[i];
+impl Bordered {
+    fn new(n: usize) -> Self {
+        Bordered { j: DMatrix::zeros(n, n + 1), a: DMatrix::zeros(n + 1, n + 1), lu: DenseLu::new(n + 1) }
     }
-    let mut b = DVector::zeros(n + 1);
-    b[n] = 1.0;
-    let t = lu_solve(&a, &b)?;
-    let norm = t.norm();
-    let mut t: Vec<f64> = t.iter().map(|v| v / norm).collect();
-    if t.iter().zip(prev).map(|(a, b)| a * b).sum::<f64>() < 0.0 {
-        t.iter_mut().for_each(|v| *v = -*v);
+
+    /// Evaluate the Jacobian at `y` and factorise `[J(y); tᵀ]`; false when singular.
+    fn factor<E: Equations>(&mut self, eq: &mut E, y: &[f64], t: &[f64]) -> bool {
+        let n = self.j.nrows();
+        eq.jac(y, &mut self.j);
+        self.a.view_mut((0, 0), (n, n + 1)).copy_from(&self.j);
+        for (i, ti) in t.iter().enumerate() {
+            self.a[(n, i)] = *ti;
+        }
+        self.lu.factor(&self.a)
     }
-    Some(t)
+
+    /// The unit tangent at `y`, oriented along `prev`.
+    fn tangent<E: Equations>(&mut self, eq: &mut E, y: &[f64], prev: &[f64]) -> Option<Vec<f64>> {
+        if !self.factor(eq, y, prev) {
+            return None;
+        }
+        let n = self.j.nrows();
+        let mut t = vec![0.0; n + 1];
+        t[n] = 1.0;
+        if !self.lu.solve(&mut t) {
+            return None;
+        }
+        let norm = norm(&t);
+        t.iter_mut().for_each(|v| *v /= norm);
+        if t.iter().zip(prev).map(|(a, b)| a * b).sum::<f64>() < 0.0 {
+            t.iter_mut().for_each(|v| *v = -*v);
+        }
+        Some(t)
+    }
 }
 
 /// Trace the branch from the converged point `y0`, first along
@@ -216,14 +231,15 @@ pub fn trace<E: Equations>(
 ) -> Result<usize, AnalysisError> {
     let n = eq.n();
     let mut y = y0.to_vec();
-    let mut j = DMatrix::zeros(n, n + 1);
+    let mut bo = Bordered::new(n);
     let mut r = vec![0.0; n];
+    let mut d = vec![0.0; n + 1];
     let mut ds = opts.ds;
     let mut count = 1;
     if !visit(&y) {
         return Ok(count);
     }
-    let mut t = tangent(eq, &y, direction, &mut j).ok_or_else(|| {
+    let mut t = bo.tangent(eq, &y, direction).ok_or_else(|| {
         AnalysisError::Model("continuation: singular bordered Jacobian at the start".into())
     })?;
     while count < opts.max_points {
@@ -238,18 +254,11 @@ pub fn trace<E: Equations>(
                 ok = Some(it);
                 break;
             }
-            eq.jac(&yc, &mut j);
-            let mut a = DMatrix::zeros(n + 1, n + 1);
-            a.view_mut((0, 0), (n, n + 1)).copy_from(&j);
-            let mut b = DVector::zeros(n + 1);
-            for i in 0..=n {
-                a[(n, i)] = t[i];
+            d[..n].copy_from_slice(&r);
+            d[n] = t.iter().zip(yc.iter().zip(&yp)).map(|(ti, (a, b))| ti * (a - b)).sum();
+            if !(bo.factor(eq, &yc, &t) && bo.lu.solve(&mut d)) {
+                break;
             }
-            for i in 0..n {
-                b[i] = r[i];
-            }
-            b[n] = t.iter().zip(yc.iter().zip(&yp)).map(|(ti, (a, b))| ti * (a - b)).sum();
-            let Some(d) = lu_solve(&a, &b) else { break };
             for i in 0..=n {
                 yc[i] -= d[i];
             }
@@ -270,7 +279,7 @@ pub fn trace<E: Equations>(
                     return None;
                 }
             }
-            Some((it, tangent(eq, &yc, &t, &mut j).unwrap_or_else(|| t.clone())))
+            Some((it, bo.tangent(eq, &yc, &t).unwrap_or_else(|| t.clone())))
         });
         match accepted {
             Some((it, tn)) => {

@@ -201,7 +201,15 @@ impl Monodromy {
                 }
             }
             constant = same;
-            self.rhs.gemm(1.0, &self.step, &self.phi, 0.0);
+            // faer's product: nalgebra's allocates its packing buffers per call
+            faer::linalg::matmul::matmul(
+                faer::MatMut::from_column_major_slice_mut(self.rhs.as_mut_slice(), m, m),
+                faer::Accum::Replace,
+                faer::MatRef::from_column_major_slice(self.step.as_slice(), m, m),
+                faer::MatRef::from_column_major_slice(self.phi.as_slice(), m, m),
+                1.0,
+                faer::Par::Seq,
+            );
             std::mem::swap(&mut self.phi, &mut self.rhs);
             std::mem::swap(&mut self.a0, &mut self.a1);
             // a hysteresis contact's anchor jumps to the relative

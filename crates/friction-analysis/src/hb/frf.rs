@@ -332,21 +332,34 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
         )));
     }
     let mut buf = vec![0.0; p.grid.n];
-    let mut pts = Vec::with_capacity(ys.len());
-    // the Floquet multipliers need each contact's tangent: a set-valued
-    // contact (dynamic Lagrangian AFT) or a hysteresis model that is not a
-    // Masing operator is not assessed and its points are kept stable
-    let mut mono = if unassessed(&p.s).is_some() { None } else { Some(Monodromy::new(&p)?) };
-    for (f, y) in &ys {
-        let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
-        let mut pt = point(&p, *f, &x, &mut buf);
-        let w = 2.0 * PI * pt.f;
-        if let Some(mono) = &mut mono {
-            pt.stable = is_stable(&mono.exponents(&mut p, &x, w)?, w);
-        }
-        pts.push(pt);
-    }
+    let pts = ys
+        .iter()
+        .map(|(f, y)| {
+            let x: Vec<f64> = y[..nn].iter().map(|v| v * xs).collect();
+            point(&p, *f, &x, &mut buf)
+        })
+        .collect();
     Ok((pts, n))
+}
+
+/// Mark each point of the branch traced at `h` harmonics and `n` samples
+/// stable or not by its Floquet multipliers (only for the branch kept: the
+/// branches at fewer harmonics that the H -> 2H check discards are not
+/// assessed). The multipliers need each contact's tangent: with a
+/// set-valued contact (dynamic Lagrangian AFT) or a hysteresis model that
+/// is not a Masing operator ([`unassessed`]) the points are left stable,
+/// unassessed.
+fn assess_stability(s: &Structure, h: usize, n: usize, points: &mut [FrfPoint]) -> Result<(), AnalysisError> {
+    if unassessed(s).is_some() {
+        return Ok(());
+    }
+    let mut p = Problem::new(s.clone(), h, n);
+    let mut mono = Monodromy::new(&p)?;
+    for pt in points {
+        let w = 2.0 * PI * pt.f;
+        pt.stable = is_stable(&mono.exponents(&mut p, &pt.coefficients, w)?, w);
+    }
+    Ok(())
 }
 
 /// The frequency response of `sys` under its `sine` force named `force`.
@@ -372,7 +385,7 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
     let s = Structure::from_system(sys, force)?;
     let mut h = opts.harmonics.unwrap_or(3);
     loop {
-        let (points, n) = branch(&s, opts, h)?;
+        let (mut points, n) = branch(&s, opts, h)?;
         // the H -> 2H check at the largest response
         let (mut best, mut at) = (0.0, 0);
         for (i, p) in points.iter().enumerate() {
@@ -388,6 +401,7 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         let change = relative_change(best, best2);
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
             let stability_unassessed = unassessed(&s);
+            assess_stability(&s, h, n, &mut points)?;
             return Ok(Frf {
                 bodies: s.names.clone(),
                 harmonics: h,

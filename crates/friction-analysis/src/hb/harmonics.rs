@@ -14,6 +14,8 @@
 
 use std::f64::consts::PI;
 
+use nalgebra::DMatrix;
+
 /// The sampling grid of a period and its cosine/sine tables.
 #[derive(Debug, Clone)]
 pub struct Grid {
@@ -98,6 +100,33 @@ impl Grid {
                 x[i] += kf * (b * cs[i] - a * sn[i]);
             }
         }
+    }
+
+    /// The matrix of [`Grid::analyse`], `(2H + 1) × N`: its product with
+    /// a matrix whose columns are sample sets is their coefficients, column
+    /// by column (one matrix product in place of a transform per column).
+    ///
+    /// ```
+    /// use friction_analysis::hb::harmonics::Grid;
+    /// let g = Grid::new(2, 16);
+    /// let x: Vec<f64> = (0..16).map(|i| (i as f64 * 0.7).sin() + 0.1 * i as f64).collect();
+    /// let mut c = [0.0; 5];
+    /// g.analyse(&x, &mut c);
+    /// let m = g.analysis_matrix() * nalgebra::DVector::from_column_slice(&x);
+    /// for (a, b) in c.iter().zip(m.iter()) { assert!((a - b).abs() < 1e-14); }
+    /// ```
+    pub fn analysis_matrix(&self) -> DMatrix<f64> {
+        let n = self.n;
+        let inv = 1.0 / n as f64;
+        DMatrix::from_fn(self.len(), n, |r, i| {
+            if r == 0 {
+                inv
+            } else {
+                let k = r.div_ceil(2);
+                let t = if r % 2 == 1 { &self.cos } else { &self.sin };
+                2.0 * inv * t[k * n + i]
+            }
+        })
     }
 
     /// Coefficients `c` of the samples `x` (the discrete Fourier transform).

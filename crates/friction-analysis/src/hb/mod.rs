@@ -19,6 +19,7 @@
 //! - [`floquet`]: stability of a solution by its Floquet multipliers (monodromy in time), used by [`frf`];
 //! - [`stability`]: stability of a solution by Hill's method (its cross-check);
 //! - [`continuation`]: Newton, and pseudo-arclength continuation;
+//! - [`dense_lu`]: the dense LU their solves use, in work arrays kept between calls;
 //! - [`frf`]: the frequency-response driver;
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
 //! - [`plot`]: the plots;
@@ -31,6 +32,7 @@
 
 pub mod aft;
 pub mod continuation;
+pub mod dense_lu;
 pub mod dlft;
 pub mod floquet;
 pub mod frf;

@@ -48,7 +48,12 @@ pub struct Problem {
     tan: Vec<Option<Tangent>>,
     /// Samples of each Fourier basis function, `basis[j * N + i]`.
     basis: Vec<f64>,
-    dfs: Vec<f64>,
+    /// The force perturbation's samples of each basis function, `N × (2H + 1)`.
+    dfs: DMatrix<f64>,
+    /// Their coefficients, `(2H + 1) × (2H + 1)`.
+    dcoef: DMatrix<f64>,
+    /// [`Grid::analysis_matrix`].
+    ana: DMatrix<f64>,
     /// A displacement scale for difference steps \[m\].
     pub xscale: f64,
     /// The penalty ε of the dynamic Lagrangian contacts \[N/m\]: by default
@@ -87,7 +92,9 @@ impl Problem {
         Problem {
             tan,
             basis,
-            dfs: vec![0.0; grid.n],
+            dfs: DMatrix::zeros(grid.n, l),
+            dcoef: DMatrix::zeros(l, l),
+            ana: grid.analysis_matrix(),
             s,
             grid,
             aft,
@@ -362,6 +369,7 @@ impl Problem {
         let start = (0..n).min_by(|&a, &b| t.kx[a].total_cmp(&t.kx[b])).unwrap_or(0);
         for j in 0..l {
             let b = &self.basis[j * n..(j + 1) * n];
+            let dfs = &mut self.dfs.as_mut_slice()[j * n..(j + 1) * n];
             let mean = if j == 0 { 1.0 } else { 0.0 };
             let mut g = 0.0;
             for step in 1..=n {
@@ -370,11 +378,24 @@ impl Problem {
                 let (ri, rp) = (t.kx[i] - t.k0, t.kx[ip] - t.k0);
                 let kept = if rp > 0.0 { ri.min(rp) / rp } else { 0.0 };
                 g = kept * g + ri * (b[i] - b[ip]);
-                self.dfs[i] = t.k0 * (b[i] - mean) + g;
+                dfs[i] = t.k0 * (b[i] - mean) + g;
             }
-            self.grid.analyse(&self.dfs, &mut self.fc2);
+        }
+        // every column's coefficients in one product (a transform per
+        // column was a quarter of the 10-body chain's frequency response)
+        // (faer's product: nalgebra's allocates its packing buffers per call)
+        let (rows, inner) = self.ana.shape();
+        faer::linalg::matmul::matmul(
+            faer::MatMut::from_column_major_slice_mut(self.dcoef.as_mut_slice(), rows, l),
+            faer::Accum::Replace,
+            faer::MatRef::from_column_major_slice(self.ana.as_slice(), rows, inner),
+            faer::MatRef::from_column_major_slice(self.dfs.as_slice(), inner, l),
+            1.0,
+            faer::Par::Seq,
+        );
+        for j in 0..l {
             for q in 0..l {
-                scatter(jac, (first, second), l, (q, j), normal * self.fc2[q]);
+                scatter(jac, (first, second), l, (q, j), normal * self.dcoef[(q, j)]);
             }
         }
         self.tan[c] = Some(t);
