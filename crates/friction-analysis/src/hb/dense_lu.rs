@@ -18,6 +18,7 @@ use nalgebra::DMatrix;
 /// The LU factors of one n × n matrix and the work arrays to solve with them.
 pub struct DenseLu {
     n: usize,
+    k: usize,
     lu: Vec<f64>,
     fwd: Vec<usize>,
     bwd: Vec<usize>,
@@ -30,14 +31,29 @@ impl std::fmt::Debug for DenseLu {
     }
 }
 
+impl Clone for DenseLu {
+    fn clone(&self) -> Self {
+        let mut c = DenseLu::with_columns(self.n, self.k);
+        c.lu.copy_from_slice(&self.lu);
+        c.fwd.copy_from_slice(&self.fwd);
+        c.bwd.copy_from_slice(&self.bwd);
+        c
+    }
+}
+
 impl DenseLu {
     /// Work arrays for n × n matrices and one right-hand side.
     pub fn new(n: usize) -> Self {
+        Self::with_columns(n, 1)
+    }
+
+    /// Work arrays for n × n matrices and up to `k` right-hand sides at once.
+    pub fn with_columns(n: usize, k: usize) -> Self {
         let req = StackReq::any_of(&[
             factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default()),
-            solve::solve_in_place_scratch::<usize, f64>(n, 1, Par::Seq),
+            solve::solve_in_place_scratch::<usize, f64>(n, k, Par::Seq),
         ]);
-        DenseLu { n, lu: vec![0.0; n * n], fwd: vec![0; n], bwd: vec![0; n], mem: MemBuffer::new(req) }
+        DenseLu { n, k, lu: vec![0.0; n * n], fwd: vec![0; n], bwd: vec![0; n], mem: MemBuffer::new(req) }
     }
 
     /// Factorise the n × n matrix `a` (its first n columns, which may be
@@ -76,11 +92,19 @@ impl DenseLu {
     /// Solve in place with the last factors (`b` becomes `a⁻¹ b`); false
     /// when the solution is not finite.
     pub fn solve(&mut self, b: &mut [f64]) -> bool {
+        self.solve_columns(b, 1)
+    }
+
+    /// [`DenseLu::solve`] for `k` right-hand sides, the columns of the
+    /// column-major n × k matrix `b` (at most the `k` of
+    /// [`DenseLu::with_columns`]).
+    pub fn solve_columns(&mut self, b: &mut [f64], k: usize) -> bool {
         let n = self.n;
+        assert!(k <= self.k, "DenseLu: {k} right-hand sides, work arrays for {}", self.k);
         let lu = MatRef::from_column_major_slice(&self.lu, n, n);
         let perm = PermRef::new_checked(&self.fwd, &self.bwd, n);
-        let rhs = MatMut::from_column_major_slice_mut(&mut b[..n], n, 1);
+        let rhs = MatMut::from_column_major_slice_mut(&mut b[..n * k], n, k);
         solve::solve_in_place(lu, lu, perm, rhs, Par::Seq, MemStack::new(&mut self.mem));
-        b[..n].iter().all(|v| v.is_finite())
+        b[..n * k].iter().all(|v| v.is_finite())
     }
 }

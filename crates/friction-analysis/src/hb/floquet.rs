@@ -38,6 +38,7 @@ use nalgebra::{DMatrix, DVector};
 use friction_models::{Family, FrictionModel};
 
 use super::aft::{is_masing, Tangent, MASING};
+use super::dense_lu::DenseLu;
 use super::dlft::is_dlft;
 use super::problem::Problem;
 use super::structure::Structure;
@@ -103,6 +104,7 @@ pub struct Monodromy {
     step: DMatrix<f64>,
     rhs: DMatrix<f64>,
     lhs: DMatrix<f64>,
+    lu: DenseLu,
 }
 
 impl Monodromy {
@@ -154,6 +156,7 @@ impl Monodromy {
             step: z(),
             rhs: z(),
             lhs: z(),
+            lu: DenseLu::with_columns(m, m),
         })
     }
 
@@ -163,7 +166,9 @@ impl Monodromy {
     }
 
     /// The Floquet exponents `(re, im)` \[1/s\] of the solution `x` at
-    /// angular frequency `omega`, real part descending (`im` in `(-ω/2, ω/2]`).
+    /// angular frequency `omega`, real part descending (`im` in `(-ω/2, ω/2]`;
+    /// a multiplier zero to rounding, below 1e-14 of the largest, is
+    /// `(-∞, 0)`).
     pub fn exponents(
         &mut self,
         p: &mut Problem,
@@ -194,7 +199,7 @@ impl Monodromy {
                     self.step[(d, d)] += 1.0;
                     self.lhs[(d, d)] += 1.0;
                 }
-                if !solve_in_place(&mut self.lhs, &mut self.step) {
+                if !(self.lu.factor(&self.lhs) && self.lu.solve_columns(self.step.as_mut_slice(), m)) {
                     return Err(AnalysisError::Model(format!(
                         "Floquet multipliers: the trapezoidal step is singular at sample {i} of {n} (ω = {omega})"
                     )));
@@ -233,8 +238,21 @@ impl Monodromy {
                 "Floquet multipliers: the eigenvalue problem failed ({e:?}) at ω = {omega}"
             ))
         })?;
-        let mut out: Vec<(f64, f64)> =
-            mu.iter().map(|z| (z.re.hypot(z.im).ln() / period, z.im.atan2(z.re) / period)).collect();
+        // a multiplier zero to rounding (a hysteresis anchor whose stiffness
+        // never acts is overwritten at each reversal: a zero column of Φ)
+        // decays at once and has no phase: -∞, not ln of the rounding
+        let largest = mu.iter().fold(0.0f64, |m, z| m.max(z.re.hypot(z.im)));
+        let mut out: Vec<(f64, f64)> = mu
+            .iter()
+            .map(|z| {
+                let r = z.re.hypot(z.im);
+                if r <= 1e-14 * largest {
+                    (f64::NEG_INFINITY, 0.0)
+                } else {
+                    (r.ln() / period, z.im.atan2(z.re) / period)
+                }
+            })
+            .collect();
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         Ok(out)
     }
@@ -294,68 +312,4 @@ impl Monodromy {
 /// threshold on the exponents is 1e-6 ω).
 fn alike(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
     a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= 1e-6 * x.abs().max(y.abs()))
-}
-
-/// Solve `a X = b` in place (`b` becomes `X`) by Gaussian elimination with
-/// partial pivoting; false if `a` is singular. Written here because
-/// nalgebra's and faer's LU allocate their permutation at every call, and
-/// this runs once per sample of every point of a branch.
-fn solve_in_place(a: &mut DMatrix<f64>, b: &mut DMatrix<f64>) -> bool {
-    let (m, nb) = (a.nrows(), b.ncols());
-    for k in 0..m {
-        let mut p = k;
-        for r in k + 1..m {
-            if a[(r, k)].abs() > a[(p, k)].abs() {
-                p = r;
-            }
-        }
-        let piv = a[(p, k)];
-        if piv == 0.0 || !piv.is_finite() {
-            return false;
-        }
-        if p != k {
-            a.swap_rows(p, k);
-            b.swap_rows(p, k);
-        }
-        for r in k + 1..m {
-            let l = a[(r, k)] / piv;
-            if l == 0.0 {
-                continue;
-            }
-            for c in k + 1..m {
-                a[(r, c)] -= l * a[(k, c)];
-            }
-            for c in 0..nb {
-                b[(r, c)] -= l * b[(k, c)];
-            }
-        }
-    }
-    for c in 0..nb {
-        for k in (0..m).rev() {
-            let mut s = b[(k, c)];
-            for j in k + 1..m {
-                s -= a[(k, j)] * b[(j, c)];
-            }
-            b[(k, c)] = s / a[(k, k)];
-        }
-    }
-    true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elimination_solves_a_permuted_system() {
-        // a row swap is needed (zero first pivot)
-        let mut a = DMatrix::from_row_slice(3, 3, &[0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 2.0, 0.0, 3.0]);
-        let x = DMatrix::from_row_slice(3, 2, &[1.0, -2.0, 0.5, 4.0, -3.0, 0.25]);
-        let mut b = &a * &x;
-        assert!(solve_in_place(&mut a, &mut b));
-        assert!((b - x).abs().max() < 1e-14);
-        let mut singular = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 4.0]);
-        let mut rhs = DMatrix::zeros(2, 1);
-        assert!(!solve_in_place(&mut singular, &mut rhs));
-    }
 }

@@ -46,10 +46,15 @@ pub struct Problem {
     /// Tangents of the contacts whose Jacobian block is analytic (Masing
     /// hysteresis elements), `None` for the others.
     tan: Vec<Option<Tangent>>,
-    /// Samples of each Fourier basis function, `basis[j * N + i]`.
+    /// Samples of each Fourier basis function, `basis[i * (2H + 1) + j]`.
     basis: Vec<f64>,
-    /// The force perturbation's samples of each basis function, `N × (2H + 1)`.
-    dfs: DMatrix<f64>,
+    /// The force perturbation's samples of each basis function, `N × (2H + 1)`
+    /// row-major.
+    dfs: Vec<f64>,
+    /// The Masing recursion's `g` of each basis function.
+    gs: Vec<f64>,
+    /// The Masing walk over the samples: (sample, previous sample, `r_n`, share kept).
+    walk: Vec<(usize, usize, f64, f64)>,
     /// Their coefficients, `(2H + 1) × (2H + 1)`.
     dcoef: DMatrix<f64>,
     /// [`Grid::analysis_matrix`].
@@ -82,18 +87,25 @@ impl Problem {
         let n = xp.len();
         let tan =
             s.contacts.iter().map(|c| is_masing(&c.model).then(|| Tangent::new(&c.model, grid.n))).collect();
+        // basis[i * l + j]: sample i of basis function j (row-major, so that
+        // the Masing walk steps every column at once)
         let mut basis = vec![0.0; l * grid.n];
-        let mut unit = vec![0.0; l];
+        let (mut unit, mut col) = (vec![0.0; l], vec![0.0; grid.n]);
         for j in 0..l {
             unit[j] = 1.0;
-            grid.synth(&unit, &mut basis[j * grid.n..(j + 1) * grid.n]);
+            grid.synth(&unit, &mut col);
             unit[j] = 0.0;
+            for (i, v) in col.iter().enumerate() {
+                basis[i * l + j] = *v;
+            }
         }
         Problem {
             tan,
             basis,
-            dfs: DMatrix::zeros(grid.n, l),
+            dfs: vec![0.0; grid.n * l],
+            gs: vec![0.0; l],
             dcoef: DMatrix::zeros(l, l),
+            walk: vec![(0, 0, 0.0, 0.0); grid.n],
             ana: grid.analysis_matrix(),
             s,
             grid,
@@ -367,19 +379,27 @@ impl Problem {
         let (first, second, normal) = (ct.first, ct.second, ct.normal);
         // start where kx is least (kx - k0 = 0: every element that slips is slipping)
         let start = (0..n).min_by(|&a, &b| t.kx[a].total_cmp(&t.kx[b])).unwrap_or(0);
-        for j in 0..l {
-            let b = &self.basis[j * n..(j + 1) * n];
-            let dfs = &mut self.dfs.as_mut_slice()[j * n..(j + 1) * n];
-            let mean = if j == 0 { 1.0 } else { 0.0 };
-            let mut g = 0.0;
-            for step in 1..=n {
-                let i = (start + step) % n;
-                let ip = (i + n - 1) % n;
-                let (ri, rp) = (t.kx[i] - t.k0, t.kx[ip] - t.k0);
-                let kept = if rp > 0.0 { ri.min(rp) / rp } else { 0.0 };
-                g = kept * g + ri * (b[i] - b[ip]);
-                dfs[i] = t.k0 * (b[i] - mean) + g;
+        // r_n and the share kept, in the order of the walk (the same for every column)
+        for step in 0..n {
+            let i = (start + 1 + step) % n;
+            let ip = (i + n - 1) % n;
+            let (ri, rp) = (t.kx[i] - t.k0, t.kx[ip] - t.k0);
+            self.walk[step] = (i, ip, ri, if rp > 0.0 { ri.min(rp) / rp } else { 0.0 });
+        }
+        // every column at once, in rows of dfs (row-major N × l): the
+        // recursion of one column is a chain of dependent multiply-adds,
+        // the columns side by side are independent and vectorise
+        let (gs, dfs, basis, k0) = (&mut self.gs, &mut self.dfs, &self.basis, t.k0);
+        gs.fill(0.0);
+        for &(i, ip, ri, kept) in &self.walk {
+            let (bi, bp) = (&basis[i * l..(i + 1) * l], &basis[ip * l..(ip + 1) * l]);
+            let row = &mut dfs[i * l..(i + 1) * l];
+            for ((g, out), (b, p)) in gs.iter_mut().zip(row.iter_mut()).zip(bi.iter().zip(bp)) {
+                *g = kept * *g + ri * (b - p);
+                *out = k0 * b + *g;
             }
+            // the never-slipping part is anchored at the mean
+            row[0] -= k0;
         }
         // every column's coefficients in one product (a transform per
         // column was a quarter of the 10-body chain's frequency response)
@@ -389,7 +409,7 @@ impl Problem {
             faer::MatMut::from_column_major_slice_mut(self.dcoef.as_mut_slice(), rows, l),
             faer::Accum::Replace,
             faer::MatRef::from_column_major_slice(self.ana.as_slice(), rows, inner),
-            faer::MatRef::from_column_major_slice(self.dfs.as_slice(), inner, l),
+            faer::MatRef::from_row_major_slice(&self.dfs, inner, l),
             1.0,
             faer::Par::Seq,
         );
