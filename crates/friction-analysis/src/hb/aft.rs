@@ -398,6 +398,28 @@ pub struct Tangent {
 }
 
 impl Tangent {
+    /// Whether the tangents at samples `i` and `j` are equal to 1e-6
+    /// relative, entry by entry (the force stiffness `kx - k0` above the
+    /// never-slipping part for a Masing operator). They are forward
+    /// differences, so a joint that stays stuck gives its stiffness to
+    /// about 1e-9, never the same bits from sample to sample; a relative
+    /// change of 1e-6 in a tangent moves no verdict of the monodromy (its
+    /// threshold on the exponents is 1e-6 ω).
+    pub fn alike(&self, i: usize, j: usize) -> bool {
+        let near = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs());
+        let ns = self.ns;
+        let block = |v: &[f64], w: usize| {
+            v[i * w..(i + 1) * w].iter().zip(&v[j * w..(j + 1) * w]).all(|(a, b)| near(*a, *b))
+        };
+        near(self.kx[i], self.kx[j])
+            && near(self.kv[i], self.kv[j])
+            && (!self.anchored || near(self.kx[i] - self.k0, self.kx[j] - self.k0))
+            && block(&self.fz, ns)
+            && block(&self.gx, ns)
+            && block(&self.gv, ns)
+            && block(&self.gz, ns * ns)
+    }
+
     /// Work arrays for `model` on a grid of `n` samples.
     pub fn new(model: &AnyModel, n: usize) -> Self {
         let ns = if model.info().family == Family::ContinuousState { model.n_states() } else { 0 };

@@ -203,6 +203,12 @@ impl Bordered {
         if !self.factor(eq, y, prev) {
             return None;
         }
+        self.last_tangent(prev)
+    }
+
+    /// The unit tangent from the factors last made (the kernel of their
+    /// Jacobian rows), oriented along `prev`.
+    fn last_tangent(&mut self, prev: &[f64]) -> Option<Vec<f64>> {
         let n = self.j.nrows();
         let mut t = vec![0.0; n + 1];
         t[n] = 1.0;
@@ -279,7 +285,11 @@ pub fn trace<E: Equations>(
                     return None;
                 }
             }
-            Some((it, bo.tangent(eq, &yc, &t).unwrap_or_else(|| t.clone())))
+            // the tangent from the corrector's last factors, the Jacobian
+            // at its last iterate but one, which differs from `yc` by the
+            // last (converged) Newton step: on the 10-body chain a tangent
+            // of its own was a third of the Jacobians of a point
+            Some((it, bo.last_tangent(&t).unwrap_or_else(|| t.clone())))
         });
         match accepted {
             Some((it, tn)) => {

@@ -186,14 +186,20 @@ impl Monodromy {
         // over a stretch where no tangent changes (a Jenkins joint stuck or
         // slipping) the step is formed and factorised once
         let mut constant = false;
+        // the sample whose A is in `a0`
+        let mut at = 0;
         for i in 0..n {
-            self.fill(p, (i + 1) % n, false);
-            let same = alike(&self.a0, &self.a1);
+            // A changes only where a tangent does: compared tangent by
+            // tangent with those of the A in `a0`, A_{i+1} is formed only then
+            let same = self.tans.iter().all(|t| t.alike(at, (i + 1) % n));
+            if !same {
+                self.fill(p, (i + 1) % n, false);
+            }
             if !(same && constant) {
                 // step = (I - h/2 A_{i+1})⁻¹ (I + h/2 A_i)
                 self.step.copy_from(&self.a0);
                 self.step *= 0.5 * h;
-                self.lhs.copy_from(&self.a1);
+                self.lhs.copy_from(if same { &self.a0 } else { &self.a1 });
                 self.lhs *= -0.5 * h;
                 for d in 0..m {
                     self.step[(d, d)] += 1.0;
@@ -216,7 +222,10 @@ impl Monodromy {
                 faer::Par::Seq,
             );
             std::mem::swap(&mut self.phi, &mut self.rhs);
-            std::mem::swap(&mut self.a0, &mut self.a1);
+            if !same {
+                std::mem::swap(&mut self.a0, &mut self.a1);
+                at = (i + 1) % n;
+            }
             // a hysteresis contact's anchor jumps to the relative
             // displacement where the motion reverses (a saltation map)
             let next = (i + 1) % n;
@@ -303,13 +312,4 @@ impl Monodromy {
             }
         }
     }
-}
-
-/// Whether two matrices are equal to 1e-6 relative entry by entry: the
-/// tangents are forward differences, so a joint that stays stuck gives its
-/// stiffness to about 1e-9, never the same bits from sample to sample
-/// (and a relative change of 1e-6 in a tangent moves no verdict: the
-/// threshold on the exponents is 1e-6 ω).
-fn alike(a: &DMatrix<f64>, b: &DMatrix<f64>) -> bool {
-    a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= 1e-6 * x.abs().max(y.abs()))
 }
