@@ -63,7 +63,7 @@ def _positive(name: str, value: Any, unit: str) -> float:
 
 
 def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: Optional[int] = None,
-        samples: Optional[int] = None) -> HbResult:
+        samples: Optional[int] = None, dlft_penalty: Optional[float] = None) -> HbResult:
     """The frequency response under a harmonic force, by harmonic balance.
 
     The same computation as ``friction frf``: the periodic steady state under
@@ -88,6 +88,12 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
     samples : int, optional
         Time samples per period for the contacts, in [8, 1000000]; default
         ``max(256, 8 (2H + 1))``.
+    dlft_penalty : float, optional
+        The penalty [N/m] of the dynamic Lagrangian method that keeps a
+        ``coulomb`` contact's stick exact (Nacivet et al. 2003), > 0; default
+        100 times the largest stiffness. A larger penalty shortens the stick
+        the method's time samples put at each reversal (a smaller truncation
+        error off resonance) and needs more ``samples`` to resolve it.
 
     Returns
     -------
@@ -112,8 +118,9 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
         raise ValueError(f"`f_max` = {hi} is out of range; valid range (f_min = {lo}, inf) Hz")
     h = None if harmonics is None else _count("harmonics", harmonics, 1, 256)
     n = None if samples is None else _count("samples", samples, 8, 1_000_000)
+    eps = None if dlft_penalty is None else _positive("dlft_penalty", dlft_penalty, "N/m")
     text, file, d = _source(scenario)
-    return HbResult(*_friction.frf_table(text, file, d, force, lo, hi, h, n))
+    return HbResult(*_friction.frf_table(text, file, d, force, lo, hi, h, n, eps))
 
 
 def nnm(scenario: Scenario, amplitudes: Sequence[float], body: Optional[str] = None, mode: int = 1,

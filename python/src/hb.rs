@@ -19,7 +19,7 @@ fn split(cols: Columns, summary: serde_json::Value) -> Table {
 /// The frequency response of the scenario `text` under its force `force`;
 /// returns `(column names, columns, summary_json)`.
 #[pyfunction]
-#[pyo3(signature = (text, file, dir, force, f_min, f_max, harmonics=None, samples=None))]
+#[pyo3(signature = (text, file, dir, force, f_min, f_max, harmonics=None, samples=None, dlft_penalty=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn frf_table(
     py: Python<'_>,
@@ -31,11 +31,12 @@ pub fn frf_table(
     f_max: f64,
     harmonics: Option<usize>,
     samples: Option<usize>,
+    dlft_penalty: Option<f64>,
 ) -> PyResult<Table> {
     py.detach(|| {
         crate::guard("frf", || {
             let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
-            let opts = FrfOptions { f_min, f_max, harmonics, samples, ..Default::default() };
+            let opts = FrfOptions { f_min, f_max, harmonics, samples, dlft_penalty, ..Default::default() };
             let r = frf(&sys, force, &opts).map_err(py_err)?;
             Ok(split(frf_columns(&r), frf_summary(&r, &sys.name, force, &opts)))
         })

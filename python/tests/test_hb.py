@@ -68,6 +68,7 @@ def test_nnm_is_the_cli_backbone_csv_bit_for_bit(root, cli, tmp_path):
     (lambda s: friction.frf(s, "shaker", 300.0, 150.0), "f_max"),
     (lambda s: friction.frf(s, "shaker", 150.0, 320.0, harmonics=0), "harmonics"),
     (lambda s: friction.frf(s, "shaker", 150.0, 320.0, samples=2), "samples"),
+    (lambda s: friction.frf(s, "shaker", 150.0, 320.0, dlft_penalty=0.0), "dlft_penalty"),
     (lambda s: friction.nnm(s, [1e-6, -1e-5]), "amplitudes"),
     (lambda s: friction.nnm(s, [1e-6], mode=0), "mode"),
     (lambda s: friction.nnm(s, [1e-6], harmonics=1000), "harmonics"),
@@ -83,3 +84,45 @@ def test_unknown_force_and_body_are_refused_with_the_names_there_are(root):
         friction.frf(scen, "shakr", 150.0, 320.0)
     with pytest.raises(ValueError, match="tip"):
         friction.nnm(scen, [1e-6], body="tp")
+
+
+COULOMB_SDOF = """
+name = "coulomb_sdof"
+[[body]]
+name = "m"
+mass = 1.0
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[damper]]
+between = ["m", "ground"]
+coefficient = 5.0
+[[contact]]
+name = "dry"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 0.2 }
+[[force]]
+name = "p"
+on = "m"
+value = { type = "sine", amplitude = 1.0, frequency = 10.0 }
+[solver]
+t_end = 1.0
+"""
+
+
+def test_dlft_penalty_reaches_the_method_from_python_as_from_the_cli(cli, tmp_path):
+    """Den Hartog's oscillator above resonance (30 Hz): the penalty of the
+    dynamic Lagrangian method changes the truncation error, so the response
+    with 1e10 N/m differs from the default's; Python's is the CLI's with
+    --dlft-penalty, bit for bit."""
+    scen = tmp_path / "coulomb_sdof.toml"
+    scen.write_text(COULOMB_SDOF)
+    out = tmp_path / "frf"
+    args = ["--harmonics", "15", "--samples", "8192"]
+    subprocess.run([cli, "frf", str(scen), "--force", "p", "--f-min", "29.5", "--f-max", "30", *args,
+                    "--dlft-penalty", "1e10", "--out", str(out)], check=True, capture_output=True)
+    r = friction.frf(scen, "p", 29.5, 30.0, harmonics=15, samples=8192, dlft_penalty=1e10)
+    _same_as_csv(r.columns, out / "frf.csv")
+    d = friction.frf(scen, "p", 29.5, 30.0, harmonics=15, samples=8192)
+    assert abs(d.columns["peak.m"][-1] / r.columns["peak.m"][-1] - 1.0) > 1e-4

@@ -122,9 +122,15 @@ fn den_hartog_reference_reduces_to_the_linear_amplitude() {
 /// penalty `eps` (the default when `None`), 2048 samples; the coefficients
 /// at every H.
 fn ladder(s: &Structure, f: f64, eps: Option<f64>) -> Vec<(usize, Vec<f64>)> {
+    ladder_with(s, f, eps, 2048, &[7, 15, 31, 63])
+}
+
+/// Solve at `f` at each H of `hs` in turn (each from the last), with
+/// penalty `eps` (the default when `None`) and `n` samples.
+fn ladder_with(s: &Structure, f: f64, eps: Option<f64>, n: usize, hs: &[usize]) -> Vec<(usize, Vec<f64>)> {
     let mut out: Vec<(usize, Vec<f64>)> = Vec::new();
-    for h in [7, 15, 31, 63] {
-        let mut p = Problem::new(s.clone(), h, 2048);
+    for &h in hs {
+        let mut p = Problem::new(s.clone(), h, n);
         if let Some(e) = eps {
             p.epsilon = e;
         }
@@ -137,32 +143,47 @@ fn ladder(s: &Structure, f: f64, eps: Option<f64>) -> Vec<(usize, Vec<f64>)> {
 /// Coulomb (Ff = 0.2 N, stick exact) and viscous damping on one degree of
 /// freedom, forced by 1 N: harmonic balance's peak |x| against Den
 /// Hartog's exact amplitude for continuous motion (the no-stop condition
-/// holds at each frequency). The contact force is discontinuous and the
-/// error of the peak falls only as about 1/H away from resonance (measured
-/// at H = 7, 15, 31, 63, 2048 samples: 8 Hz 3.8e-3, 1.6e-3, 7.3e-4,
-/// 3.2e-4; 30 Hz 2.6e-2, 1.9e-2, 1.1e-2, 6.1e-3); at resonance, where the
-/// jump of the force falls at the extremes of x, 2.3e-6 at H = 63. Asserted
-/// at H = 63: 1e-3 below (8 Hz) and at (15.9 Hz) resonance, 1e-2 above
-/// (30 Hz), and at every frequency the error at H = 63 at most 0.7 times
-/// that at H = 31 (it converges).
+/// holds at each frequency), to 1e-3 at H = 63 below (8 Hz), at (15.9 Hz)
+/// and above (20, 30 Hz) resonance, with the penalty ε = 1e10 N/m (1e6 k)
+/// and 8192 samples, and converging: the error at H = 63 at most 0.7 times
+/// that at H = 31 (or both below 1e-4).
+///
+/// The force jumps by 2 Ff at each reversal; the dynamic Lagrangian
+/// method's samples put a stick of about `sqrt(4 Ff / (ε a))` there (`a`
+/// the acceleration at the reversal), which delays the jump and is most of
+/// the error above resonance: measured at H = 15, 31, 63 with ε = 1e10 N/m
+/// and 8192 samples, 8 Hz 4.2e-4, 1.4e-4, 5.5e-5; 15.9 Hz 4.8e-6, 3.5e-6,
+/// 3.5e-6; 20 Hz 1.1e-3, 6.4e-4, 4.2e-4; 30 Hz 2.1e-3, 1.2e-3, 7.7e-4. With
+/// the default ε = 100 k and 2048 samples, 30 Hz is 1.9e-2, 1.1e-2, 6.1e-3
+/// (held below 1e-2 here). The larger penalty needs the samples to resolve
+/// its shorter stick: ε = 1e10 N/m with 2048 samples does not converge at
+/// 30 Hz.
 #[test]
 fn coulomb_sdof_matches_den_hartog_exact_solution() {
     let ff = 0.2;
     let sys = sdof(ff, 10.0, 1.0);
     let s = Structure::from_system(&sys, "p").unwrap();
-    for (f, tol) in [(8.0, 1e-3), (15.9, 1e-3), (30.0, 1e-2)] {
+    for f in [8.0, 15.9, 20.0, 30.0] {
         let (exact, moving) = den_hartog(ff, 2.0 * PI * f);
         assert!(moving, "{f} Hz: the mass stops; Den Hartog's continuous solution does not apply");
-        let errs: Vec<f64> =
-            ladder(&s, f, None).iter().map(|(h, c)| (hb_peak(c, *h) / exact - 1.0).abs()).collect();
-        println!("f = {f} Hz: peak error at H = 7, 15, 31, 63: {} (exact X = {exact:.6e} m)", sci(&errs));
-        assert!(errs[3] < tol, "f = {f} Hz: relative error {:.3e} at H = 63", errs[3]);
+        let errs: Vec<f64> = ladder_with(&s, f, Some(1e10), 8192, &[15, 31, 63])
+            .iter()
+            .map(|(h, c)| (hb_peak(c, *h) / exact - 1.0).abs())
+            .collect();
+        println!("f = {f} Hz: peak error at H = 15, 31, 63: {} (exact X = {exact:.6e} m)", sci(&errs));
+        assert!(errs[2] < 1e-3, "f = {f} Hz: relative error {:.3e} at H = 63", errs[2]);
         assert!(
-            errs[2] < 1e-4 || errs[3] <= 0.7 * errs[2],
+            errs[1].max(errs[2]) < 1e-4 || errs[2] <= 0.7 * errs[1],
             "f = {f} Hz: no convergence in H: {}",
             sci(&errs)
         );
     }
+    // the default penalty, above resonance
+    let (exact, _) = den_hartog(ff, 2.0 * PI * 30.0);
+    let l = ladder(&s, 30.0, None);
+    let e = (hb_peak(&l[3].1, 63) / exact - 1.0).abs();
+    println!("default penalty, 30 Hz, H = 63: {e:.3e}");
+    assert!(e < 1e-2, "{e:.3e}");
 }
 
 /// The penalty ε shapes Newton's path and, at finite H, the truncation

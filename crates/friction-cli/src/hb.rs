@@ -33,6 +33,10 @@ pub struct FrfArgs {
     /// Time samples per period for the contacts (default: max(256, 8 (2H + 1))).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::count(8, 1_000_000))]
     pub samples: Option<u64>,
+    /// The penalty (N/m) of the dynamic Lagrangian method for a `coulomb` contact (default: 100 times
+    /// the largest stiffness). Larger shortens the stick it puts at each reversal: give more --samples.
+    #[arg(long, allow_negative_numbers = true, value_parser = positive_penalty)]
+    pub dlft_penalty: Option<f64>,
     /// Output directory (default: out/NAME-frf).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -53,6 +57,15 @@ fn positive(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
         Ok(x) => Err(format!("{x} is out of range; valid range (0, inf) N")),
+        Err(_) => Err(format!("`{s}` is not a number")),
+    }
+}
+
+/// A penalty: a finite number > 0.
+fn positive_penalty(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(x) => Err(format!("{x} is out of range; valid range (0, inf) N/m")),
         Err(_) => Err(format!("`{s}` is not a number")),
     }
 }
@@ -78,6 +91,7 @@ fn options(a: &FrfArgs) -> FrfOptions {
         f_max: a.f_max,
         harmonics: a.harmonics.map(|h| h as usize),
         samples: a.samples.map(|n| n as usize),
+        dlft_penalty: a.dlft_penalty,
         ..Default::default()
     }
 }

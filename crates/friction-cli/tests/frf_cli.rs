@@ -82,6 +82,10 @@ fn frf_refuses_bad_ranges_and_unknown_forces() {
         (vec!["--force", "shaker", "--f-min", "30", "--f-max", "5"], "--f-max = 5"),
         (vec!["--force", "shaker", "--f-min", "-1", "--f-max", "5"], "--f-min = -1"),
         (vec!["--force", "shakr", "--f-min", "5", "--f-max", "30"], "shaker"),
+        (
+            vec!["--force", "shaker", "--f-min", "5", "--f-max", "30", "--dlft-penalty", "0"],
+            "0 is out of range; valid range (0, inf) N/m",
+        ),
     ] {
         let o = friction()
             .args(["frf", f.to_str().unwrap()])

@@ -41,15 +41,27 @@
 //! differ by 2.1e-2, 9.0e-3, 2.8e-3, 6.2e-4 at H = 7, 15, 31, 63, both
 //! converging to the exact amplitude; not 1e-10.
 //!
-//! # Harmonics
+//! # Harmonics and the penalty
 //! The contact force is discontinuous (a jump of 2 N Fc at each reversal):
-//! its coefficients decay as 1/k. The peak converges slowly in H: on Den
-//! Hartog's oscillator (Ff/F0 = 0.2) the error falls about as 1/H away from
-//! resonance (8 Hz: 3.8e-3 at H = 7 to 3.2e-4 at H = 63; 30 Hz: 2.6e-2 to
-//! 6.1e-3), and is 5e-5 at resonance, where the jumps fall at the extremes
-//! of x. `friction frf`'s H -> 2H check is made at the largest response
-//! only: off resonance a `coulomb` contact may need more harmonics than it
-//! chooses (give `--harmonics`).
+//! its coefficients decay as 1/k and the peak converges slowly in H. Near
+//! each reversal the samples also stick for a moment: the prediction
+//! `λ_u + ε (x_n - x̂_{n-1})` takes about `sqrt(4 N Fc / (ε a))` (`a` the
+//! acceleration there) to cross from one slip limit to the other, which
+//! delays the jump. Away from resonance that is most of the error. On Den
+//! Hartog's oscillator (Ff/F0 = 0.2, tests/hb_dlft.rs), at H = 63:
+//!
+//! | ε | samples | 8 Hz | 15.9 Hz (resonance) | 20 Hz | 30 Hz |
+//! |---|---|---|---|---|---|
+//! | 100 k (the default) | 2048 | 3.2e-4 | 2.3e-6 | 4.8e-3 | 6.1e-3 |
+//! | 1e6 k (1e10 N/m) | 8192 | 5.5e-5 | 3.5e-6 | 4.2e-4 | 7.7e-4 |
+//!
+//! A larger penalty needs the samples to resolve its shorter stick (ε =
+//! 1e10 N/m with 2048 samples does not converge at 30 Hz), and makes
+//! Newton's path harder, which is why it is not the default: give
+//! `--dlft-penalty` and `--samples` ([`super::frf::FrfOptions`]) for the
+//! accuracy off resonance. `friction frf`'s H -> 2H check is made at the
+//! largest response only: off resonance a `coulomb` contact may need more
+//! harmonics than it chooses (give `--harmonics`).
 //!
 //! Only `coulomb` is treated (its `fs` >= `fc` as the model defines it).
 //! Two DLFT contacts may not share a body (their multipliers would depend

@@ -38,11 +38,25 @@ pub struct FrfOptions {
     pub h_tol: f64,
     /// Most points on the branch.
     pub max_points: usize,
+    /// The penalty ε \[N/m\] of true Coulomb stick's dynamic Lagrangian
+    /// method ([`Problem::epsilon`]); `None`: its default. It changes the
+    /// truncation error only: a larger penalty shortens the stick its time
+    /// samples put at each reversal, and needs more samples to resolve it
+    /// (see [`super::dlft`]).
+    pub dlft_penalty: Option<f64>,
 }
 
 impl Default for FrfOptions {
     fn default() -> Self {
-        FrfOptions { f_min: 1.0, f_max: 100.0, harmonics: None, samples: None, h_tol: 1e-3, max_points: 4000 }
+        FrfOptions {
+            f_min: 1.0,
+            f_max: 100.0,
+            harmonics: None,
+            samples: None,
+            h_tol: 1e-3,
+            max_points: 4000,
+            dlft_penalty: None,
+        }
     }
 }
 
@@ -154,6 +168,13 @@ fn check_range(opts: &FrfOptions) -> Result<(), AnalysisError> {
             opts.f_max, opts.f_min
         )));
     }
+    if let Some(e) = opts.dlft_penalty {
+        if !(e.is_finite() && e > 0.0) {
+            return Err(AnalysisError::Model(format!(
+                "--dlft-penalty = {e} is out of range; valid range (0, inf) N/m"
+            )));
+        }
+    }
     if let Some(h) = opts.harmonics {
         if !(1..=256).contains(&h) {
             return Err(AnalysisError::Model(format!(
@@ -181,6 +202,26 @@ pub fn solve_at(
 ) -> Result<Vec<f64>, AnalysisError> {
     let mut p = Problem::new(s.clone(), h, n);
     solve_problem(&mut p, f, guess)
+}
+
+/// The problem of `s` at `h` harmonics with the samples and penalty of `opts`.
+fn problem_for(s: &Structure, opts: &FrfOptions, h: usize) -> Problem {
+    let mut p = Problem::new(s.clone(), h, samples_for(opts, h));
+    if let Some(e) = opts.dlft_penalty {
+        p.epsilon = e;
+    }
+    p
+}
+
+/// [`solve_at`] with the settings of `opts`.
+fn solve_with(
+    s: &Structure,
+    opts: &FrfOptions,
+    f: f64,
+    h: usize,
+    guess: Option<&[f64]>,
+) -> Result<Vec<f64>, AnalysisError> {
+    solve_problem(&mut problem_for(s, opts, h), f, guess)
 }
 
 /// [`solve_at`] for a problem already set up (its harmonics, samples and
@@ -254,8 +295,8 @@ pub fn peak(x: &[f64]) -> f64 {
 /// The frequency response of `s` from `f_min` to `f_max` at `h` harmonics.
 fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, usize), AnalysisError> {
     let n = samples_for(opts, h);
-    let x0 = solve_at(s, opts.f_min, h, n, None)?;
-    let mut p = Problem::new(s.clone(), h, n);
+    let x0 = solve_with(s, opts, opts.f_min, h, None)?;
+    let mut p = problem_for(s, opts, h);
     let nn = p.n();
     let ws = 2.0 * PI * opts.f_min;
     let span = opts.f_max / opts.f_min - 1.0;
@@ -316,7 +357,7 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
     for &i in &crossings {
         let (f_hz, ref g) = ys[i];
         let g: Vec<f64> = g[..nn].iter().map(|v| v * xs).collect();
-        let x = solve_at(s, f_hz, h, n, Some(&g))?;
+        let x = solve_with(s, opts, f_hz, h, Some(&g))?;
         let mut y: Vec<f64> = x.iter().map(|v| v / xs).collect();
         y.push(f_hz / opts.f_min);
         ys[i].1 = y;
@@ -394,7 +435,7 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
             }
         }
         let top = &points[at];
-        let x2 = solve_at(&s, top.f, 2 * h, samples_for(opts, 2 * h), Some(&top.coefficients))?;
+        let x2 = solve_with(&s, opts, top.f, 2 * h, Some(&top.coefficients))?;
         let best2 = largest_peak(opts, 2 * h, &x2);
         let change = relative_change(best, best2);
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
@@ -416,7 +457,7 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         // default H is 12 this skips the whole branch at H = 6
         let (mut hh, mut x, mut peak) = (2 * h, x2, best2);
         while hh < 32 {
-            let x4 = solve_at(&s, top.f, 2 * hh, samples_for(opts, 2 * hh), Some(&x))?;
+            let x4 = solve_with(&s, opts, top.f, 2 * hh, Some(&x))?;
             let peak4 = largest_peak(opts, 2 * hh, &x4);
             if relative_change(peak, peak4) <= opts.h_tol {
                 break;
