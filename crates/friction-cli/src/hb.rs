@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::frf::{frf, Frf, FrfOptions};
+use friction_analysis::hb::frf::{frf, Frf, FrfOptions, StabilityVerdict};
 use friction_analysis::hb::overlay::{plot_frf_levels, FrfLevels};
 use friction_analysis::hb::plot::plot_frf;
 use friction_analysis::hb::table::{csv, frf_columns, frf_summary};
@@ -121,7 +121,7 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
     let plot = dir.join(if a.svg { "frf.svg" } else { "frf.png" });
     plot_frf(&r, &plot)?;
     println!("{}", line(&sys.name, a, &r));
-    if let Some(why) = &r.stability_unassessed {
+    if let StabilityVerdict::Unassessed(why) = &r.stability {
         println!("{why}: the `stable` column is 1 unassessed");
     }
     println!(

@@ -9,7 +9,7 @@ use nalgebra::DMatrix;
 use serde::Serialize;
 
 use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
-use super::floquet::{unassessed, Monodromy};
+use super::floquet::{passive, unassessed, Monodromy};
 use super::harmonics::{amplitude, phase, Grid};
 use super::problem::Problem;
 use super::stability::is_stable;
@@ -98,9 +98,40 @@ pub struct Frf {
     /// that is not a Masing operator, whose points are then all written
     /// stable, unassessed.
     pub stability_assessed: bool,
-    /// Why the stability was not assessed (naming the contact), when it
-    /// was not ([`super::floquet::unassessed`]).
-    pub stability_unassessed: Option<String>,
+    /// How the `stable` column was decided, or why it was not.
+    pub stability: StabilityVerdict,
+}
+
+/// How the stability of a frequency response's points was decided.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum StabilityVerdict {
+    /// Each point by its Floquet multipliers ([`Monodromy`]).
+    Floquet,
+    /// Every point stable by incremental passivity ([`passive`]).
+    Passive,
+    /// Not assessed, and why (naming the contact): every point is written
+    /// stable ([`unassessed`]).
+    Unassessed(String),
+}
+
+impl StabilityVerdict {
+    /// The verdict's method in words, as `summary.json` writes it.
+    pub fn describe(&self) -> String {
+        match self {
+            StabilityVerdict::Floquet => "Floquet multipliers: the monodromy matrix of the structure linearised \
+                about the periodic motion, each contact's tangent along its periodic path (Nayfeh and Balachandran \
+                1995)"
+                .to_string(),
+            StabilityVerdict::Passive => "every point stable by incremental passivity: every contact an \
+                elastic-perfectly plastic Masing operator, the mass positive definite, stiffness and damping \
+                positive semi-definite, so the energy of the difference of two motions never grows (Brokate and \
+                Sprekels 1996); no linearisation needed"
+                .to_string(),
+            StabilityVerdict::Unassessed(why) => {
+                format!("not assessed: {why}; every point is written stable = 1 unassessed")
+            }
+        }
+    }
 }
 
 /// The scaled equations `R(x, ω)/F` in `y = [x/xs, ω/ωs]`.
@@ -384,14 +415,8 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
 /// Mark each point of the branch traced at `h` harmonics and `n` samples
 /// stable or not by its Floquet multipliers (only for the branch kept: the
 /// branches at fewer harmonics that the H -> 2H check discards are not
-/// assessed). The multipliers need each contact's tangent: with a
-/// set-valued contact (dynamic Lagrangian AFT) or a hysteresis model that
-/// is not a Masing operator ([`unassessed`]) the points are left stable,
-/// unassessed.
+/// assessed).
 fn assess_stability(s: &Structure, h: usize, n: usize, points: &mut [FrfPoint]) -> Result<(), AnalysisError> {
-    if unassessed(s).is_some() {
-        return Ok(());
-    }
     let mut p = Problem::new(s.clone(), h, n);
     let mut mono = Monodromy::new(&p)?;
     for pt in points {
@@ -439,16 +464,22 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         let best2 = largest_peak(opts, 2 * h, &x2);
         let change = relative_change(best, best2);
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
-            let stability_unassessed = unassessed(&s);
-            assess_stability(&s, h, n, &mut points)?;
+            let stability = if let Some(why) = unassessed(&s) {
+                StabilityVerdict::Unassessed(why)
+            } else if passive(&s) {
+                StabilityVerdict::Passive
+            } else {
+                assess_stability(&s, h, n, &mut points)?;
+                StabilityVerdict::Floquet
+            };
             return Ok(Frf {
                 bodies: s.names.clone(),
                 harmonics: h,
                 samples: n,
                 h_change: change,
                 points,
-                stability_assessed: stability_unassessed.is_none(),
-                stability_unassessed,
+                stability_assessed: !matches!(stability, StabilityVerdict::Unassessed(_)),
+                stability,
             });
         }
         // not converged: double H by single solves at this frequency until

@@ -51,12 +51,7 @@ pub fn frf_summary(r: &Frf, scenario: &str, force: &str, opts: &FrfOptions) -> V
         "h_to_2h_relative_change": r.h_change,
         "points": r.points.len(),
         "unstable_points": r.points.iter().filter(|p| !p.stable).count(),
-        "stability": match &r.stability_unassessed {
-            None => "Floquet multipliers: the monodromy matrix of the structure linearised about the periodic \
-                     motion, each contact's tangent along its periodic path (Nayfeh and Balachandran 1995)"
-                .to_string(),
-            Some(why) => format!("not assessed: {why}; every point is written stable = 1 unassessed"),
-        },
+        "stability": r.stability.describe(),
         "bodies": peaks,
         "method": "harmonic balance, alternating frequency-time contacts, pseudo-arclength continuation",
     })
