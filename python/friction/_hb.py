@@ -72,7 +72,9 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
     harmonics, each contact's force from its own time-domain law over the
     period (alternating frequency-time), traced by pseudo-arclength
     continuation through turning points; stability by the Floquet
-    multipliers of the motion linearised about the periodic solution.
+    multipliers of the motion linearised about the periodic solution, or,
+    when every contact is an elastic-perfectly plastic Masing operator, by
+    incremental passivity (``summary["stability"]`` says which).
 
     Parameters
     ----------
