@@ -449,9 +449,54 @@ impl Tangent {
 /// stability is not assessed.
 pub const MASING: [&str; 4] = ["jenkins", "iwan4", "iwan5", "maxwell_slip"];
 
-/// Whether `model` is one of the Masing operators [`MASING`].
+/// Whether `model` is one of the Masing operators [`MASING`] (their
+/// Jacobian block in closed form, checked against differences also for a
+/// Mignolet slider, θ < 1).
 pub fn is_masing(model: &AnyModel) -> bool {
     MASING.contains(&model.info().id)
+}
+
+/// Whether `model` is a Masing operator of elastic-perfectly plastic
+/// elements: `jenkins` and `iwan5` only with θ = 1. A Mignolet slider
+/// (θ < 1) drops to θ times its strength when it breaks away: a jump of
+/// the force along the path that the anchored tangent does not describe
+/// (its stability is not assessed), and it is not passive
+/// ([`super::floquet::passive`]).
+pub fn is_perfectly_plastic(model: &AnyModel) -> bool {
+    match model {
+        AnyModel::Jenkins(m) => m.params().theta == 1.0,
+        AnyModel::Iwan5(m) => m.params().theta == 1.0,
+        AnyModel::Iwan4(_) | AnyModel::MaxwellSlip(_) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod masing_tests {
+    use super::*;
+    use friction_sim::{build_model, ParamMap, ParamValue};
+
+    /// Every model the list names is a Masing operator of elastic-perfectly
+    /// plastic elements with its default parameters, and a Mignolet slider
+    /// (θ < 1) is not.
+    #[test]
+    fn the_listed_models_are_masing_and_a_mignolet_slider_is_not_perfectly_plastic() {
+        for id in MASING {
+            let mut p = ParamMap::new();
+            if id == "maxwell_slip" {
+                let row = ParamValue::List(vec![ParamValue::Num(1e4), ParamValue::Num(1.0)]);
+                p.insert("elements".into(), ParamValue::List(vec![row]));
+            }
+            let m = build_model(id, &p).unwrap();
+            assert!(is_masing(&m) && is_perfectly_plastic(&m), "{id}");
+        }
+        let mut p = ParamMap::new();
+        p.insert("theta".into(), ParamValue::Num(0.5));
+        for id in ["jenkins", "iwan5"] {
+            let m = build_model(id, &p).unwrap();
+            assert!(is_masing(&m) && !is_perfectly_plastic(&m), "{id}");
+        }
+    }
 }
 
 /// One period's samples equal the previous period's, to [`PERIODIC_TOL`].

@@ -4,6 +4,8 @@
 //!
 //! ```text
 //! R(y) = 0, y ∈ R^{n+1} = (u, λ);   tangent t: J(y) t = 0, |t| = 1, t·t_prev > 0
+//!   (at an accepted point J is the corrector's last factorised Jacobian, at its last iterate
+//!    but one: a Newton step of the tolerance away, and no Jacobian of its own)
 //! step       Δs ≤ Δs_max,  Δs |t_λ| ≤ Δλ_max,  Δs |t_u| ≤ ρ |u|      (caps, the last two optional)
 //! predictor  y_p = y + Δs t
 //! corrector  R(y) = 0,  t·(y - y_p) = 0        (Newton on the bordered system)

@@ -36,9 +36,8 @@ use faer::Mat;
 use nalgebra::{DMatrix, DVector};
 
 use friction_models::{Family, FrictionModel};
-use friction_sim::AnyModel;
 
-use super::aft::{is_masing, Tangent, MASING};
+use super::aft::{is_perfectly_plastic, Tangent, MASING};
 use super::dense_lu::DenseLu;
 use super::dlft::is_dlft;
 use super::problem::Problem;
@@ -49,8 +48,9 @@ use crate::AnalysisError;
 /// [`Monodromy`], naming the first contact that prevents it, or `None`:
 /// a contact with true Coulomb stick (dynamic Lagrangian AFT) has no
 /// tangent while it sticks, and a hysteresis model that is not a Masing
-/// operator ([`super::aft::MASING`]) has no tangent of the anchored form
-/// the monodromy steps.
+/// operator of elastic-perfectly plastic elements
+/// ([`super::aft::is_perfectly_plastic`]) has no tangent of the anchored
+/// form the monodromy steps.
 ///
 /// ```
 /// use friction_analysis::hb::{floquet::unassessed, structure::Structure};
@@ -72,13 +72,13 @@ pub fn unassessed(s: &Structure) -> Option<String> {
         if is_dlft(&c.model) {
             Some(format!(
                 "contact \"{}\" ({id}) has set-valued stick (dynamic Lagrangian AFT), whose force has no \
-                 tangent while it sticks; stability is not assessed",
+                 tangent while it sticks",
                 c.name
             ))
-        } else if c.model.info().family == Family::Hysteresis && !is_masing(&c.model) {
+        } else if c.model.info().family == Family::Hysteresis && !is_perfectly_plastic(&c.model) {
             Some(format!(
-                "contact \"{}\" ({id}) is a hysteresis model that is not a Masing operator (one of {}), \
-                 whose linearisation the monodromy does not have; stability is not assessed",
+                "contact \"{}\" ({id}) is a hysteresis model that is not a Masing operator of elastic-perfectly \
+                 plastic elements (one of {}, with θ = 1), whose linearisation the monodromy does not have",
                 c.name,
                 MASING.join(", ")
             ))
@@ -120,15 +120,7 @@ pub fn unassessed(s: &Structure) -> Option<String> {
 /// +0.12 to +1.05 1/s at some of 256 to 8192 samples and not at others
 /// (tests/hb_stability.rs).
 pub fn passive(s: &Structure) -> bool {
-    let stops = s.contacts.iter().all(|c| {
-        c.normal >= 0.0
-            && match &c.model {
-                AnyModel::Jenkins(m) => m.params().theta == 1.0,
-                AnyModel::Iwan5(m) => m.params().theta == 1.0,
-                AnyModel::Iwan4(_) | AnyModel::MaxwellSlip(_) => true,
-                _ => false,
-            }
-    });
+    let stops = s.contacts.iter().all(|c| c.normal >= 0.0 && is_perfectly_plastic(&c.model));
     stops && semi_definite(&s.m, true) && semi_definite(&s.k, false) && semi_definite(&s.c, false)
 }
 

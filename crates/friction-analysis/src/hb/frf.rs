@@ -73,9 +73,9 @@ pub struct FrfPoint {
     pub phase: Vec<f64>,
     /// Per body: largest |x| over the period \[m\].
     pub peak: Vec<f64>,
-    /// Stable by its Floquet multipliers ([`super::floquet`]); not
-    /// assessed (kept `true`) when a contact has true Coulomb stick
-    /// ([`super::dlft`]), whose force has no tangent while it sticks.
+    /// Stable by its Floquet multipliers ([`super::floquet`]) or by
+    /// incremental passivity ([`super::floquet::passive`]); kept `true`
+    /// when not assessed ([`Frf::stability`] says which).
     pub stable: bool,
 }
 
@@ -93,10 +93,11 @@ pub struct Frf {
     pub h_change: f64,
     /// The points, in the order of the branch.
     pub points: Vec<FrfPoint>,
-    /// Whether the Floquet multipliers assessed the points' stability: false with a
-    /// set-valued contact (dynamic Lagrangian AFT) or a hysteresis model
-    /// that is not a Masing operator, whose points are then all written
-    /// stable, unassessed.
+    /// Whether the points' stability was assessed (by the Floquet
+    /// multipliers or by incremental passivity, [`Frf::stability`]): false
+    /// with a set-valued contact (dynamic Lagrangian AFT) or a hysteresis
+    /// model that is not a Masing operator, whose points are then all
+    /// written stable, unassessed.
     pub stability_assessed: bool,
     /// How the `stable` column was decided, or why it was not.
     pub stability: StabilityVerdict,
