@@ -463,12 +463,12 @@ pub fn is_masing(model: &AnyModel) -> bool {
 /// (its stability is not assessed), and it is not passive
 /// ([`super::floquet::passive`]).
 pub fn is_perfectly_plastic(model: &AnyModel) -> bool {
-    match model {
-        AnyModel::Jenkins(m) => m.params().theta == 1.0,
-        AnyModel::Iwan5(m) => m.params().theta == 1.0,
-        AnyModel::Iwan4(_) | AnyModel::MaxwellSlip(_) => true,
-        _ => false,
-    }
+    is_masing(model)
+        && match model {
+            AnyModel::Jenkins(m) => m.params().theta == 1.0,
+            AnyModel::Iwan5(m) => m.params().theta == 1.0,
+            _ => true,
+        }
 }
 
 #[cfg(test)]

@@ -97,7 +97,8 @@ pub struct Frf {
     /// multipliers or by incremental passivity, [`Frf::stability`]): false
     /// with a set-valued contact (dynamic Lagrangian AFT) or a hysteresis
     /// model that is not a Masing operator, whose points are then all
-    /// written stable, unassessed.
+    /// written stable, unassessed. The same as `!matches!(stability,
+    /// StabilityVerdict::Unassessed(_))`, kept for the API it was part of.
     pub stability_assessed: bool,
     /// How the `stable` column was decided, or why it was not.
     pub stability: StabilityVerdict,

@@ -55,7 +55,7 @@ pub struct Problem {
     gs: Vec<f64>,
     /// The Masing walk over the samples: (sample, previous sample, `r_n`, share kept).
     walk: Vec<(usize, usize, f64, f64)>,
-    /// Their coefficients, `(2H + 1) × (2H + 1)`.
+    /// The coefficients of `dfs`'s columns, `(2H + 1) × (2H + 1)`.
     dcoef: DMatrix<f64>,
     /// [`Grid::analysis_matrix`].
     ana: DMatrix<f64>,
