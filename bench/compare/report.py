@@ -20,6 +20,15 @@ import statistics
 import sys
 
 
+def setting(r):
+    """A run's tolerance, and its largest step where the search chose one
+    (the example's, or none: the whole run)."""
+    s = f"rtol {r['rtol']:.0e}"
+    if r.get("max_step") is not None:
+        s += f", h_max {r['max_step']:g} s" if r["max_step"] < 20 else ", no h_max"
+    return s
+
+
 def fmt_t(s):
     if s is None:
         return "-"
@@ -119,7 +128,7 @@ def main():
 
     def tol(label, f, p):
         if f and p and p.get("rtol") is not None:
-            return f"{label} (rtol {f['rtol']:.0e} / {p['rtol']:.0e})"
+            return f"{label} ({setting(f)} / {setting(p)})"
         return label
 
     p = find(peers, "lugre_at_error", "SciPy odeint")
@@ -193,7 +202,7 @@ def main():
         if r["case"].startswith("sweep_") and r["solver"].startswith("friction"):
             p = find(peers, r["case"], "numbalsoda")
             row(f"sweep of {r['n']} LuGre runs over fc, x(20 s) error <= 1e-5, wall clock, 2 cores — vs numbalsoda "
-                f"in numba prange" + (f" (rtol {r['rtol']:.0e} / {p['rtol']:.0e})" if p and p.get("rtol") else ""),
+                f"in numba prange" + (f" ({setting(r)} / {setting(p)})" if p and p.get("rtol") else ""),
                 r, p, "2x (issue 31)", lambda x: x >= 2)
     for r in peers:
         if r["case"].startswith("batch_lugre") and r["solver"].startswith("numba"):
