@@ -108,6 +108,10 @@ def main():
             per = p[pkey] * (p.get("t_end") or 1.0) / p["rhs_evals"] if key == "cpu_per_sim_s" else p[pkey] / p["rhs_evals"]
             cb = f", callback {p['rhs_call_s'] * 1e6:.1f} µs" if p.get("rhs_call_s") else ""
             ps = f" ({p['rhs_evals']} evals, {per * 1e6:.2f} µs/eval{cb})"
+            if f.get("rhs_evals") and f.get("steps") is not None and steps:
+                # the engine's side alike, so that the costs per evaluation compare
+                fper = (f[key] * (f.get("t_end") or 1.0) if key == "cpu_per_sim_s" else f[key]) / f["rhs_evals"]
+                fs = f" ({f['steps']} steps, {f['rhs_evals']} evals, {fper * 1e6:.2f} µs/eval)"
         met = "-" if goal is None else ("yes" if goal(ratio) else "no")
         out.append(
             f"| {label} | {fmt_t(f[key])}{fs} | {fmt_t(p[key])}{ps} | {ratio:.1f}x | "
@@ -223,7 +227,8 @@ def main():
               f"at most {sw[0]['ref_check']:.1e} m apart.")
     print("Batch errors: largest force difference between Model.update and NumPy (resp. the numba kernel), relative "
           "to the largest force.")
-    print("Compiled peers without steps: their right-hand-side evaluations and the run's CPU time per evaluation; "
+    print("Compiled peers without steps: their right-hand-side evaluations and the run's CPU time per evaluation "
+          "(the engine's beside them alike: its network evaluations, Jacobian products not counted); "
           "scikit-sundae's callback: one call of its Python callback into the numba kernel, timed from Python.")
 
 
