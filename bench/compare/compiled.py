@@ -53,7 +53,7 @@ import numpy as np
 # scheduler slice), workqueue 0.5 ms at 10^4 contacts
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 
-from common import FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, RTOL_LADDER, S0, S1, S2, VS, timed
+from common import FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, S0, S1, S2, VS, fastest_at_error, timed
 
 SWEEP_N = 1000
 #: numbalsoda's single absolute tolerance at rtol 1e-6: the example's state,
@@ -190,17 +190,13 @@ def case_lugre(kern, rounds, grid, x_ref, res):
     # numbalsoda takes one atol for all states: each of the example's three
     # (state, velocity, position; scaled with rtol) with the loosest rtol of
     # the ladder that reaches the error, the fastest of the three kept
-    best = None
-    for a0 in ATOL_CHOICES:
-        for r in RTOL_LADDER:
-            x, _ = nb_run(r, a0)
-            if np.max(np.abs(x - x_ref)) <= LUGRE_ERROR:
-                cpu, (x, nfev) = timed(max(rounds, 5), lambda r=r, a0=a0: nb_run(r, a0))
-                if best is None or cpu < best["cpu_s"]:
-                    best = {"case": "lugre_at_error", "solver": "numbalsoda LSODA (numba cfunc)", "cpu_s": cpu,
-                            "steps": None, "rhs_evals": nfev, "error": float(np.max(np.abs(x - x_ref))),
-                            "rtol": r, "atol": a0 * r / 1e-6, "error_goal": LUGRE_ERROR}
-                break
+    def nb_row(r, a0):
+        cpu, (x, nfev) = timed(max(rounds, 5), lambda: nb_run(r, a0))
+        return {"case": "lugre_at_error", "solver": "numbalsoda LSODA (numba cfunc)", "cpu_s": cpu,
+                "steps": None, "rhs_evals": nfev, "error": float(np.max(np.abs(x - x_ref))),
+                "rtol": r, "atol": a0 * r / 1e-6, "error_goal": LUGRE_ERROR}
+
+    best = fastest_at_error(ATOL_CHOICES, lambda r, a0: np.max(np.abs(nb_run(r, a0)[0] - x_ref)), nb_row)
     res.append(best or {"case": "lugre_at_error", "solver": "numbalsoda LSODA", "skipped": "no rtol of the ladder"})
 
     skip = missing("sksundae")
@@ -215,6 +211,8 @@ def case_lugre(kern, rounds, grid, x_ref, res):
         rhs_nb(t, y, yp)
 
     def cv_run(r, h_max):
+        # h_max None: no largest step (the run's 20 s)
+        h_max = h_max or float(grid[-1])
         # CVODE's own finite-difference Jacobian: with the exact one through
         # a second Python callback the run took longer (38 against 29 ms)
         s = sun.cvode.CVODE(rhs, method="BDF", linsolver="dense", rtol=r,
@@ -225,20 +223,15 @@ def case_lugre(kern, rounds, grid, x_ref, res):
 
     yp = np.zeros(3)
     call_s = per_call(rhs, (0.5, np.array([0.01, 0.05, 1e-6]), yp))
-    # the example's largest step and none (the run's 20 s), the faster kept,
-    # as on the engine's side (src/main.rs, MAX_STEPS)
-    best = None
-    for h_max in (0.05, float(grid[-1])):
-        for r in RTOL_LADDER:
-            x, _ = cv_run(r, h_max)
-            if np.max(np.abs(x - x_ref)) <= LUGRE_ERROR:
-                cpu, (x, nfev) = timed(max(rounds, 5), lambda r=r, h_max=h_max: cv_run(r, h_max))
-                if best is None or cpu < best["cpu_s"]:
-                    best = {"case": "lugre_at_error", "solver": "CVODE BDF dense (scikit-sundae, numba RHS)",
-                            "cpu_s": cpu, "steps": None, "rhs_evals": int(nfev), "rhs_call_s": call_s,
-                            "error": float(np.max(np.abs(x - x_ref))), "rtol": r, "max_step": h_max,
-                            "error_goal": LUGRE_ERROR}
-                break
+    # with the example's largest step and without one, as on the engine's side
+    def cv_row(r, h_max):
+        cpu, (x, nfev) = timed(max(rounds, 5), lambda: cv_run(r, h_max))
+        return {"case": "lugre_at_error", "solver": "CVODE BDF dense (scikit-sundae, numba RHS)",
+                "cpu_s": cpu, "steps": None, "rhs_evals": int(nfev), "rhs_call_s": call_s,
+                "error": float(np.max(np.abs(x - x_ref))), "rtol": r, "max_step": h_max,
+                "error_goal": LUGRE_ERROR}
+
+    best = fastest_at_error((0.05, None), lambda r, h: np.max(np.abs(cv_run(r, h)[0] - x_ref)), cv_row)
     if best is not None:
         res.append(best)
 
@@ -393,7 +386,8 @@ def case_sweep(kern, rounds, res, quick):
     def scenario(r, max_step):
         s = {**base, "solver": dict(base["solver"])}
         s["solver"]["rtol"] = r
-        s["solver"]["max_step"] = max_step
+        # None: no largest step (the whole run)
+        s["solver"]["max_step"] = max_step or base["solver"]["t_end"]
         s["solver"]["atol"] = {k: v * r / 1e-6 for k, v in base["solver"]["atol"].items()}
         s["solver"]["output_dt"] = 20.0
         return s
@@ -411,34 +405,34 @@ def case_sweep(kern, rounds, res, quick):
         return statistics.median(times), out
 
     rows = []
-    # the example's largest step and none (the peer has none), the faster kept,
-    # as for the single run (src/main.rs, MAX_STEPS)
-    best = None
-    for h_max in (base["solver"]["max_step"], base["solver"]["t_end"]):
-        for r in RTOL_LADDER:
-            x, _ = engine(r, h_max)
-            err = float(np.max(np.abs(x - ref)))
-            if err <= LUGRE_ERROR:
-                t, (x, steps) = wall(max(rounds, 3), lambda r=r, h_max=h_max: engine(r, h_max))
-                if best is None or t < best["cpu_s"]:
-                    best = {"case": case, "solver": "friction.sweep (rayon, 2 threads)", "cpu_s": t, "wall": True,
-                            "steps": int(steps.sum()), "error": float(np.max(np.abs(x - ref))), "rtol": r,
-                            "max_step": h_max, "n": n, "ref_check": ref_check}
-                break
+
+    # the engine with the example's largest step and without one, as for the
+    # single run; wall clock on both sides
+    def engine_row(r, h_max):
+        t, (x, steps) = wall(max(rounds, 3), lambda: engine(r, h_max))
+        return {"case": case, "solver": "friction.sweep (rayon, 2 threads)", "cpu_s": t, "wall": True,
+                "steps": int(steps.sum()), "error": float(np.max(np.abs(x - ref))), "rtol": r,
+                "max_step": h_max, "n": n, "ref_check": ref_check}
+
+    best = fastest_at_error((base["solver"]["max_step"], None),
+                            lambda r, h: np.max(np.abs(engine(r, h)[0] - ref)), engine_row)
     if best is not None:
         rows.append(best)
     if kern is not None:
-        best = None
-        for a0 in ATOL_CHOICES:
-            for r in RTOL_LADDER:
-                x, ok = kern["sweep"](fcs, grid, r, a0 * r / 1e-6)
-                if ok.all() and np.max(np.abs(x - ref)) <= LUGRE_ERROR:
-                    t, (x, ok) = wall(max(rounds, 3), lambda r=r, a0=a0: kern["sweep"](fcs, grid, r, a0 * r / 1e-6))
-                    if best is None or t < best["cpu_s"]:
-                        best = {"case": case, "solver": "numbalsoda LSODA in numba prange (2 threads)", "cpu_s": t,
-                                "wall": True, "steps": None, "error": float(np.max(np.abs(x - ref))), "rtol": r,
-                                "atol": a0 * r / 1e-6, "n": n}
-                    break
+        def nb_sweep(r, a0):
+            return kern["sweep"](fcs, grid, r, a0 * r / 1e-6)
+
+        def nb_error(r, a0):
+            x, ok = nb_sweep(r, a0)
+            return np.max(np.abs(x - ref)) if ok.all() else np.inf
+
+        def nb_row(r, a0):
+            t, (x, ok) = wall(max(rounds, 3), lambda: nb_sweep(r, a0))
+            return {"case": case, "solver": "numbalsoda LSODA in numba prange (2 threads)", "cpu_s": t,
+                    "wall": True, "steps": None, "error": float(np.max(np.abs(x - ref))), "rtol": r,
+                    "atol": a0 * r / 1e-6, "n": n}
+
+        best = fastest_at_error(ATOL_CHOICES, nb_error, nb_row)
         rows.append(best or {"case": case, "solver": "numbalsoda LSODA in numba prange", "skipped": "no rtol"})
     res.extend(rows)
 

@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
 from common import (  # noqa: E402  (after the path set-up above)
-    FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, RTOL_LADDER, S0, S1, S2, VS, timed,
+    FC, FS, K, LUGRE_ATOL, LUGRE_ERROR, RATE, S0, S1, S2, VS, fastest_at_error, timed,
 )
 
 
@@ -102,21 +102,18 @@ def case_lugre(rounds, res):
     cpu, (x, steps) = timed(rounds, radau)
     res.append({"case": "lugre_stick_slip", "solver": "SciPy solve_ivp Radau (exact Jacobian)",
                 "cpu_s": cpu, "steps": steps, "error": float(np.max(np.abs(x - x_ref))), "rtol": rtol})
-    # At the goal's accuracy: the loosest tolerance of the ladder whose error
-    # is at most LUGRE_ERROR (atol scaled with rtol), with the example's
-    # largest step and without one (0: odeint's default), the faster timed
-    # and kept, as on the engine's side (src/main.rs, MAX_STEPS).
-    best = None
-    for h in (hmax, 0.0):
-        for r in RTOL_LADDER:
-            x, _ = lsoda(r, LUGRE_ATOL * r / rtol, h)
-            if np.max(np.abs(x - x_ref)) <= LUGRE_ERROR:
-                cpu, (x, steps) = timed(rounds, lambda r=r, h=h: lsoda(r, LUGRE_ATOL * r / rtol, h))
-                if best is None or cpu < best["cpu_s"]:
-                    best = {"case": "lugre_at_error", "solver": "SciPy odeint (LSODA, dense exact Jacobian)",
-                            "cpu_s": cpu, "steps": steps, "error": float(np.max(np.abs(x - x_ref))), "rtol": r,
-                            "max_step": h or float(grid[-1]), "error_goal": LUGRE_ERROR}
-                break
+    # At the goal's accuracy (atol scaled with rtol), with the example's
+    # largest step and without one (None; odeint's 0), as on the engine's side
+    def at(r, h):
+        return lsoda(r, LUGRE_ATOL * r / rtol, h or 0.0)
+
+    def row(r, h):
+        cpu, (x, steps) = timed(rounds, lambda: at(r, h))
+        return {"case": "lugre_at_error", "solver": "SciPy odeint (LSODA, dense exact Jacobian)",
+                "cpu_s": cpu, "steps": steps, "error": float(np.max(np.abs(x - x_ref))), "rtol": r,
+                "max_step": h, "error_goal": LUGRE_ERROR}
+
+    best = fastest_at_error((hmax, None), lambda r, h: np.max(np.abs(at(r, h)[0] - x_ref)), row)
     if best is not None:
         res.append(best)
     every = np.arange(0, 4001, 200)  # every 1 s

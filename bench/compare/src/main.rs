@@ -218,15 +218,9 @@ fn case_lugre(rounds: usize, res: &mut Vec<Value>) {
         "samples": samples(&grid, &x_ref, 1.0),
     }));
 
-    // At the goal's accuracy: each solver at the loosest tolerance of the
-    // ladder whose error is at most LUGRE_ERROR (the absolute tolerances
-    // scaled with rtol from the example's), with the example's maximum step
-    // and without one (numbalsoda's LSODA has none), the faster of the two
-    // kept: the work a user after that accuracy would do.
+    // At the goal's accuracy (`fastest_at_error`), the absolute tolerances
+    // scaled with rtol from the example's.
     let scaled = |rtol: f64| atol.map(|a| a * rtol / s.rtol);
-    let pick = |run: &mut dyn FnMut(f64) -> f64| {
-        RTOL_LADDER.iter().copied().map(|r| (r, run(r))).find(|(_, e)| *e <= LUGRE_ERROR)
-    };
     let engine_at = |rtol: f64, h_max: f64| {
         let mut sys = sys.clone();
         sys.solver.rtol = rtol;
@@ -239,56 +233,59 @@ fn case_lugre(rounds: usize, res: &mut Vec<Value>) {
         let xs: Vec<(usize, f64)> = on_grid(out, dt).into_iter().map(|(k, r)| (k, r[xi])).collect();
         err(&xs)
     };
-    let mut best = None;
-    for h_max in MAX_STEPS.map(|h| h.unwrap_or(s.max_step)) {
-        if let Some((rtol, _)) =
-            pick(&mut |r| engine_err(&simulate_flat(&engine_at(r, h_max)).expect("engine")))
-        {
-            let sys = engine_at(rtol, h_max);
+    let max_step = |h: Option<f64>| h.unwrap_or(s.t_end);
+    res.extend(fastest_at_error(
+        s.max_step,
+        |r, h| engine_err(&simulate_flat(&engine_at(r, max_step(h))).expect("engine")),
+        |rtol, h| {
+            let sys = engine_at(rtol, max_step(h));
             let (cpu, out) = timed(rounds, || simulate_flat(&sys).expect("engine"));
-            faster(
-                &mut best,
-                engine_json(
-                    "lugre_at_error",
-                    cpu,
-                    &out,
-                    Some(engine_err(&out)),
-                    json!({"rtol": rtol, "max_step": h_max, "error_goal": LUGRE_ERROR}),
-                ),
-            );
-        }
-    }
-    res.extend(best);
-    let mut best = None;
-    for h_max in MAX_STEPS.map(|h| h.unwrap_or(s.max_step)) {
-        if let Some((rtol, _)) = pick(&mut |r| {
-            let (x, _) = radau_lugre(&grid, r, scaled(r), h_max);
-            err(&x.into_iter().enumerate().collect::<Vec<_>>())
-        }) {
-            let (cpu, (x, steps)) = timed(rounds, || radau_lugre(&grid, rtol, scaled(rtol), h_max));
-            faster(
-                &mut best,
-                json!({
-                    "case": "lugre_at_error", "solver": "Radau5 (differential-equations, exact Jacobian)",
-                    "cpu_s": cpu, "steps": steps, "error": err(&x.into_iter().enumerate().collect::<Vec<_>>()),
-                    "rtol": rtol, "max_step": h_max, "error_goal": LUGRE_ERROR,
-                }),
-            );
-        }
-    }
-    res.extend(best);
+            engine_json(
+                "lugre_at_error",
+                cpu,
+                &out,
+                Some(engine_err(&out)),
+                json!({"rtol": rtol, "max_step": h, "error_goal": LUGRE_ERROR}),
+            )
+        },
+    ));
+    let radau_err = |x: Vec<f64>| err(&x.into_iter().enumerate().collect::<Vec<_>>());
+    res.extend(fastest_at_error(
+        s.max_step,
+        |r, h| radau_err(radau_lugre(&grid, r, scaled(r), max_step(h)).0),
+        |rtol, h| {
+            let (cpu, (x, steps)) = timed(rounds, || radau_lugre(&grid, rtol, scaled(rtol), max_step(h)));
+            json!({
+                "case": "lugre_at_error", "solver": "Radau5 (differential-equations, exact Jacobian)",
+                "cpu_s": cpu, "steps": steps, "error": radau_err(x), "rtol": rtol, "max_step": h,
+                "error_goal": LUGRE_ERROR,
+            })
+        },
+    ));
 }
 
-/// Keeps in `best` the faster of it and `v` (by `cpu_s`).
-fn faster(best: &mut Option<Value>, v: Value) {
-    if best.as_ref().is_none_or(|b| v["cpu_s"].as_f64() < b["cpu_s"].as_f64()) {
-        *best = Some(v);
+/// At the goal's accuracy, the work a user after that accuracy would do:
+/// with the example's largest step `example_h` and without one (numbalsoda's
+/// LSODA has none), the loosest relative tolerance of the ladder whose
+/// `error(rtol, h)` is at most [`LUGRE_ERROR`], timed there by `time(rtol,
+/// h)` (a row with `cpu_s`); the faster of the two rows. `h` is the largest
+/// step, `None` for none (the rows' `max_step`: null).
+fn fastest_at_error(
+    example_h: f64,
+    mut error: impl FnMut(f64, Option<f64>) -> f64,
+    mut time: impl FnMut(f64, Option<f64>) -> Value,
+) -> Option<Value> {
+    let mut best: Option<Value> = None;
+    for h in [Some(example_h), None] {
+        if let Some(rtol) = RTOL_LADDER.iter().copied().find(|&r| error(r, h) <= LUGRE_ERROR) {
+            let row = time(rtol, h);
+            if best.as_ref().is_none_or(|b| row["cpu_s"].as_f64() < b["cpu_s"].as_f64()) {
+                best = Some(row);
+            }
+        }
     }
+    best
 }
-
-/// The maximum steps tried at the goal's accuracy: the example's (`None`)
-/// and none at all (the whole run, 20 s).
-const MAX_STEPS: [Option<f64>; 2] = [None, Some(20.0)];
 
 /// The accuracy at which the issue sets the LuGre goal \[m\].
 const LUGRE_ERROR: f64 = 1e-5;
