@@ -150,3 +150,41 @@ output_dt = 0.01
     // 0.5 N/s is 2e-9 s
     assert!((brk.t - 1.2).abs() < 3e-9, "break-away at {}", brk.t);
 }
+
+/// Issue 50: a stuck contact whose capacity falls under its force inside
+/// one step (the normal load dips and recovers while nothing moves, so the
+/// solver's steps are long and both of their ends are in balance) carried
+/// more than N Fs with no break-away. A body pushed by 0.5 N on a ground
+/// contact (Fs 1.0) under N(t) = 0.7 + 0.25 sin(2π 20 t): the capacity first
+/// falls to 0.5 N where sin(2π 20 t) = -0.8, at t* = (π + asin 0.8) / (40 π)
+/// = 0.032380 s, and the body must break away there; at every row the force
+/// is within N(t) Fs.
+#[test]
+fn stuck_contact_breaks_away_when_its_capacity_dips_within_a_step() {
+    let out = run(r#"
+name = "falling_capacity"
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = 0.5
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 1.0 }
+normal = { type = "sine", amplitude = 0.25, frequency = 20.0, offset = 0.7 }
+[solver]
+t_end = 1.0
+output_dt = 0.001
+"#);
+    let t_star = (std::f64::consts::PI + 0.8f64.asin()) / (40.0 * std::f64::consts::PI);
+    let first = out.events.iter().find(|e| e.contact == "c" && e.from == "stuck").expect("a break-away");
+    assert!((first.t - t_star).abs() < 1e-8, "break-away at {} (closed form {t_star})", first.t);
+    let (t, f) = (col(&out, "t"), col(&out, "F.c"));
+    for k in 0..t.len() {
+        let n = 0.7 + 0.25 * (2.0 * std::f64::consts::PI * 20.0 * t[k]).sin();
+        assert!(f[k].abs() <= n * (1.0 + 1e-9) + 1e-12, "t {}: |F| {} > N Fs {n}", t[k], f[k].abs());
+    }
+}

@@ -254,6 +254,28 @@ impl Engine<'_> {
                     break;
                 }
             };
+            // a crossing inside the step that its ends do not show (issue 50:
+            // a stuck contact whose capacity dipped under its force with the
+            // normal load): the step is cut there like a root
+            let reason = match reason {
+                Stop::Root(..) => reason,
+                _ => {
+                    let q_off = self.q_off;
+                    let t1 = solver.t();
+                    let mut interp = |t: f64, y: &mut [f64]| {
+                        if t == t1 {
+                            y.copy_from_slice(solver.y());
+                            true
+                        } else {
+                            solver.interpolate_states(t, y, q_off).is_ok()
+                        }
+                    };
+                    match self.interior_crossing(t_now, t1, &mut interp) {
+                        Some((tr, j)) => Stop::Root(tr, j),
+                        None => reason,
+                    }
+                }
+            };
             let t_step = solver.t();
             let t_acc = match reason {
                 Stop::Root(tr, _) => tr,

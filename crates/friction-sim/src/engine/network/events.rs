@@ -116,6 +116,76 @@ impl Engine<'_> {
         }
     }
 
+    /// A crossing that the ends of an accepted step from `t0` to `t1` do not
+    /// show: a root of a contact or a stop (a stuck contact's capacity margin
+    /// dipping below zero while its normal load falls, a stop's force
+    /// turning to a pull, a body passing a stop's limit and back) that is
+    /// negative inside the step though positive at both ends.
+    /// The root functions are sampled at `INTERIOR` points of the step's
+    /// dense output (`interp` fills the states at a time, false when it
+    /// cannot) and a crossing is located by bisection to rounding; returns
+    /// its time and root index, the step to be cut there like a root that the
+    /// solver found. The root finder of diffsol (and of the engine's own
+    /// methods) compares the ends of a step only.
+    pub(crate) fn interior_crossing(
+        &self,
+        t0: f64,
+        t1: f64,
+        interp: &mut dyn FnMut(f64, &mut [f64]) -> bool,
+    ) -> Option<(f64, usize)> {
+        const INTERIOR: usize = 4;
+        let watch = self.sys.contacts.len() + 2 * self.sys.stops.len();
+        if watch == 0 || self.nroots == 0 || !(t1 > t0) {
+            return None;
+        }
+        if self.disc.borrow().rows.is_empty() && self.sys.stops.is_empty() {
+            return None;
+        }
+        // stuck contacts and stops: a sliding contact's arrival inside a step
+        // is `interior_arrival`'s (integrate/interior.rs)
+        let nc = self.sys.contacts.len();
+        let watched = |j: usize| j >= nc || self.disc.borrow().modes[j] == Mode::Stuck;
+        // the engine's work arrays (no allocation per step once grown)
+        let mut work = self.cross_work.borrow_mut();
+        let [y, g0, g] = &mut *work;
+        y.resize(self.n, 0.0);
+        g0.resize(self.nroots, 0.0);
+        g.resize(self.nroots, 0.0);
+        let (y, g0, g) = (&mut y[..], &mut g0[..], &mut g[..]);
+        if !interp(t0, y) {
+            return None;
+        }
+        self.roots(t0, y, g0);
+        let mut prev = t0;
+        for i in 1..INTERIOR {
+            let ti = t0 + (t1 - t0) * i as f64 / INTERIOR as f64;
+            if !interp(ti, y) {
+                return None;
+            }
+            self.roots(ti, y, g);
+            let crossed = (0..watch).find(|&j| g0[j] > 0.0 && g[j] < 0.0 && watched(j));
+            if let Some(j) = crossed {
+                // bisect root j between `prev` (positive) and `ti` (negative)
+                let (mut lo, mut hi) = (prev, ti);
+                for _ in 0..60 {
+                    let mid = 0.5 * (lo + hi);
+                    if mid <= lo || mid >= hi || !interp(mid, y) {
+                        break;
+                    }
+                    self.roots(mid, y, g);
+                    if g[j] < 0.0 {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                return Some((hi, j));
+            }
+            prev = ti;
+        }
+        None
+    }
+
     fn stop_lambda(&self, d: &Discrete, lam: &[f64], k: usize) -> f64 {
         d.rows.iter().position(|r| r.kind == RowKind::Stop(k)).map(|j| lam[j]).unwrap_or(0.0)
     }

@@ -236,6 +236,9 @@ pub struct Engine<'s> {
     /// the impulses at t = 0 (a body starting into a stop), set by
     /// `initial_modes`: the energy balance starts from it.
     pub(crate) start_energy: Cell<Option<(f64, f64)>>,
+    /// The work arrays of `interior_crossing` (a state, the root functions
+    /// at the step's start and at a sample).
+    pub(crate) cross_work: RefCell<[Vec<f64>; 3]>,
     /// statically indeterminate sets of rows met during the run (warnings)
     pub(crate) indeterminate: RefCell<Vec<(Indeterminate, Vec<RowKind>)>>,
 }
@@ -355,6 +358,7 @@ impl<'s> Engine<'s> {
             plan_work: RefCell::new(Default::default()),
             disc_spare: RefCell::new(Default::default()),
             start_energy: Cell::new(None),
+            cross_work: RefCell::new(Default::default()),
             indeterminate: RefCell::new(Vec::new()),
         };
         *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);
