@@ -317,14 +317,21 @@ impl Net {
             );
         }
         for l in &self.dampers {
-            let _ = write!(s, "[[damper]]\nbetween = [\"{}\", \"{}\"]\ncoefficient = {}\n", l.a, l.b, num(l.k));
+            let _ =
+                write!(s, "[[damper]]\nbetween = [\"{}\", \"{}\"]\ncoefficient = {}\n", l.a, l.b, num(l.k));
         }
         for (on, v) in &self.forces {
             let _ = write!(s, "[[force]]\non = \"{on}\"\nvalue = {}\n", v.toml());
         }
         for c in &self.contacts {
-            let _ =
-                write!(s, "[[contact]]\nname = \"{}\"\nbetween = [\"{}\", \"{}\"]\n{}\n", c.name, c.a, c.b, c.model.toml());
+            let _ = write!(
+                s,
+                "[[contact]]\nname = \"{}\"\nbetween = [\"{}\", \"{}\"]\n{}\n",
+                c.name,
+                c.a,
+                c.b,
+                c.model.toml()
+            );
             if let Some(n) = &c.normal {
                 let _ = writeln!(s, "normal = {}", n.toml());
             }
@@ -463,7 +470,9 @@ fn model(rng: &mut ChaCha8Rng, wide: bool) -> Model {
             peak: uni(rng, 1.0, 1.5),
         },
         7 => Model::Classical { fc, kv: uni(rng, 0.0, 1.0), fs: r3(fc * uni(rng, 1.0, 1.5)) },
-        _ => Model::Freewheel { forward: rng.random_bool(0.5), fd: uni(rng, 0.0, 0.3), fl: uni(rng, 0.3, 3.0) },
+        _ => {
+            Model::Freewheel { forward: rng.random_bool(0.5), fd: uni(rng, 0.0, 0.3), fl: uni(rng, 0.3, 3.0) }
+        }
     }
 }
 
@@ -521,8 +530,9 @@ pub fn generate(seed: u64, wide: bool) -> Net {
         let (a, b) = pair(&mut rng, &bnames, &members);
         dampers.push(Link { a, b, k: uni(&mut rng, 0.05, 2.0), len: 0.0 });
     }
-    let forces: Vec<(String, Sig)> =
-        (0..rng.random_range(0..=3)).map(|_| (pick(&mut rng, &bnames).clone(), sig_force(&mut rng))).collect();
+    let forces: Vec<(String, Sig)> = (0..rng.random_range(0..=3))
+        .map(|_| (pick(&mut rng, &bnames).clone(), sig_force(&mut rng)))
+        .collect();
 
     let mut contacts: Vec<Contact> = Vec::new();
     let nc = rng.random_range(2..=6usize);
@@ -648,7 +658,9 @@ pub fn check_text(text: &str) -> Result<Option<Violation>, String> {
     let sys = scenario::parse(text, "random.toml", Path::new(".")).map_err(|e| e.to_string())?;
     let out = match quiet_catch(|| simulate(&sys)) {
         Err(msg) => return Ok(Some(Violation { kind: "panic", t: f64::NAN, detail: msg })),
-        Ok(Err(e)) => return Ok(Some(Violation { kind: "simulate error", t: f64::NAN, detail: e.to_string() })),
+        Ok(Err(e)) => {
+            return Ok(Some(Violation { kind: "simulate error", t: f64::NAN, detail: e.to_string() }))
+        }
         Ok(Ok(out)) => out,
     };
     Ok(check_outcome(&sys, &out))
@@ -703,9 +715,11 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
     // velocity exactly 0), on N times the sliding curve when sliding
     'contacts: for ct in &sys.contacts {
         let Some((lo, hi)) = set_valued(ct) else { continue };
-        let (Some(fi), Some(si), Some(vi)) =
-            (out.col(&format!("F.{}", ct.name)), out.col(&format!("s.{}", ct.name)), out.col(&format!("sv.{}", ct.name)))
-        else {
+        let (Some(fi), Some(si), Some(vi)) = (
+            out.col(&format!("F.{}", ct.name)),
+            out.col(&format!("s.{}", ct.name)),
+            out.col(&format!("sv.{}", ct.name)),
+        ) else {
             continue;
         };
         for row in &out.rows {
@@ -746,7 +760,8 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
     // bodies at rest (v = 0 and the same x at three rows in a row): the
     // forces on them balance, a stop only pushing
     for (bi, b) in sys.bodies.iter().enumerate() {
-        let (Some(xi), Some(vi)) = (out.col(&format!("x.{}", b.name)), out.col(&format!("v.{}", b.name))) else {
+        let (Some(xi), Some(vi)) = (out.col(&format!("x.{}", b.name)), out.col(&format!("v.{}", b.name)))
+        else {
             continue;
         };
         for r in 1..out.rows.len().saturating_sub(1) {
@@ -796,7 +811,11 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
     let e = &out.energy;
     let ke0: f64 = sys.bodies.iter().map(|b| 0.5 * b.mass * b.v0 * b.v0).sum();
     if (e.kinetic.0 - ke0).abs() > 1e-9 * ke0 + 1e-12 {
-        note(v("initial kinetic energy misbooked", 0.0, format!("kinetic_start = {:e}, ½ Σ m v0² = {ke0:e}", e.kinetic.0)));
+        note(v(
+            "initial kinetic energy misbooked",
+            0.0,
+            format!("kinetic_start = {:e}, ½ Σ m v0² = {ke0:e}", e.kinetic.0),
+        ));
     }
     let dissipated = e.dissipated_total();
     let scale = dissipated
@@ -804,15 +823,23 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
         .max(e.work_forces.abs() + e.work_drivers.abs())
         .max(e.kinetic.0.abs().max(e.kinetic.1.abs()))
         .max(e.spring.0.abs().max(e.spring.1.abs()));
-    let residual = e.work_forces + e.work_drivers - (e.kinetic.1 - e.kinetic.0 + e.spring.1 - e.spring.0 + dissipated);
+    let residual =
+        e.work_forces + e.work_drivers - (e.kinetic.1 - e.kinetic.0 + e.spring.1 - e.spring.0 + dissipated);
     if (residual - e.residual).abs() > 1e-9 * scale + 1e-12 {
-        note(v("energy residual misreported", t_end, format!("residual {:e}, its terms give {residual:e}", e.residual)));
+        note(v(
+            "energy residual misreported",
+            t_end,
+            format!("residual {:e}, its terms give {residual:e}", e.residual),
+        ));
     }
     if residual.abs() > ENERGY_RTOL * scale + 1e-12 {
         note(v(
             "energy balance off",
             t_end,
-            format!("residual {residual:e}, relative {:e} (bound {ENERGY_RTOL:e})", residual.abs() / scale.max(1e-300)),
+            format!(
+                "residual {residual:e}, relative {:e} (bound {ENERGY_RTOL:e})",
+                residual.abs() / scale.max(1e-300)
+            ),
         ));
     }
     // events bounded
@@ -825,7 +852,12 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
         note(v(
             "chatter",
             ev.t,
-            format!("{} events in {t_end} s ({}), the last by {}", out.events.len(), names.join(", "), ev.contact),
+            format!(
+                "{} events in {t_end} s ({}), the last by {}",
+                out.events.len(),
+                names.join(", "),
+                ev.contact
+            ),
         ));
     }
     if let Some(f) = &out.failure {
