@@ -973,11 +973,11 @@ fn candidates(net: &Net, fail_t: f64) -> Vec<Net> {
     drop_each!(stops);
     // simpler parts
     for (i, c) in net.contacts.iter().enumerate() {
-        if c.normal.is_some() {
+        if let Some(normal) = &c.normal {
             let mut n = net.clone();
             n.contacts[i].normal = None;
             push(n);
-            for s in c.normal.as_ref().unwrap().simpler() {
+            for s in normal.simpler() {
                 let mut n = net.clone();
                 n.contacts[i].normal = Some(s);
                 push(n);
