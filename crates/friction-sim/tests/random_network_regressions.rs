@@ -39,7 +39,6 @@ fn run(text: &str) -> Outcome {
 /// slides with a = 0.1 m/s² until it reaches the belt's speed at 2 s, then
 /// rides on it (the belt's contact carries 0.2 N).
 #[test]
-#[ignore = "issue 50: the loop of stuck rows through the ground and a driver panics (constraints.rs); not yet fixed on main"]
 fn body_held_by_ground_and_driver_does_not_panic() {
     let text = r#"
 name = "held_by_ground_and_driver"
@@ -92,7 +91,6 @@ rtol = 1e-9
 /// engine panicked (`assertion failed: other < nb` in constraints.rs). The
 /// body must run, each contact within its capacity.
 #[test]
-#[ignore = "issue 50: a body held by two drivers panics (constraints.rs: other < nb); not yet fixed on main"]
 fn body_held_by_two_drivers_does_not_panic() {
     assert_invariants(
         r#"
@@ -128,7 +126,6 @@ t_end = 2.22
 /// engine booked the initial kinetic energy as lost in an impact
 /// (`kinetic_start` = 0).
 #[test]
-#[ignore = "issue 50: the initial kinetic energy of a body on its stop is booked as an impact; not yet fixed on main"]
 fn initial_kinetic_energy_of_a_body_leaving_its_stop_is_booked() {
     let text = r#"
 name = "leaving_its_stop"

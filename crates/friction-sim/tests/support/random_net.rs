@@ -22,6 +22,9 @@ use rand_chacha::ChaCha8Rng;
 pub const FORCE_RTOL: f64 = 1e-6;
 /// Absolute tolerance of the same [N].
 pub const FORCE_ATOL: f64 = 1e-9;
+/// A slip velocity at most this is rest [m/s] (the default velocity atol):
+/// a body stuck to a driver moves at the driver's velocity to rounding.
+pub const SLIP_ZERO: f64 = 1e-9;
 /// Relative tolerance of the balance of a body at rest [-] (of the sum of the
 /// magnitudes of the forces on it).
 pub const BALANCE_RTOL: f64 = 1e-6;
@@ -712,7 +715,7 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
         }
     }
     // contact forces: within N times the static range when stuck (slip
-    // velocity exactly 0), on N times the sliding curve when sliding
+    // velocity 0 to rounding), on N times the sliding curve when sliding
     'contacts: for ct in &sys.contacts {
         let Some((lo, hi)) = set_valued(ct) else { continue };
         let (Some(fi), Some(si), Some(vi)) = (
@@ -729,7 +732,9 @@ pub fn check_outcome(sys: &System, out: &Outcome) -> Option<Violation> {
             let n0 = if t > 0.0 { ct.normal.value(t - 1e-9).max(0.0) } else { n1 };
             let f = -row[fi];
             let sv = row[vi];
-            if sv == 0.0 {
+            // stuck: a slip velocity of rounding size (a body stuck to a
+            // driver moves at its velocity to rounding)
+            if sv.abs() <= SLIP_ZERO {
                 let n = n0.max(n1);
                 let tol = FORCE_RTOL * hi.abs().max(lo.abs()) * n + FORCE_ATOL;
                 if f > hi * n + tol || f < lo * n - tol {

@@ -129,7 +129,8 @@ impl Engine<'_> {
             rows.reserve((t_end / dt).ceil() as usize + 2);
         }
         rows.push_with(|r| self.row_into(0.0, y0, r));
-        let e0 = self.mechanical_energy(0.0, y0);
+        // as given, before the impulses of t = 0 (booked under impacts)
+        let e0 = self.start_energy.take().unwrap_or_else(|| self.mechanical_energy(0.0, y0));
         let mut failure: Option<String> = None;
         let mut last_event_t = f64::NEG_INFINITY;
         let mut same_instant = 0usize;

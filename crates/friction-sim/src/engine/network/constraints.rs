@@ -17,9 +17,10 @@
 //!   minimum-norm forces within their capacities N Fs);
 //! - a cluster whose bundles still form a loop (a body held by the ground
 //!   and a driver, a ring of stuck contacts) is statically indeterminate
-//!   otherwise: its forces are the minimum-norm solution `λ = W⁺ b`,
-//!   `W = E^T M^-1 E`, with the pseudo-inverse of its own block formed once
-//!   per event.
+//!   otherwise: its forces are the split of least norm within every row's
+//!   limits (`loops::split_loop`), from the minimum-norm solution
+//!   `λ0 = W⁺ b`, `W = E^T M^-1 E`, and the null space of its own block,
+//!   both formed once per event.
 
 use nalgebra::DMatrix;
 
@@ -27,6 +28,7 @@ use friction_models::FrictionModel;
 
 use crate::engine::network::bundles::{split_bundle, Limit};
 use crate::engine::network::grouping::{bucket, find};
+use crate::engine::network::loops::{split_loop, RowRange};
 use crate::engine::network::{Discrete, Engine, Row, RowKind, Scratch, StopMode};
 
 /// What a cluster is held to.
@@ -55,12 +57,14 @@ pub(crate) struct TreeStep {
     pub child_is_first: bool,
 }
 
-/// A cluster with redundant rows: its rows and the pseudo-inverse of its
-/// block of `W`.
+/// A cluster with redundant rows: its rows, the pseudo-inverse of its
+/// block of `W` and an orthonormal basis of that block's null space (the
+/// loops: the force patterns that balance every body by themselves).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DenseBlock {
     pub rows: Vec<usize>,
     pub pinv: DMatrix<f64>,
+    pub null: DMatrix<f64>,
 }
 
 /// Rows that join the same two members (at least two): `rep` carries the
@@ -292,12 +296,18 @@ impl Engine<'_> {
             // rows ascending, as before the bundles (the same plan, bit for
             // bit, where there are none)
             reps.sort_unstable();
-            let nodes = bodies.len() + anchors.len();
+            // the ground and every driver are kinematically fixed: as far as
+            // the statics go they are one node, so a cluster held by two of
+            // them (a body stuck to the ground and to a driver) closes a loop
+            // through them (counted as two nodes, the walk took the second
+            // anchor for a body: issue 50's panic)
+            let nodes = bodies.len() + anchors.len().min(1);
             if reps.len() + 1 == nodes {
                 let root = anchors.first().copied();
                 self.tree_steps(rows, ends, bodies, reps, root, &mut plan.steps, walk);
             } else {
-                plan.dense.push(DenseBlock { pinv: self.pinv(rows, reps), rows: reps.to_vec() });
+                let (pinv, null) = self.pinv_and_loops(rows, reps);
+                plan.dense.push(DenseBlock { pinv, null, rows: reps.to_vec() });
             }
             plan.clusters.push(Cluster { bodies: bstart[c]..bstart[c + 1], anchor });
         }
@@ -366,12 +376,18 @@ impl Engine<'_> {
         steps[first..].reverse();
     }
 
-    /// Pseudo-inverse of the block of `W = E^T M^-1 E` over rows `crow`.
-    fn pinv(&self, rows: &[Row], crow: &[usize]) -> DMatrix<f64> {
+    /// Pseudo-inverse of the block of `W = E^T M^-1 E` over rows `crow`, and
+    /// an orthonormal basis of its null space (the eigenvectors of the
+    /// symmetric block whose eigenvalues vanish to rounding).
+    fn pinv_and_loops(&self, rows: &[Row], crow: &[usize]) -> (DMatrix<f64>, DMatrix<f64>) {
         let ns = crow.len();
         let a = self.w_block(rows, crow, Vec::new());
         let scale = a.amax().max(f64::MIN_POSITIVE);
-        a.pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns))
+        let eig = a.clone().symmetric_eigen();
+        let loops: Vec<usize> = (0..ns).filter(|&i| eig.eigenvalues[i].abs() <= 1e-10 * scale).collect();
+        let null = DMatrix::from_fn(ns, loops.len(), |r, c| eig.eigenvectors[(r, loops[c])]);
+        let pinv = a.pseudo_inverse(1e-12 * scale).unwrap_or_else(|_| DMatrix::zeros(ns, ns));
+        (pinv, null)
     }
 
     /// The block of `W = E^T M^-1 E` over rows `sel` (indices into `rows`):
@@ -401,6 +417,28 @@ impl Engine<'_> {
             }
         }
         a
+    }
+
+    /// What row `r` (a stuck contact or a resting stop) can carry, in the
+    /// orientation `orient` (+1, or -1 for a member of a bundle the other
+    /// way round from its representative).
+    fn row_range(&self, d: &Discrete, s: &Scratch, r: &Row, orient: f64) -> RowRange {
+        match r.kind {
+            RowKind::Contact(c) => {
+                let (lo, hi) = self.sys.contacts[c].model.static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
+                let n = s.normal[c];
+                if orient > 0.0 {
+                    RowRange { lo: lo * n, hi: hi * n, stop: 0.0 }
+                } else {
+                    RowRange { lo: -hi * n, hi: -lo * n, stop: 0.0 }
+                }
+            }
+            RowKind::Stop(k) => {
+                // at the upper limit the stop pushes its body back (λ >= 0)
+                let side = if d.stops[k] == StopMode::AtMax { 1.0 } else { -1.0 };
+                RowRange { lo: 0.0, hi: 0.0, stop: orient * side }
+            }
+        }
     }
 
     /// Constraint forces of the active rows: fills `s.lam`, applies them to
@@ -446,9 +484,12 @@ impl Engine<'_> {
                 s.need[p] -= if st.child_is_first { l } else { -l };
             }
         }
-        // redundant clusters: minimum-norm forces from the free accelerations
+        // redundant clusters: the minimum-norm forces from the free
+        // accelerations, then the split of least norm within every row's
+        // limits (`loops`)
         for blk in &plan.dense {
-            for (jj, &j) in blk.rows.iter().enumerate() {
+            s.lam0.clear();
+            for (jj, _) in blk.rows.iter().enumerate() {
                 let mut l = 0.0;
                 for (kk, &k) in blk.rows.iter().enumerate() {
                     let r = &rows[k];
@@ -467,6 +508,34 @@ impl Engine<'_> {
                     }
                     l += blk.pinv[(jj, kk)] * b;
                 }
+                s.lam0.push(l);
+            }
+            s.ranges.clear();
+            let mut fref = 0.0;
+            for &j in &blk.rows {
+                let range = match plan.bundles.iter().find(|b| b.rep == j) {
+                    Some(b) => {
+                        let mut sum = RowRange { lo: 0.0, hi: 0.0, stop: 0.0 };
+                        for &(k, orient) in plan.members_of(b) {
+                            let r = self.row_range(d, s, &rows[k], orient);
+                            sum.lo += r.lo;
+                            sum.hi += r.hi;
+                            if r.stop != 0.0 {
+                                sum.stop = r.stop;
+                            }
+                        }
+                        sum
+                    }
+                    None => self.row_range(d, s, &rows[j], 1.0),
+                };
+                fref += range.hi - range.lo;
+                s.ranges.push(range);
+            }
+            fref += s.lam0.iter().map(|l| l.abs()).sum::<f64>();
+            s.lsplit.clear();
+            s.lsplit.resize(blk.rows.len(), 0.0);
+            split_loop(&s.lam0, &blk.null, &s.ranges, fref, &mut s.lw, &mut s.lsplit);
+            for (&j, &l) in blk.rows.iter().zip(&s.lsplit) {
                 s.lam[j] = l;
             }
         }

@@ -15,6 +15,7 @@
 //!   roots, energy;
 //! - `modes.rs`: the joint stick/slip decision at an event (the LCP);
 //! - `lcp/`: the box-constrained LCP solver;
+//! - `loops.rs`: the feasible split of a loop of stuck rows;
 //! - `energy.rs`: energy bookkeeping;
 //! - `rows.rs`: output columns and rows;
 //! - `start.rs`: the initial state and modes.
@@ -27,6 +28,7 @@ mod gap;
 mod grouping;
 mod jacobian;
 pub(crate) mod lcp;
+mod loops;
 mod modes;
 mod rhs;
 pub(crate) mod rows;
@@ -146,6 +148,12 @@ pub(crate) struct Scratch {
     pub split: Vec<f64>,
     /// A contact's turning-point functions (`FrictionModel::turns`).
     pub tbuf: Vec<f64>,
+    /// one loop's minimum-norm forces, its rows' ranges, its split and
+    /// the split's work arrays ([`crate::engine::network::loops`])
+    pub lam0: Vec<f64>,
+    pub ranges: Vec<crate::engine::network::loops::RowRange>,
+    pub lsplit: Vec<f64>,
+    pub lw: crate::engine::network::loops::LoopWork,
 }
 
 impl Scratch {
@@ -224,6 +232,10 @@ pub struct Engine<'s> {
     /// The copy of the discrete state the stick/slip decision works on
     /// (`Engine::resolve`), kept for its allocations.
     pub(crate) disc_spare: RefCell<Discrete>,
+    /// The kinetic and spring energy of the initial state as given, before
+    /// the impulses at t = 0 (a body starting into a stop), set by
+    /// `initial_modes`: the energy balance starts from it.
+    pub(crate) start_energy: Cell<Option<(f64, f64)>>,
     /// statically indeterminate sets of rows met during the run (warnings)
     pub(crate) indeterminate: RefCell<Vec<(Indeterminate, Vec<RowKind>)>>,
 }
@@ -233,7 +245,8 @@ pub struct Engine<'s> {
 pub(crate) enum Indeterminate {
     /// rows joining the same two members (split by a rule)
     Parallel,
-    /// rows closing a loop through several bodies (minimum-norm forces)
+    /// rows closing a loop through several bodies (the least-norm split
+    /// within the rows' limits)
     Loop,
 }
 
@@ -331,12 +344,17 @@ impl<'s> Engine<'s> {
                 lim: Vec::new(),
                 split: Vec::new(),
                 tbuf: vec![0.0; sys.contacts.iter().map(|c| c.model.n_turns()).max().unwrap_or(0)],
+                lam0: Vec::new(),
+                ranges: Vec::new(),
+                lsplit: Vec::new(),
+                lw: Default::default(),
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
             settle_work: RefCell::new(Default::default()),
             plan_work: RefCell::new(Default::default()),
             disc_spare: RefCell::new(Default::default()),
+            start_energy: Cell::new(None),
             indeterminate: RefCell::new(Vec::new()),
         };
         *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);

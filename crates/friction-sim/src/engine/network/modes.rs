@@ -173,9 +173,10 @@ impl Engine<'_> {
                         names.join(", ")
                     ),
                     Indeterminate::Loop => format!(
-                        "statically indeterminate: the stuck rows {} close a loop; their forces are the \
-                         minimum-norm solution, which does not check each contact's capacity N Fs \
-                         (README, known limits)",
+                        "statically indeterminate: the stuck rows {} close a loop, so how they share \
+                         the load is not unique; while they stick, their forces are the least-norm split \
+                         within every contact's capacity N Fs and every stop's side, and the loop breaks \
+                         away when no such split remains (docs/scenario.md, \"Redundant contacts\")",
                         names.join(", ")
                     ),
                 }

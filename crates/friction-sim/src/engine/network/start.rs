@@ -43,10 +43,16 @@ impl Engine<'_> {
 
     /// Modes from the sign of each stuckable contact's relative velocity;
     /// contacts exactly at rest are settled jointly; contacts without normal
-    /// load are free.
+    /// load are free. A body starting at a stop's limit rests there (with
+    /// the contacts at rest, jointly) unless it moves away from it; one
+    /// moving into it is an impact at t = 0 (a bounce by its restitution, or
+    /// a plastic impact whose kinetic energy is booked under `impacts`). The
+    /// mechanical energy as given, before any such impulse, is the run's
+    /// starting energy ([`Engine::start_energy`]).
     pub(crate) fn initial_modes(&self, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
-        let mut d = self.disc.borrow().clone();
+        self.start_energy.set(Some(self.mechanical_energy(0.0, y)));
         {
+            let mut d = self.disc.borrow_mut();
             let mut s = self.scr.borrow_mut();
             self.eval(0.0, y, &d, &mut s, None);
             for c in 0..self.sys.contacts.len() {
@@ -64,18 +70,12 @@ impl Engine<'_> {
                 }
             }
         }
-        let mut arrived: Vec<RowKind> = (0..self.sys.contacts.len())
-            .filter(|&c| d.modes[c] == Mode::Stuck)
+        let arrived: Vec<RowKind> = (0..self.sys.contacts.len())
+            .filter(|&c| self.disc.borrow().modes[c] == Mode::Stuck)
             .map(RowKind::Contact)
             .collect();
-        for (k, st) in self.sys.stops.iter().enumerate() {
-            let x = y[st.body];
-            if x == st.max || x == st.min {
-                arrived.push(RowKind::Stop(k));
-            }
-        }
-        let ev = self.settle(0.0, y, &mut d, &arrived, &[])?;
-        *self.disc.borrow_mut() = d;
-        Ok(ev)
+        // `resolve` takes the stops at their limits (moving into them or at
+        // rest) and decides everything at rest jointly
+        self.resolve(0.0, y, arrived, &[], &[])
     }
 }

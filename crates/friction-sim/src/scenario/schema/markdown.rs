@@ -31,8 +31,12 @@ capacity.\n\n\
 The set holds while the sum stays within the contacts' summed capacity (on the side the stops cannot \
 push); the instant it reaches it is a break-away event, where the stick/slip decision (a box LCP over \
 all contacts and stops at rest) lets them slide and the stops release. A loop of stuck rows through \
-several bodies (a body held by the ground and a driver at once, a ring of stuck contacts) is split by \
-the minimum-norm forces without the capacities (the README's known limits).\n\n";
+several bodies (a body held by the ground and a driver at once, a ring of stuck contacts, two blocks \
+stuck together each on its own stop) is split by the same principle: the forces of least norm \
+(minimise Σ λ²) that balance every body with each contact within its capacity and each stop pushing \
+(solved exactly by Goldfarb and Idnani's dual active-set method, 1983). The loop holds while such a \
+split exists; the instant none does, the contacts the split holds at their capacity break away (the \
+same stick/slip decision).\n\n";
 
 /// The reference page `docs/scenario.md`.
 pub fn markdown() -> String {
