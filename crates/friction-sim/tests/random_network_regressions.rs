@@ -1,0 +1,381 @@
+//! The random networks of issue 50 that broke the engine, each shrunk to a
+//! small scenario and named by its symptom. Each run must keep every
+//! invariant of the property test (`support/random_net.rs`: no panic, stuck
+//! forces within capacity and sliding ones on their curve at every row,
+//! bodies at rest in balance with stops only pushing, the energy balance
+//! closed, no chatter, no failure), and some assert the physics of the case
+//! in closed form besides.
+
+#[path = "support/random_net.rs"]
+mod random_net;
+
+use std::path::Path;
+
+use friction_sim::{scenario, simulate, Outcome};
+
+/// Every invariant of the property test holds for `text`.
+fn assert_invariants(text: &str) {
+    match random_net::check_text(text) {
+        Err(e) => panic!("not a valid scenario: {e}"),
+        Ok(Some(v)) => panic!("{v}\n{text}"),
+        Ok(None) => {}
+    }
+}
+
+fn run(text: &str) -> Outcome {
+    let sys = scenario::parse(text, "regression.toml", Path::new(".")).unwrap();
+    let out = simulate(&sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    out
+}
+
+/// Issue 50's case 1 (the conveyor belt of stick-slip textbooks): one body
+/// pushed by 0.8 N, held by the ground (fc 1.0) and by a driver (fc 0.3)
+/// whose ramp starts at 1 s. Both stuck, the body is held by the ground and
+/// the driver at once: a loop of stuck rows, which panicked (index out of
+/// bounds in constraints.rs). Until 1 s both hold it (0.8 N, the driver's
+/// contact at most 0.3 N of it); at 1 s the driver moves off at 0.1 m/s and
+/// drags the body with 0.3 N: 1.1 N beyond the ground's 1.0 N, the body
+/// slides with a = 0.1 m/s² until it reaches the belt's speed at 2 s, then
+/// rides on it (the belt's contact carries 0.2 N).
+#[test]
+fn body_held_by_ground_and_driver_does_not_panic() {
+    let text = r#"
+name = "held_by_ground_and_driver"
+[[driver]]
+name = "d"
+motion = { type = "ramp", rate = 0.1, start = 1.0 }
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = 0.8
+[[contact]]
+name = "a"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[contact]]
+name = "b"
+between = ["m", "d"]
+model = "coulomb"
+params = { fc = 0.3 }
+[solver]
+t_end = 3.0
+rtol = 1e-9
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    let (t, x) = (out.series("t"), out.series("x.m"));
+    let (fa, fb) = (out.series("F.a"), out.series("F.b"));
+    for r in 0..t.len() {
+        let (t, x, a, b) = (t[r], x[r], fa[r], fb[r]);
+        assert!(a.abs() <= 1.0 + 1e-9 && b.abs() <= 0.3 + 1e-9, "t = {t}: F.a = {a}, F.b = {b}");
+        if t < 1.0 {
+            assert_eq!(x, 0.0, "t = {t}");
+            assert!((a + b + 0.8).abs() < 1e-9, "t = {t}: F.a + F.b = {}", a + b);
+        } else if t > 1.0 + 1e-6 && t < 2.0 - 1e-6 {
+            assert!((x - 0.05 * (t - 1.0).powi(2)).abs() < 1e-7, "t = {t}: x = {x}");
+            assert!((a + 1.0).abs() < 1e-9 && (b - 0.3).abs() < 1e-9, "t = {t}: F.a = {a}, F.b = {b}");
+        } else if t > 2.0 + 1e-6 {
+            assert!((x - 0.05 - 0.1 * (t - 2.0)).abs() < 1e-7, "t = {t}: x = {x}");
+            assert!((a + 1.0).abs() < 1e-9 && (b - 0.2).abs() < 1e-9, "t = {t}: F.a = {a}, F.b = {b}");
+        }
+    }
+}
+
+/// Seed 8 of the property test, shrunk: a body between two drivers (a
+/// sine and a ramp), held by a Coulomb contact to each: at the start both
+/// contacts may stick, a loop of stuck rows through two drivers, and the
+/// engine panicked (`assertion failed: other < nb` in constraints.rs). The
+/// body must run, each contact within its capacity.
+#[test]
+fn body_held_by_two_drivers_does_not_panic() {
+    assert_invariants(
+        r#"
+name = "held_by_two_drivers"
+[[driver]]
+name = "d0"
+motion = { type = "sine", amplitude = 0.0889, frequency = 0.336 }
+[[driver]]
+name = "d1"
+motion = { type = "ramp", rate = -0.168 }
+[[body]]
+name = "m0"
+mass = 1.0
+[[contact]]
+name = "c2"
+between = ["m0", "d1"]
+model = "coulomb"
+params = { fc = 0.4 }
+[[contact]]
+name = "c4"
+between = ["d0", "m0"]
+model = "coulomb"
+params = { fc = 1.0 }
+[solver]
+t_end = 2.22
+"#,
+    );
+}
+
+/// Seed 6, shrunk: a body starting on its upper stop and moving away from
+/// it (v0 = -0.006 m/s, nothing else acts on it) is not an impact: it keeps
+/// its velocity, `kinetic_start` is ½ m v0² = 1.8e-5 J and `impacts` 0. The
+/// engine booked the initial kinetic energy as lost in an impact
+/// (`kinetic_start` = 0).
+#[test]
+fn initial_kinetic_energy_of_a_body_leaving_its_stop_is_booked() {
+    let text = r#"
+name = "leaving_its_stop"
+[[body]]
+name = "m"
+mass = 1.0
+x0 = -0.357
+v0 = -0.006
+[[stop]]
+body = "m"
+max = -0.357
+[solver]
+t_end = 0.1
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    assert!((out.energy.kinetic.0 - 1.8e-5).abs() < 1e-15, "kinetic_start {}", out.energy.kinetic.0);
+    assert_eq!(out.energy.impacts, 0.0);
+    for (t, x) in out.series("t").iter().zip(out.series("x.m")) {
+        assert!((x - (-0.357 - 0.006 * t)).abs() < 1e-12, "t = {t}: x = {x}");
+    }
+}
+
+/// Seed 14, shrunk: a body on a spring bouncing on its upper stop with
+/// restitution 0.664 (a sequence of impacts shortening towards rest on the
+/// stop). Each impact loses (1 - e²) of the kinetic energy it meets, which
+/// `impacts` must book: the balance was off by a relative 6.4e-3 (the
+/// property test's bound is 1e-4).
+#[test]
+#[ignore = "issue 50: the energy balance of bounces on a stop with restitution is off by 6e-3 relative; not yet fixed on main"]
+fn energy_balance_closes_over_bounces_on_a_stop_with_restitution() {
+    assert_invariants(
+        r#"
+name = "bouncing_on_a_stop"
+[[body]]
+name = "m"
+mass = 1.0
+x0 = -0.282
+[[spring]]
+between = ["ground", "m"]
+stiffness = 10.0
+length = -0.01
+[[stop]]
+body = "m"
+max = -0.06
+restitution = 0.664
+[solver]
+t_end = 4.06
+"#,
+    );
+}
+
+/// Seed 9, shrunk: a body resting on its upper stop (x0 = max = 0) joined
+/// by a spring to a second body that swings (v0 = 0.4 m/s): whenever the
+/// spring pulls it off the stop (towards -x) it must leave; it stayed at
+/// rest on the stop while the spring pulled it by 1.5e-3 N, so the stop
+/// pulled.
+#[test]
+#[ignore = "issue 50: a stop holds a body that a spring pulls off it (the stop pulls); not yet fixed on main"]
+fn a_stop_never_holds_a_body_a_spring_pulls_off_it() {
+    assert_invariants(
+        r#"
+name = "pulled_off_its_stop"
+[[body]]
+name = "m2"
+mass = 1.0
+[[body]]
+name = "m4"
+mass = 1.0
+v0 = 0.4
+[[spring]]
+between = ["m2", "m4"]
+stiffness = 20.0
+length = 0.09
+[[stop]]
+body = "m2"
+max = 0.0
+[solver]
+t_end = 1.0
+"#,
+    );
+}
+
+/// Seed 38, shrunk: a light body (0.223 kg) dragged through a Coulomb
+/// contact (fc 0.2, normal load 1 + 1.26 sin(2π 0.661 t), disengaged while
+/// negative) by a body pushed by 0.8 N and held by a spring. Sliding, the
+/// contact's force must oppose the slip (F.c4 = +0.2 N(t) on m4 while m4
+/// is slower than m0); at t = 1.64 it had the sign of the slip, pushing m4
+/// further back (-0.32 N at sv = -4.3e-5 m/s).
+#[test]
+#[ignore = "issue 50: a sliding contact's force takes the sign of its slip (a missed reversal or re-engagement); not yet fixed on main"]
+fn a_sliding_contact_force_always_opposes_its_slip() {
+    assert_invariants(
+        r#"
+name = "dragged_through_a_varying_load"
+[[body]]
+name = "m0"
+mass = 1.0
+[[body]]
+name = "m3"
+mass = 2.14
+x0 = -0.233
+[[body]]
+name = "m4"
+mass = 0.223
+x0 = -0.277
+[[spring]]
+between = ["m3", "m0"]
+stiffness = 11.1
+[[force]]
+on = "m0"
+value = 0.8
+[[contact]]
+name = "c4"
+between = ["m4", "m0"]
+model = "coulomb"
+params = { fc = 0.2 }
+normal = { type = "sine", amplitude = 1.26, frequency = 0.661, offset = 1.0 }
+[solver]
+t_end = 1.8
+"#,
+    );
+}
+
+/// Seed 96, shrunk: a heavy body (3 kg, v0 = 0.2 m/s) sliding on a body
+/// pushed by 0.8 N and held by a strong contact (fc 2.0) to a third body
+/// that runs into its upper stop. While m1 slides forward over m0 the
+/// contact's force on it is -0.4 N; the engine gave +0.4 N (the force
+/// pushing m1 along its slip) at sv = 0.2 m/s.
+#[test]
+#[ignore = "issue 50: a sliding contact beside a stuck group at a stop carries the wrong sign; not yet fixed on main"]
+fn a_sliding_contact_beside_a_group_held_at_a_stop_opposes_its_slip() {
+    assert_invariants(
+        r#"
+name = "sliding_beside_a_stopped_group"
+[[body]]
+name = "m0"
+mass = 1.0
+[[body]]
+name = "m1"
+mass = 3.0
+v0 = 0.2
+[[body]]
+name = "m4"
+mass = 1.0
+x0 = -0.417
+[[force]]
+on = "m0"
+value = 0.8
+[[contact]]
+name = "c1"
+between = ["m1", "m0"]
+model = "coulomb"
+params = { fc = 0.4 }
+[[contact]]
+name = "c3"
+between = ["m4", "m0"]
+model = "coulomb"
+params = { fc = 2.0 }
+[[stop]]
+body = "m4"
+max = -0.34
+[solver]
+t_end = 0.7
+"#,
+    );
+}
+
+/// Seed 72, shrunk: two bodies joined by a spring and a Coulomb contact
+/// whose normal load falls (1 + 0.457 sin(2π 1.2 t)), one held to the
+/// ground. Stuck while the load falls, the contact must break away when its
+/// capacity 0.8 N(t) falls to the force it carries; it stayed stuck,
+/// carrying 0.4520 N against a capacity of 0.4515 N.
+#[test]
+#[ignore = "issue 50: no break-away when the normal load falls under a stuck contact; not yet fixed on main"]
+fn a_stuck_contact_breaks_away_when_its_normal_load_falls() {
+    assert_invariants(
+        r#"
+name = "capacity_falls_under_a_stuck_contact"
+[[body]]
+name = "m1"
+mass = 2.8
+v0 = -0.376
+[[body]]
+name = "m2"
+mass = 1.43
+[[spring]]
+between = ["m1", "m2"]
+stiffness = 3.73
+[[contact]]
+name = "c0"
+between = ["m1", "m2"]
+model = "coulomb"
+params = { fc = 0.8 }
+normal = { type = "sine", amplitude = 0.457, frequency = 1.2, offset = 1.0 }
+[[contact]]
+name = "c1"
+between = ["ground", "m2"]
+model = "coulomb"
+params = { fc = 1.0 }
+[solver]
+t_end = 1.6
+"#,
+    );
+}
+
+/// Seed 287, shrunk: two bodies joined by a spring and by two parallel
+/// contacts (classical and Coulomb), the second body pulled by a driver's
+/// spring into its upper stop: 1,550 events in 1 s, the contacts and the
+/// stop taking turns while nothing moves (chatter).
+#[test]
+#[ignore = "issue 50: parallel contacts and a stop chatter; not yet fixed on main"]
+fn parallel_contacts_beside_a_stop_do_not_chatter() {
+    assert_invariants(
+        r#"
+name = "chatter_at_a_stop"
+[[driver]]
+name = "d0"
+motion = { type = "ramp", rate = 0.303 }
+[[body]]
+name = "m0"
+mass = 1.0
+x0 = -0.0205
+[[body]]
+name = "m1"
+mass = 1.0
+[[spring]]
+between = ["m0", "m1"]
+stiffness = 7.79
+length = 0.254
+[[spring]]
+between = ["d0", "m1"]
+stiffness = 12.8
+length = 0.103
+[[contact]]
+name = "c1"
+between = ["m1", "m0"]
+model = "classical"
+params = { sliding = { model = "coulomb_viscous", params = { fc = 0.488, kv = 0.239 } }, fs = 0.517 }
+[[contact]]
+name = "c2"
+between = ["m0", "m1"]
+model = "coulomb"
+params = { fc = 2.0 }
+[[stop]]
+body = "m1"
+max = 0.206
+restitution = 0.253
+[solver]
+t_end = 1.0
+"#,
+    );
+}
