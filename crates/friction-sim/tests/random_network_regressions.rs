@@ -216,7 +216,6 @@ t_end = 1.0
 /// is slower than m0); at t = 1.64 it had the sign of the slip, pushing m4
 /// further back (-0.32 N at sv = -4.3e-5 m/s).
 #[test]
-#[ignore = "issue 50: a sliding contact's force takes the sign of its slip (a missed reversal or re-engagement); not yet fixed on main"]
 fn a_sliding_contact_force_always_opposes_its_slip() {
     assert_invariants(
         r#"
@@ -300,7 +299,6 @@ t_end = 0.7
 /// capacity 0.8 N(t) falls to the force it carries; it stayed stuck,
 /// carrying 0.4520 N against a capacity of 0.4515 N.
 #[test]
-#[ignore = "issue 50: no break-away when the normal load falls under a stuck contact; not yet fixed on main"]
 fn a_stuck_contact_breaks_away_when_its_normal_load_falls() {
     assert_invariants(
         r#"

@@ -53,8 +53,13 @@ impl Engine<'_> {
         for (c, ct) in self.sys.contacts.iter().enumerate() {
             g[c] = match d.modes[c] {
                 Mode::Smooth | Mode::Free => 1.0,
-                Mode::Forward => s.vrel[c] - ct.model.stick_band(),
-                Mode::Backward => -s.vrel[c] - ct.model.stick_band(),
+                // the least positive margin: a contact that broke away from
+                // rest starts exactly at v = 0, and a root starting at zero
+                // shows no sign change (a* b < 0) when the contact comes
+                // back through zero within the first step (issue 50: slid
+                // backward with the forward force for 15 ms)
+                Mode::Forward => s.vrel[c] - ct.model.stick_band() + f64::MIN_POSITIVE,
+                Mode::Backward => -s.vrel[c] - ct.model.stick_band() + f64::MIN_POSITIVE,
                 Mode::Stuck => match ct.model.static_range(&[], &d.mem[c]) {
                     Some((lo, hi)) if lo != -hi => {
                         let n = s.normal[c];
