@@ -531,14 +531,27 @@ impl Engine<'_> {
             self.eval(t, y, &d, &mut s, None);
             let mut new = false;
             for c in 0..nc {
-                if self.stuckable[c]
-                    && matches!(d.modes[c], Mode::Forward | Mode::Backward)
-                    && s.vrel[c].abs() <= self.vtol(c)
-                    && !is_arrived[c]
-                {
+                if !self.stuckable[c] || !matches!(d.modes[c], Mode::Forward | Mode::Backward) || is_arrived[c] {
+                    continue;
+                }
+                let v = s.vrel[c];
+                if v.abs() <= self.vtol(c) {
                     is_arrived[c] = true;
                     arrived.push(RowKind::Contact(c));
                     new = true;
+                } else {
+                    // reversed by the impulse of the projection (a group it
+                    // slides on stopped by an impact: issue 50, seed 96)
+                    let want = if v > 0.0 { Mode::Forward } else { Mode::Backward };
+                    if want != d.modes[c] {
+                        events.push(Event {
+                            t,
+                            contact: self.sys.contacts[c].name.clone(),
+                            from: d.modes[c].name().into(),
+                            to: want.name().into(),
+                        });
+                        d.modes[c] = want;
+                    }
                 }
             }
             if !new {
