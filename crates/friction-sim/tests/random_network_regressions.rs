@@ -184,7 +184,6 @@ t_end = 4.06
 /// rest on the stop while the spring pulled it by 1.5e-3 N, so the stop
 /// pulled.
 #[test]
-#[ignore = "issue 50: a stop holds a body that a spring pulls off it (the stop pulls); not yet fixed on main"]
 fn a_stop_never_holds_a_body_a_spring_pulls_off_it() {
     assert_invariants(
         r#"
@@ -255,7 +254,6 @@ t_end = 1.8
 /// contact's force on it is -0.4 N; the engine gave +0.4 N (the force
 /// pushing m1 along its slip) at sv = 0.2 m/s.
 #[test]
-#[ignore = "issue 50: a sliding contact beside a stuck group at a stop carries the wrong sign; not yet fixed on main"]
 fn a_sliding_contact_beside_a_group_held_at_a_stop_opposes_its_slip() {
     assert_invariants(
         r#"

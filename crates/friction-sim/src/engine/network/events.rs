@@ -295,6 +295,11 @@ impl Engine<'_> {
             let k = (idx - nc) / 2;
             if d.stops[k] == StopMode::Free {
                 impacts.push(k);
+            } else {
+                // its force reached zero on the way to a pull: the stop
+                // releases (at the root the decision sees no force and no
+                // acceleration away, and would keep it; issue 50, seed 9)
+                must_slide.push(nc + k);
             }
         } else if idx < nc + nstop + self.root_normal.len() {
             // handled by the engagement check above

@@ -186,7 +186,8 @@ impl Engine<'_> {
 
     /// Choose the modes of every contact and stop that is at rest at (t, y),
     /// jointly. `arrived` lists contacts/stops that just reached rest;
-    /// `must_slide` the stuck contacts whose force reached N Fs. Updates `d`
+    /// `must_slide` the stuck contacts whose force reached N Fs and, as
+    /// `nc + k`, the resting stops `k` whose force reached zero. Updates `d`
     /// and projects `y`; returns the transitions.
     pub(crate) fn settle(
         &self,
@@ -340,7 +341,10 @@ impl Engine<'_> {
                         (lo[jj], hi[jj]) = if broken[jj] { kin[jj] } else { stat[jj] };
                     }
                     RowKind::Stop(s) => {
-                        if self.stop_side(s, y) > 0.0 {
+                        if must_slide.contains(&(nc + s)) {
+                            // a stop whose force root fired: released
+                            (lo[jj], hi[jj]) = (0.0, 0.0);
+                        } else if self.stop_side(s, y) > 0.0 {
                             (lo[jj], hi[jj]) = (0.0, f64::INFINITY);
                         } else {
                             (lo[jj], hi[jj]) = (f64::NEG_INFINITY, 0.0);
@@ -403,7 +407,8 @@ impl Engine<'_> {
                     RowKind::Stop(s) => {
                         let side = self.stop_side(s, y);
                         // released: no force and accelerating away from the wall
-                        let release = l.abs() <= 1e-12 * (1.0 + qscale) && side * w > wtol;
+                        let forced = must_slide.contains(&(nc + s)) && side * w >= -wtol;
+                        let release = (l.abs() <= 1e-12 * (1.0 + qscale) && side * w > wtol) || forced;
                         d.stops[s] = if release {
                             StopMode::Free
                         } else if side > 0.0 {
