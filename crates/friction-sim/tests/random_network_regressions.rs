@@ -155,7 +155,6 @@ t_end = 0.1
 /// `impacts` must book: the balance was off by a relative 6.4e-3 (the
 /// property test's bound is 1e-4).
 #[test]
-#[ignore = "issue 50: the energy balance of bounces on a stop with restitution is off by 6e-3 relative; not yet fixed on main"]
 fn energy_balance_closes_over_bounces_on_a_stop_with_restitution() {
     assert_invariants(
         r#"
