@@ -14,6 +14,8 @@
 //! a step holding more than one extremum of a relative speed is not
 //! searched (the methods' steps are far shorter than such oscillations).
 
+use friction_models::FrictionModel;
+
 use crate::engine::integrate::stepper::Stepper;
 use crate::engine::network::Engine;
 use crate::engine::outcome::Mode;

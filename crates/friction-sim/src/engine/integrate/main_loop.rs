@@ -430,7 +430,8 @@ impl Engine<'_> {
                     &y_end,
                 ));
             } else if let Some(what) = non_finite_energy(&energy) {
-                failure = Some(self.fail(t_last, format!("the energy balance's {what} is not finite"), &y_end));
+                failure =
+                    Some(self.fail(t_last, format!("the energy balance's {what} is not finite"), &y_end));
             }
         }
         let ms = solver.stats();

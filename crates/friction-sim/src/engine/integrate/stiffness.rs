@@ -64,8 +64,10 @@ impl Engine<'_> {
         let mut top_k: Vec<Option<(f64, String)>> = vec![None; nb];
         let mut top_d: Vec<Option<(f64, String)>> = vec![None; nb];
         let mut add = |between: [Member; 2], kv: f64, dv: f64, name: String| {
-            let bodies: Vec<usize> =
-                between.iter().filter_map(|m| if let Member::Body(i) = m { Some(*i) } else { None }).collect();
+            let bodies: Vec<usize> = between
+                .iter()
+                .filter_map(|m| if let Member::Body(i) = m { Some(*i) } else { None })
+                .collect();
             let w = bodies.len() as f64;
             for &i in &bodies {
                 k[i] += w * kv;
