@@ -35,7 +35,7 @@ impl Mode {
 pub struct Event {
     /// Time \[s\].
     pub t: f64,
-    /// Contact (or `stop:BODY`) name.
+    /// Contact (or `stop:BODY`, or `gap:NAME`) name.
     pub contact: String,
     /// Mode before.
     pub from: String,
@@ -77,6 +77,9 @@ pub struct Stats {
     pub events_stick_slip: usize,
     /// Events: end-stop impacts, rests and releases.
     pub events_stops: usize,
+    /// Events: gaps' contacts starting and ending (`gap:NAME`, `open` /
+    /// `closed`).
+    pub events_gaps: usize,
     /// Events: engagements and disengagements (normal load crossing zero).
     pub events_engagement: usize,
     /// Events: velocity reversals of hysteresis contacts (memory updates).

@@ -410,6 +410,7 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
             "events": {
                 "stick_slip": out.stats.events_stick_slip,
                 "stops": out.stats.events_stops,
+                "gaps": out.stats.events_gaps,
                 "engagement": out.stats.events_engagement,
                 "reversals": out.stats.events_reversals,
             },

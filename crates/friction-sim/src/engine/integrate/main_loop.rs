@@ -10,7 +10,7 @@ use crate::engine::integrate::cosim::{Coupling, Link};
 use crate::engine::integrate::stepper::{Stepper, Stop};
 use crate::engine::network::rows::{Kept, Progress, RowOut};
 use crate::engine::network::Engine;
-use crate::engine::outcome::{Event, Outcome, Stats};
+use crate::engine::outcome::{Energy, Event, Outcome, Stats};
 use crate::error::SimError;
 
 /// Where a run reports: its rows, its progress, and the master of a
@@ -136,6 +136,8 @@ impl Engine<'_> {
         let mut same_instant = 0usize;
         let mut tstop_set = f64::NAN;
         let mut y = vec![0.0; self.n];
+        // a state on the last step's dense output (`interior_arrival`)
+        let mut y_in = vec![0.0; self.n];
         // the next communication point of a co-simulation (none: infinity)
         let mut next_comm = if coupling.is_some() { 0.0 } else { f64::INFINITY };
         // max_wall and its pilot's estimate (see `budget`); the clock is read
@@ -236,11 +238,12 @@ impl Engine<'_> {
                 failure = Some(self.fail(
                     t_now,
                     format!(
-                        "more than max_steps = {} accepted steps (mean step {h:.3e} s); the fastest parts: {}; \
-                         raise `[solver] max_steps`, or soften what makes the steps small (a lower \
-                         regularisation steepness or bristle stiffness, a heavier body, a softer spring)",
+                        "more than max_steps = {} accepted steps (mean step {h:.3e} s); the fastest \
+                         parts: {}; raise `[solver] max_steps`, choose an implicit `method` (bdf, radau5) \
+                         for a stiff network, or soften what makes the steps small (a lower regularisation \
+                         steepness or bristle stiffness, a heavier body, a softer spring or gap)",
                         st.max_steps,
-                        self.stiffness_hint()
+                        self.fastest_parts()
                     ),
                     &y,
                 ));
@@ -277,6 +280,26 @@ impl Engine<'_> {
                 }
             };
             let t_step = solver.t();
+            // a step that ends on a non-finite time or state (an implicit
+            // method's Newton iteration that diverged on a stiff kink) ends
+            // the run here, before any row of it is written
+            if let Some(cause) = self.non_finite(t_now, t_step, solver.y()) {
+                y.copy_from_slice(solver.y());
+                failure = Some(self.fail(t_now, cause, &y));
+                break;
+            }
+            // a stick shorter than the step, which its ends do not show
+            let reason = match reason {
+                Stop::Root(..) => reason,
+                _ => match self.interior_arrival(&solver, t_now, t_step, &mut y_in) {
+                    Some((tr, c)) => {
+                        // diffsol forgets a stop time it reached: set it again
+                        tstop_set = f64::NAN;
+                        Stop::Root(tr, c)
+                    }
+                    None => reason,
+                },
+            };
             let t_acc = match reason {
                 Stop::Root(tr, _) => tr,
                 _ => t_step,
@@ -347,11 +370,20 @@ impl Engine<'_> {
                     break;
                 }
                 y.copy_from_slice(solver.y());
+                if let Some(cause) = self.non_finite(t_now, tr, &y) {
+                    failure = Some(self.fail(t_now, cause, &y));
+                    break;
+                }
                 self.accept(tr, &mut y);
+                // a gap's contact starting or ending (logged, no mode change)
+                let gap_ev = self.gap_event(tr, &y, idx);
                 // a root on a breakpoint: the loop handles the jump next
                 let res = self.handle_root(tr, &mut y, idx);
                 let evs = match res {
-                    Ok(evs) => evs,
+                    Ok(mut evs) => {
+                        evs.extend(gap_ev);
+                        evs
+                    }
                     Err(e) => {
                         failure = Some(e.to_string());
                         break;
@@ -378,10 +410,6 @@ impl Engine<'_> {
 
             // accepted step (internal or at a stop time)
             y.copy_from_slice(solver.y());
-            if let Some(bad) = y.iter().position(|v| !v.is_finite()) {
-                failure = Some(self.fail(t_step, format!("non-finite state component {bad}"), &y));
-                break;
-            }
             let mut restart = self.accept(t_step, &mut y);
             let over = {
                 let d = self.disc.borrow();
@@ -411,6 +439,24 @@ impl Engine<'_> {
         let y_end = solver.y().to_vec();
         let t_last = solver.t();
         let energy = self.energy_balance(e0, t_last, &y_end, &y_end[self.q_off..]);
+        if failure.is_none() {
+            // no run reports success short of its end or on a figure that is
+            // not a number (a co-simulation's master may end it early)
+            let tol_end = 1e-9 * (1.0 + t_end.abs());
+            let short = t_last.is_nan() || (coupling.is_none() && t_last < t_end - tol_end);
+            if let Some(cause) = self.non_finite(t_last, t_last, &y_end) {
+                failure = Some(self.fail(t_last, cause, &y_end));
+            } else if short {
+                failure = Some(self.fail(
+                    t_last,
+                    format!("the method stopped at t = {t_last} before t_end = {t_end} without an error"),
+                    &y_end,
+                ));
+            } else if let Some(what) = non_finite_energy(&energy) {
+                failure =
+                    Some(self.fail(t_last, format!("the energy balance's {what} is not finite"), &y_end));
+            }
+        }
         let ms = solver.stats();
         if let Some(p) = progress.as_mut() {
             p(t_last, events.len());
@@ -439,4 +485,58 @@ impl Engine<'_> {
         };
         (out, kept)
     }
+}
+
+impl Engine<'_> {
+    /// Why a step from `t0` ending at `t` in state `y` cannot be kept: a
+    /// non-finite time or state component, named (`x.BODY`, `v.BODY`,
+    /// `z.CONTACT.k`, an energy quadrature). `None`: all finite.
+    pub(crate) fn non_finite(&self, t0: f64, t: f64, y: &[f64]) -> Option<String> {
+        if !t.is_finite() {
+            return Some(format!("the step from t = {t0} ended at the non-finite time {t}"));
+        }
+        let k = y.iter().position(|v| !v.is_finite())?;
+        Some(format!(
+            "the step from t = {t0} to {t} gave the non-finite value {} of {} (the method diverged: \
+             try a smaller `max_step`, tighter tolerances or another `method`)",
+            y[k],
+            self.state_name(k)
+        ))
+    }
+
+    /// The name of state component `k` for messages.
+    pub(crate) fn state_name(&self, k: usize) -> String {
+        let sys = self.sys;
+        if k < self.nb {
+            return format!("x.{}", sys.bodies[k].name);
+        }
+        if k < 2 * self.nb {
+            return format!("v.{}", sys.bodies[k - self.nb].name);
+        }
+        if k < self.q_off {
+            if let Some(c) = (0..sys.contacts.len()).rev().find(|&c| self.z_off[c] <= k) {
+                return format!("z.{}.{}", sys.contacts[c].name, k - self.z_off[c]);
+            }
+        }
+        format!("energy quadrature {}", k.saturating_sub(self.q_off))
+    }
+}
+
+/// The first figure of the energy balance that is not finite, named.
+fn non_finite_energy(e: &Energy) -> Option<String> {
+    let mut figures: Vec<(String, f64)> = vec![
+        ("work_forces".into(), e.work_forces),
+        ("work_drivers".into(), e.work_drivers),
+        ("kinetic_start".into(), e.kinetic.0),
+        ("kinetic_end".into(), e.kinetic.1),
+        ("spring_start".into(), e.spring.0),
+        ("spring_end".into(), e.spring.1),
+        ("impacts".into(), e.impacts),
+        ("residual".into(), e.residual),
+        ("dissipated_total".into(), e.dissipated_total()),
+    ];
+    for (kind, list) in [("contacts", &e.contacts), ("dampers", &e.dampers), ("gaps", &e.gaps)] {
+        figures.extend(list.iter().map(|(n, w)| (format!("{kind}.{n}"), *w)));
+    }
+    figures.into_iter().find(|f| !f.1.is_finite()).map(|f| format!("{} = {}", f.0, f.1))
 }

@@ -1,5 +1,6 @@
 //! Which method integrates a system and how it is set up: `auto`'s choice
-//! (DOP853 or Tsitouras 5(4) without stiff contacts, the engine's Radau5 for
+//! (DOP853 or Tsitouras 5(4) without stiff contacts or a stiff mode of the
+//! springs, dampers and gaps (`stiffness.rs`), the engine's Radau5 for
 //! small stiff networks without events, BDF otherwise), dense or sparse
 //! linear algebra, diffsol's problem, and the runs' entry points.
 
@@ -164,7 +165,7 @@ impl Engine<'_> {
         let st = &sys.solver;
         let method = match st.method {
             Method::Auto => {
-                if !sys.is_stiff() {
+                if !self.network_is_stiff() {
                     self.explicit_method()
                 } else if self.q_off <= RADAU_UP_TO
                     && self.root_rev.is_empty()
@@ -239,10 +240,16 @@ impl Engine<'_> {
         out.stats.events_reversals = self.count.reversals.get();
         out.stats.events_engagement = self.count.engagements.get();
         out.stats.events_stops = out.events.iter().filter(|e| e.contact.starts_with("stop:")).count();
+        out.stats.events_gaps = out.events.iter().filter(|e| e.contact.starts_with("gap:")).count();
         out.stats.events_stick_slip = out
             .events
             .iter()
-            .filter(|e| !e.contact.starts_with("stop:") && e.from != "free" && e.to != "free")
+            .filter(|e| {
+                !e.contact.starts_with("stop:")
+                    && !e.contact.starts_with("gap:")
+                    && e.from != "free"
+                    && e.to != "free"
+            })
             .count();
         Ok((out, kept))
     }

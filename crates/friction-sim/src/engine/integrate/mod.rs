@@ -12,8 +12,12 @@
 //!   networks;
 //! - `dop853.rs`, `dop853_tableau.rs`: the engine's own DOP853 (order 8,
 //!   dense output of order 7) for non-stiff networks;
+//! - `interior.rs`: a stick shorter than a step (a relative speed dipping
+//!   through zero and back inside it), found on the step's dense output;
 //! - `root_search.rs`: the first event root within a step of either, on its
 //!   dense output;
+//! - `stiffness.rs`: how stiff the springs, dampers and gaps make a
+//!   network (`auto`'s choice, the message at `max_steps`);
 //! - `cosim.rs`: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs).
 
@@ -23,9 +27,11 @@ pub(crate) mod cosim;
 mod dop853;
 mod dop853_tableau;
 mod equations;
+mod interior;
 mod main_loop;
 pub(crate) mod method;
 mod radau;
 mod radau_tableau;
 mod root_search;
 mod stepper;
+mod stiffness;

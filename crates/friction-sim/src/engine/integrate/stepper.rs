@@ -178,6 +178,8 @@ pub(crate) struct Diffsol<'a, Eqn: OdeEquations, S> {
     solver: S,
     /// interpolated states, allocated once
     yi: std::cell::RefCell<Eqn::V>,
+    /// why the solver cannot go on (it panicked inside a step)
+    broken: Option<String>,
     _eqn: PhantomData<&'a Eqn>,
 }
 
@@ -189,7 +191,7 @@ where
 {
     pub(crate) fn new(solver: S) -> Self {
         let yi = std::cell::RefCell::new(solver.state().y.clone());
-        Diffsol { solver, yi, _eqn: PhantomData }
+        Diffsol { solver, yi, broken: None, _eqn: PhantomData }
     }
 }
 
@@ -209,11 +211,34 @@ where
         self.solver.set_stop_time(t).map_err(|e| e.to_string())
     }
     fn step(&mut self) -> Result<Stop, String> {
-        match self.solver.step() {
-            Ok(OdeSolverStopReason::RootFound(t, idx)) => Ok(Stop::Root(t, idx)),
-            Ok(OdeSolverStopReason::TstopReached) => Ok(Stop::AtStopTime),
-            Ok(OdeSolverStopReason::InternalTimestep) => Ok(Stop::Step),
-            Err(e) => Err(e.to_string()),
+        if let Some(why) = &self.broken {
+            return Err(why.clone());
+        }
+        let t0 = self.solver.state().t;
+        // diffsol's root finder unwraps its interpolation, which panics when
+        // the secant search leaves the step (esdirk34 on stiff gaps:
+        // `InterpolationTimeOutsideCurrentStep`): caught here and reported as
+        // the run's failure; the solver is not stepped again after it
+        let solver = &mut self.solver;
+        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver.step()));
+        match res {
+            Ok(Ok(OdeSolverStopReason::RootFound(t, idx))) => Ok(Stop::Root(t, idx)),
+            Ok(Ok(OdeSolverStopReason::TstopReached)) => Ok(Stop::AtStopTime),
+            Ok(Ok(OdeSolverStopReason::InternalTimestep)) => Ok(Stop::Step),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| p.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message");
+                let why = format!(
+                    "the solver (diffsol) failed inside the step from t = {t0} ({msg}); try another \
+                     `method` (radau5, bdf) or a smaller `max_step`"
+                );
+                self.broken = Some(why.clone());
+                Err(why)
+            }
         }
     }
     fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {

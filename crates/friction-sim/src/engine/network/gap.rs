@@ -11,8 +11,13 @@
 //! the root layout. The second is -1 out of contact (where it would be
 //! `-d |ṗ|`, zero for a body at rest, and an exact zero is a root at every
 //! step) and 1 without damping.
+//!
+//! Contact starting and ending are logged as events of `gap:NAME`, from
+//! `open` to `closed` and back ([`Engine::gap_event`]); the damping limit's
+//! switch is a kink only, not logged.
 
 use crate::engine::network::{Engine, Scratch};
+use crate::engine::outcome::Event;
 use crate::system::{Gap, GapForce};
 
 impl Engine<'_> {
@@ -85,5 +90,29 @@ impl Engine<'_> {
             let f = self.gap_force(y, s, k);
             *o = (f.d_srel, f.d_vrel);
         }
+    }
+
+    /// The event of root `idx` (one of the gaps' roots) reached at (t, y):
+    /// gap `k`'s contact starting (`open` to `closed`, the members
+    /// approaching) or ending (`closed` to `open`), named `gap:NAME`.
+    /// `None` for the damping limit's switch, or at rest on the boundary.
+    pub(crate) fn gap_event(&self, t: f64, y: &[f64], idx: usize) -> Option<Event> {
+        if self.sys.gaps.is_empty() || idx < self.root_gap || (idx - self.root_gap) % 2 == 1 {
+            return None;
+        }
+        let k = (idx - self.root_gap) / 2;
+        let g = self.sys.gaps.get(k)?;
+        let mut s = self.scr.borrow_mut();
+        s.drivers_at(&self.sys.drivers, t);
+        // the gap opens (x2 - x1 - length grows) while v2 - v1 > 0
+        let (_, vrel) = self.gap_rel(y, &s, g);
+        let (from, to) = if vrel < 0.0 {
+            ("open", "closed")
+        } else if vrel > 0.0 {
+            ("closed", "open")
+        } else {
+            return None;
+        };
+        Some(Event { t, contact: format!("gap:{}", g.name), from: from.into(), to: to.into() })
     }
 }
