@@ -47,7 +47,7 @@ fn run(seeds: impl IntoParallelIterator<Item = u64>, shrink_budget: usize) -> Ve
     let mut failed: Vec<(u64, Violation)> =
         results.into_iter().filter_map(|r| r.violation.map(|v| (r.seed, v))).collect();
     failed.sort_by_key(|f| f.0);
-    println!("{} passed, {} failed", n - failed.len(), failed.len());
+    println!("random networks: {} kept every invariant, {} broke one", n - failed.len(), failed.len());
     let mut keys: Vec<String> = failed.iter().map(|f| key(&f.1)).collect();
     keys.sort();
     keys.dedup();
@@ -69,11 +69,43 @@ fn run(seeds: impl IntoParallelIterator<Item = u64>, shrink_budget: usize) -> Ve
     failed
 }
 
-/// A few hundred random networks keep every invariant.
+/// The seeds of `0..CASES` whose networks still break an invariant, each
+/// with its symptom (issue 50, open): the in-suite test skips them and holds
+/// every other seed; `scripts/random-networks.sh` runs them all.
+const KNOWN: &[(u64, &str)] = &[
+    (5, "run failed"),
+    (11, "run failed"),
+    (44, "stuck force beyond capacity"),
+    (50, "stuck force beyond capacity"),
+    (64, "run failed"),
+    (92, "energy balance off"),
+    (96, "chatter"),
+    (107, "body at rest out of balance"),
+    (112, "stop pulls"),
+    (127, "run failed"),
+    (138, "run failed"),
+    (149, "chatter: a contact and stops taking turns (6 million events in 2.6 s)"),
+    (151, "energy balance off"),
+    (160, "sliding force off its curve"),
+    (180, "stuck force beyond capacity"),
+    (181, "stop pulls"),
+    (186, "sliding force off its curve"),
+    (192, "sliding force off its curve"),
+    (215, "stop pulls"),
+    (245, "stuck force beyond capacity"),
+    (252, "body at rest out of balance"),
+    (261, "sliding force off its curve"),
+    (287, "run failed"),
+    (296, "sliding force off its curve"),
+    (298, "sliding force off its curve"),
+];
+
+/// A few hundred random networks keep every invariant (but the known
+/// defects of [`KNOWN`]).
 #[test]
-#[ignore = "issue 50: with main at 7eca9d7 (the loop split) 74 of 300 seeds still fail: sliding forces off their curve, stuck forces beyond capacity as the normal load falls, stops pulling, energy balance off, chatter; see random_network_regressions.rs"]
 fn random_networks_keep_every_invariant() {
-    let failed = run(0..CASES, 200);
+    let seeds: Vec<u64> = (0..CASES).filter(|s| !KNOWN.iter().any(|k| k.0 == *s)).collect();
+    let failed = run(seeds, 200);
     assert!(
         failed.is_empty(),
         "{} of {CASES} random networks break an invariant (seeds {:?})",

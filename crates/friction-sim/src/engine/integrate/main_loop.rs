@@ -257,28 +257,6 @@ impl Engine<'_> {
                     break;
                 }
             };
-            // a crossing inside the step that its ends do not show (issue 50:
-            // a stuck contact whose capacity dipped under its force with the
-            // normal load): the step is cut there like a root
-            let reason = match reason {
-                Stop::Root(..) => reason,
-                _ => {
-                    let q_off = self.q_off;
-                    let t1 = solver.t();
-                    let mut interp = |t: f64, y: &mut [f64]| {
-                        if t == t1 {
-                            y.copy_from_slice(solver.y());
-                            true
-                        } else {
-                            solver.interpolate_states(t, y, q_off).is_ok()
-                        }
-                    };
-                    match self.interior_crossing(t_now, t1, &mut interp) {
-                        Some((tr, j)) => Stop::Root(tr, j),
-                        None => reason,
-                    }
-                }
-            };
             let t_step = solver.t();
             // a step that ends on a non-finite time or state (an implicit
             // method's Newton iteration that diverged on a stiff kink) ends
@@ -288,17 +266,38 @@ impl Engine<'_> {
                 failure = Some(self.fail(t_now, cause, &y));
                 break;
             }
-            // a stick shorter than the step, which its ends do not show
+            // crossings inside the step that its ends do not show: a stick
+            // shorter than the step (`interior_arrival`), a stuck contact's
+            // capacity dipping under its force or a stop's force turning to
+            // a pull (`interior_crossing`, issue 50); the earlier cuts the
+            // step like a root
             let reason = match reason {
                 Stop::Root(..) => reason,
-                _ => match self.interior_arrival(&solver, t_now, t_step, &mut y_in) {
-                    Some((tr, c)) => {
-                        // diffsol forgets a stop time it reached: set it again
-                        tstop_set = f64::NAN;
-                        Stop::Root(tr, c)
+                _ => {
+                    let arrival = self.interior_arrival(&solver, t_now, t_step, &mut y_in);
+                    let q_off = self.q_off;
+                    let mut interp = |t: f64, y: &mut [f64]| {
+                        if t == t_step {
+                            y.copy_from_slice(solver.y());
+                            true
+                        } else {
+                            solver.interpolate_states(t, y, q_off).is_ok()
+                        }
+                    };
+                    let crossing = self.interior_crossing(t_now, t_step, &mut interp);
+                    let first = match (arrival, crossing) {
+                        (Some(a), Some(c)) => Some(if c.0 < a.0 { c } else { a }),
+                        (a, c) => a.or(c),
+                    };
+                    match first {
+                        Some((tr, idx)) => {
+                            // diffsol forgets a stop time it reached: set it again
+                            tstop_set = f64::NAN;
+                            Stop::Root(tr, idx)
+                        }
+                        None => reason,
                     }
-                    None => reason,
-                },
+                }
             };
             let t_acc = match reason {
                 Stop::Root(tr, _) => tr,

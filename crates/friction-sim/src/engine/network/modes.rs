@@ -485,8 +485,28 @@ impl Engine<'_> {
             let name = self.item_name(RowKind::Stop(k));
             if st.restitution > 0.0 && v.abs() > vtol_stop {
                 let v1 = -st.restitution * v;
-                d.impacts += 0.5 * self.sys.bodies[st.body].mass * (v * v - v1 * v1);
-                y[nb + st.body] = v1;
+                // the body bounces with every body stuck to it (they move as
+                // one: bouncing it alone, the projection of the stick/slip
+                // decision gave the group their common velocity, into the
+                // stop again, and bounced it at one instant until the solver
+                // failed; issue 50, seed 96)
+                let group = d.plan.clusters.iter().find(|cl| {
+                    cl.anchor == crate::engine::network::constraints::Anchor::Free
+                        && d.plan.bodies_of(cl).contains(&st.body)
+                });
+                match group {
+                    Some(cl) => {
+                        for &i in d.plan.bodies_of(cl) {
+                            let vi = y[nb + i];
+                            d.impacts += 0.5 * self.sys.bodies[i].mass * (vi * vi - v1 * v1);
+                            y[nb + i] = v1;
+                        }
+                    }
+                    None => {
+                        d.impacts += 0.5 * self.sys.bodies[st.body].mass * (v * v - v1 * v1);
+                        y[nb + st.body] = v1;
+                    }
+                }
                 events.push(Event { t, contact: name, from: "free".into(), to: "bounce".into() });
             } else {
                 if v.abs() > vtol_stop {
@@ -536,7 +556,10 @@ impl Engine<'_> {
             self.eval(t, y, &d, &mut s, None);
             let mut new = false;
             for c in 0..nc {
-                if !self.stuckable[c] || !matches!(d.modes[c], Mode::Forward | Mode::Backward) || is_arrived[c] {
+                if !self.stuckable[c]
+                    || !matches!(d.modes[c], Mode::Forward | Mode::Backward)
+                    || is_arrived[c]
+                {
                     continue;
                 }
                 let v = s.vrel[c];
