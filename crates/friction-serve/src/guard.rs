@@ -141,9 +141,9 @@ pub async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next)
     let max = state.opts.max_body;
     let too_large = || {
         ApiError::too_large(format!(
-            "the request body is over the server's limit of {max} bytes ({} MiB); \
+            "the request body is over the server's limit of {max} bytes ({:.1} MiB); \
              run larger scenarios with `friction run`",
-            max >> 20
+            max as f64 / f64::from(1u32 << 20)
         ))
     };
     let declared =
