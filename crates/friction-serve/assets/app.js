@@ -259,14 +259,17 @@
     const f = $("file").files[0]; if (!f) return;
     $("scenario").value = await f.text(); F.scenarioName = f.name;
   });
-  let runCount = 0;
+  // run and sweep ids no other page can guess (128 random bits)
+  function randomId(prefix) {
+    return prefix + [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
   function plotRun() {
     const r = F.run; if (!r) return;
     const names = [...document.querySelectorAll("#columns input:checked")].map((c) => c.value);
     F.plots.run = timePlot($("plot-run"), names, r.columns, r.summary.events, Math.max(500, $("plot-run").clientWidth || 620));
   }
   $("run").addEventListener("click", async () => {
-    const id = "page-" + Date.now() + "-" + (runCount++);
+    const id = randomId("page-");
     $("run").disabled = true; $("cancel").disabled = false; $("run-status").textContent = "running";
     showError("run-error", "");
     const poll = setInterval(async () => {
@@ -313,7 +316,7 @@
   $("sweep-run").addEventListener("click", async () => {
     showError("sweep-error", ""); $("sweep-status").textContent = "running";
     if (!$("scenario").value.trim()) await loadExample("lugre_stick_slip");
-    const id = "sweep-" + Date.now() + "-" + (runCount++);
+    const id = randomId("sweep-");
     F.sweepId = id; $("sweep-run").disabled = true; $("sweep-cancel").disabled = false;
     const poll = setInterval(async () => {
       try { const p = await api("/api/progress/" + id); if (!p.finished) $("sweep-status").textContent = `${p.done} of ${p.total} runs done`; } catch (e) { /* finished */ }

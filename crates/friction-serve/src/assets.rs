@@ -3,7 +3,7 @@
 //! Anything else (`/../`, `%2e%2e`, a path under an asset) is 404: a path
 //! is looked up in this table, never in the file system.
 
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, Uri};
 use axum::response::{IntoResponse, Response};
 
 /// One embedded file: URL path, content type, bytes.
@@ -61,8 +61,7 @@ pub fn find(path: &str) -> Option<&'static Asset> {
     ASSETS.iter().find(|a| a.path == path)
 }
 
-/// The fallback route: an embedded file, a JSON 404 under `/api/`, or a
-/// plain 404.
+/// The fallback route: an embedded file, or 404 in the API's JSON form.
 pub async fn serve_asset(uri: Uri) -> Response {
     let path = uri.path();
     match find(path) {
@@ -70,6 +69,6 @@ pub async fn serve_asset(uri: Uri) -> Response {
         None if path.starts_with("/api/") || path == "/api" => {
             crate::error::ApiError::not_found(format!("no API route {path}")).into_response()
         }
-        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
+        None => crate::error::ApiError::not_found(format!("no page or file {path}")).into_response(),
     }
 }

@@ -44,14 +44,14 @@ impl Deadline {
     /// limit and the option that sets it), `detail` the engine's message.
     pub fn exceeded(&self, what: &str, detail: &str) -> ApiError {
         let detail = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
-        ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!(
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
                 "{what}: stopped at the server's wall-clock limit of {} s per request (`friction serve \
                  --max-wall`){detail}; ask for fewer samples, cycles or points, or a longer limit",
                 self.cap
             ),
-        }
+        )
     }
 
     /// The error of part `what` for an engine message: the limit's error

@@ -29,11 +29,35 @@
 //! ```
 //! Bad input gives 400 with `{"error": MESSAGE}`, MESSAGE being what
 //! `friction` prints after `error: `; unknown paths give 404, and nothing
-//! but the embedded files is ever served. A scenario sent to the server may
-//! not read files (a `file` key is refused). Runs are bounded by their
+//! but the embedded files is ever served. Every error, the router's own
+//! (404, 405, 413) included, has that form. A scenario sent to the server
+//! may not read files (a `file` key is refused). Runs are bounded by their
 //! `[solver] max_wall`, the server's [`ServeOptions::max_wall`] and
-//! [`ServeOptions::max_values`], and each runs on a blocking thread, so
-//! that several tabs can run at once.
+//! [`ServeOptions::max_values`], and each is parsed and runs on a blocking
+//! thread, so that several tabs can run at once.
+//!
+//! # Threat model
+//! The server is for the browser of the machine it runs on: no web page of
+//! another site open in that browser may drive it, and no client may
+//! exhaust it ([`guard`] has the details).
+//! ```text
+//! Host          must name the address served: 127.0.0.1, localhost, [::1] with its
+//!               port (or the --host address; on 0.0.0.0 any IP address) -> else 403
+//!               (DNS rebinding)
+//! Origin        a request that changes state (not GET, HEAD, OPTIONS) whose Origin,
+//!               or without one Referer, is another site -> 403; neither: served
+//! run ids       128 random bits from the OS's CSPRNG, hex ([`fresh_id`])
+//! jobs          runs, sweeps, /api/response: max_jobs at once (default: one per
+//!               core), max_queued waiting (32), then 503 + Retry-After: 2
+//! output        max_values per run and per sweep point (2,000,000, about 64 MB
+//!               while the answer is built): refused with 413 and the estimate
+//!               before the run when its rows are known, stopped there otherwise
+//! body          max_body (2 MiB) -> 413; within body_timeout (30 s) -> else 408
+//! headers       within header_timeout (5 s) from when the server waits for them,
+//!               else the connection is closed; max_connections (256) open at once
+//! ```
+//! There is no authentication and no TLS: anyone who reaches the port can
+//! use the server (which is why `friction serve --host 0.0.0.0` warns).
 //!
 //! ```no_run
 //! let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -46,12 +70,16 @@ pub mod assets;
 pub mod driven;
 pub mod error;
 pub mod examples;
+pub mod guard;
 pub mod routes;
 pub mod steady;
 
 use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -64,17 +92,54 @@ pub struct ServeOptions {
     /// Longest wall-clock time of one run or sweep \[s\]; a scenario's own
     /// `[solver] max_wall` applies when it is shorter. Default 60 s.
     pub max_wall: f64,
-    /// Most output values (rows times columns) of one run; a run that would
-    /// produce more is refused (413) with the numbers. Default 2,000,000
-    /// (about 40 MB of JSON).
+    /// Most output values (rows times columns) of one run, and of each run
+    /// of a sweep; a run whose rows are known beforehand (`output_dt`,
+    /// `output_times`) and would produce more is refused (413) with the
+    /// numbers and its memory estimate before it starts, one that is not
+    /// stops there. Default 2,000,000 (16 MB of numbers, about 40 MB of
+    /// JSON).
     pub max_values: usize,
     /// Most grid points of one sweep. Default 2,500.
     pub max_points: usize,
+    /// Most runs, sweeps and `/api/response` computations at once (each
+    /// sweep runs its points on every core). Default: the number of cores.
+    pub max_jobs: usize,
+    /// Most such requests waiting for a slot; past it a request gets 503
+    /// with `Retry-After` ([`RETRY_AFTER_S`]). Default 32.
+    pub max_queued: usize,
+    /// Largest request body \[bytes\] (413 past it). Default 2 MiB.
+    pub max_body: usize,
+    /// Time a client has to send a request's headers (from the moment the
+    /// server waits for them, an idle kept-alive connection included); a
+    /// connection that has not sent them is closed. Default 5 s.
+    pub header_timeout: std::time::Duration,
+    /// Time a client has to send a request's body (408 past it). Default 30 s.
+    pub body_timeout: std::time::Duration,
+    /// Most open connections; further ones wait to be accepted. Default 256.
+    pub max_connections: usize,
+}
+
+/// The `Retry-After` of a 503 for a full queue \[s\].
+pub const RETRY_AFTER_S: u64 = 2;
+
+/// The number of cores (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |p| p.get())
 }
 
 impl Default for ServeOptions {
     fn default() -> Self {
-        ServeOptions { max_wall: 60.0, max_values: 2_000_000, max_points: 2_500 }
+        ServeOptions {
+            max_wall: 60.0,
+            max_values: 2_000_000,
+            max_points: 2_500,
+            max_jobs: cores(),
+            max_queued: 32,
+            max_body: 2 << 20,
+            header_timeout: std::time::Duration::from_secs(5),
+            body_timeout: std::time::Duration::from_secs(30),
+            max_connections: 256,
+        }
     }
 }
 
@@ -146,17 +211,41 @@ impl RunHandle {
     }
 }
 
-/// What every route shares: the limits and the runs in progress.
-#[derive(Debug, Default)]
+/// What every route shares: the limits, the address served, the job
+/// slots and the runs in progress.
+#[derive(Debug)]
 pub struct AppState {
     /// The server's limits.
     pub opts: ServeOptions,
+    /// The address the server listens on (what `Host` must name).
+    pub local: SocketAddr,
     runs: Mutex<HashMap<String, Arc<RunHandle>>>,
     /// The last [`FINISHED_KEPT`] runs and sweeps to finish, newest last,
     /// so that a progress poll or a cancel arriving just after the end
     /// is answered `finished` rather than 404.
     finished: Mutex<VecDeque<(String, Arc<RunHandle>)>>,
-    next_id: AtomicUsize,
+    jobs: Arc<Semaphore>,
+    queued: AtomicUsize,
+}
+
+/// A job slot ([`AppState::job_slot`]), given back when dropped.
+pub type JobSlot = OwnedSemaphorePermit;
+
+/// Counts one request waiting for a slot while it lives.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A fresh run id: 128 random bits from the operating system's CSPRNG, in
+/// hex (32 characters).
+pub fn fresh_id() -> ApiResult<String> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no random run id: {e}")))?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 
 /// How many finished runs the progress route still knows.
@@ -172,21 +261,59 @@ pub enum RunLookup {
 }
 
 impl AppState {
-    /// A state with limits `opts`.
-    pub fn new(opts: ServeOptions) -> Self {
-        AppState { opts, ..Default::default() }
+    /// A state with limits `opts` for a server listening on `local`.
+    pub fn new(opts: ServeOptions, local: SocketAddr) -> Self {
+        AppState {
+            jobs: Arc::new(Semaphore::new(opts.max_jobs.max(1))),
+            opts,
+            local,
+            runs: Mutex::default(),
+            finished: Mutex::default(),
+            queued: AtomicUsize::new(0),
+        }
     }
 
-    /// Register a run under `id` (a fresh `run-N` when `None`); refused
+    /// A slot for one run, sweep or computation: at once when one of
+    /// [`ServeOptions::max_jobs`] is free, after a wait in the queue
+    /// otherwise, and 503 with `Retry-After` when
+    /// [`ServeOptions::max_queued`] requests are waiting already.
+    pub async fn job_slot(&self) -> ApiResult<JobSlot> {
+        if let Ok(p) = self.jobs.clone().try_acquire_owned() {
+            return Ok(p);
+        }
+        let busy = || {
+            ApiError::busy(
+                format!(
+                    "the server is busy: {} runs, sweeps or computations at once (one per core) and {} \
+                     waiting; try again in {RETRY_AFTER_S} s",
+                    self.opts.max_jobs.max(1),
+                    self.opts.max_queued
+                ),
+                RETRY_AFTER_S,
+            )
+        };
+        if self.queued.fetch_add(1, Ordering::Relaxed) >= self.opts.max_queued {
+            self.queued.fetch_sub(1, Ordering::Relaxed);
+            return Err(busy());
+        }
+        let _w = Waiting(&self.queued);
+        self.jobs.clone().acquire_owned().await.map_err(|_| busy())
+    }
+
+    /// Register a run under `id` (a fresh random id when `None`); refused
     /// when a run of that id is in progress.
     pub fn start_run(&self, id: Option<String>, t_end: f64) -> ApiResult<(String, Arc<RunHandle>)> {
         self.register(id, RunHandle::new(t_end))
     }
 
-    /// Register a run or sweep of handle `h` under `id` (a fresh `run-N`
-    /// when `None`); refused when one of that id is in progress.
+    /// Register a run or sweep of handle `h` under `id` (a fresh random
+    /// id, [`fresh_id`], when `None`); refused when one of that id is in
+    /// progress.
     pub fn register(&self, id: Option<String>, h: RunHandle) -> ApiResult<(String, Arc<RunHandle>)> {
-        let id = id.unwrap_or_else(|| format!("run-{}", self.next_id.fetch_add(1, Ordering::Relaxed)));
+        let id = match id {
+            Some(id) => id,
+            None => fresh_id()?,
+        };
         if id.is_empty()
             || id.len() > 64
             || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
@@ -197,10 +324,10 @@ impl AppState {
         }
         let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
         if runs.contains_key(&id) {
-            return Err(ApiError {
-                status: axum::http::StatusCode::CONFLICT,
-                message: format!("a run with id `{id}` is in progress"),
-            });
+            return Err(ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                format!("a run with id `{id}` is in progress"),
+            ));
         }
         let h = Arc::new(h);
         runs.insert(id.clone(), h.clone());
@@ -238,9 +365,12 @@ impl AppState {
     }
 }
 
-/// The application: every API route and the embedded page.
-pub fn router(opts: ServeOptions) -> Router {
-    let state = Arc::new(AppState::new(opts));
+/// The application: every API route and the embedded page, for a server
+/// listening on `local`, behind [`guard::guard`] (the Host and Origin
+/// checks, the body's limits, errors as JSON).
+pub fn router(opts: ServeOptions, local: SocketAddr) -> Router {
+    let max_body = opts.max_body;
+    let state = Arc::new(AppState::new(opts, local));
     Router::new()
         .route("/api/models", get(routes::models::list))
         .route("/api/models/{id}", get(routes::models::one))
@@ -254,6 +384,8 @@ pub fn router(opts: ServeOptions) -> Router {
         .route("/api/response", post(routes::response::response))
         .route("/api/compare/tune", post(routes::tuned::tuned))
         .fallback(assets::serve_asset)
+        .layer(axum::extract::DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::guard))
         .with_state(state)
 }
 
@@ -263,8 +395,35 @@ pub fn router(opts: ServeOptions) -> Router {
 pub fn serve_blocking(listener: std::net::TcpListener, opts: ServeOptions) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    rt.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router(opts)).await
-    })
+    rt.block_on(async move { serve(tokio::net::TcpListener::from_std(listener)?, opts).await })
+}
+
+/// Serve the application on `listener` (HTTP/1.1), each connection given
+/// [`ServeOptions::header_timeout`] to send each request's headers, at most
+/// [`ServeOptions::max_connections`] open at once.
+pub async fn serve(listener: tokio::net::TcpListener, opts: ServeOptions) -> std::io::Result<()> {
+    let local = listener.local_addr()?;
+    let conns = Arc::new(Semaphore::new(opts.max_connections.max(1)));
+    let header_timeout = opts.header_timeout;
+    let app = router(opts, local);
+    loop {
+        let permit = conns.clone().acquire_owned().await.map_err(std::io::Error::other)?;
+        let stream = match listener.accept().await {
+            Ok((s, _)) => s,
+            // out of file descriptors and the like: the connections open
+            // end in time (their header timeout)
+            Err(_) => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let svc = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut b = hyper::server::conn::http1::Builder::new();
+            b.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout);
+            let _ = b.serve_connection(hyper_util::rt::TokioIo::new(stream), svc).await;
+            drop(permit);
+        });
+    }
 }

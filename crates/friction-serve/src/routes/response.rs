@@ -242,13 +242,17 @@ fn stick_slip_of(id: &str, params: toml::Table, deadline: &Deadline) -> ApiResul
 
 /// `POST /api/response`: `{model, loop: {t, x, v, F, dissipation}, curve:
 /// {t, v, F}, stick_slip: {t, x.m, v.m, F.c, events, error}}`, each present
-/// when asked for.
+/// when asked for. The request waits for a job slot
+/// ([`AppState::job_slot`]); it is read and computed on a blocking thread,
+/// which keeps the slot until it ends.
 pub async fn response(State(state): State<Arc<AppState>>, body: String) -> ApiResult<Json<Value>> {
-    let req: ResponseRequest =
-        serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
-    let (model, table) = model_of(&req.model, &req.params)?;
+    let slot = state.job_slot().await?;
     let deadline = Deadline::new(state.opts.max_wall);
     let res = tokio::task::spawn_blocking(move || -> ApiResult<Value> {
+        let _slot = slot;
+        let req: ResponseRequest =
+            serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
+        let (model, table) = model_of(&req.model, &req.params)?;
         let mut v = json!({"model": req.model});
         if let Some(l) = &req.loop_ {
             v["loop"] = loop_of(&model, l, &deadline)?;

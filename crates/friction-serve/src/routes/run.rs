@@ -7,7 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use axum::extract::{Path as UrlPath, Query, State};
-use axum::http::HeaderMap;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use friction_sim::engine::Engine;
 use friction_sim::{output, units, SimError, System};
@@ -21,7 +22,7 @@ use crate::{AppState, RunHandle, RunLookup};
 /// The query of `POST /api/run`.
 #[derive(Debug, Deserialize)]
 pub struct RunQuery {
-    /// The run's id, for progress and cancel (default: a fresh `run-N`).
+    /// The run's id, for progress and cancel (default: a fresh random id).
     pub id: Option<String>,
     /// The file name messages give (default `scenario.toml`).
     pub name: Option<String>,
@@ -59,20 +60,41 @@ impl Drop for Registered<'_> {
 /// Why a run stopped early on the server's side.
 pub(crate) const CANCELLED: &str = "cancelled by the user";
 
-/// The columns, units and summary of one run of `sys`, stopped when
-/// `handle` is cancelled or the output passes `max_values`.
-pub fn run_columns(sys: &System, handle: &RunHandle, max_values: usize) -> ApiResult<Value> {
+/// Bytes of memory per output value while a run's answer is built: the
+/// number (8) and its JSON text (at most 24).
+pub const BYTES_PER_VALUE: usize = 32;
+
+/// The memory estimate of `values` output values, in MB, for messages.
+pub(crate) fn megabytes(values: f64) -> String {
+    format!("{:.0} MB", (values * BYTES_PER_VALUE as f64 / 1e6).ceil())
+}
+
+/// Refuse (413, before the run) a run of `sys` whose output rows are known
+/// beforehand and whose values (rows x columns) would pass `max_values`.
+pub fn check_output(sys: &System, max_values: usize) -> ApiResult<()> {
+    let nc = friction_sim::engine::columns(sys).len().max(1);
+    let rows = match (&sys.solver.output_times, sys.solver.output_dt) {
+        (Some(ts), _) => Some(ts.len() as f64 + 1.0),
+        (None, Some(dt)) => Some((sys.solver.t_end / dt).floor() + 1.0),
+        (None, None) => None,
+    };
+    match rows {
+        Some(rows) if !(rows * nc as f64 <= max_values as f64) => Err(too_many(rows, nc, max_values)),
+        _ => Ok(()),
+    }
+}
+
+/// The answer of `POST /api/run` for one run of `sys` under `id`, as JSON
+/// text: `{columns: {NAME: [...]}, id, names, summary, units}`, stopped
+/// when `handle` is cancelled or the output passes `max_values`. The
+/// columns are written straight from the rows (no JSON tree of them), so
+/// that a run takes about [`BYTES_PER_VALUE`] bytes per value.
+pub fn run_json(sys: &System, handle: &RunHandle, max_values: usize, id: &str) -> ApiResult<Vec<u8>> {
+    check_output(sys, max_values)?;
     let engine = Engine::new(sys);
     let names = friction_sim::engine::columns(sys);
     let unit = units::column_units(sys);
     let nc = names.len().max(1);
-    let max_rows = max_values / nc;
-    if let Some(dt) = sys.solver.output_dt {
-        let rows = (sys.solver.t_end / dt).floor() + 1.0;
-        if rows > max_rows as f64 {
-            return Err(too_many(rows, nc, max_values));
-        }
-    }
     let mut data: Vec<f64> = Vec::new();
     let mut over = false;
     let mut sink = |row: &[f64]| -> Result<(), SimError> {
@@ -97,52 +119,88 @@ pub fn run_columns(sys: &System, handle: &RunHandle, max_values: usize) -> ApiRe
         return Err(too_many(f64::NAN, nc, max_values));
     }
     let out = res.map_err(|e| ApiError::bad(e.to_string()))?;
-    let n = data.len() / nc;
-    let mut columns = serde_json::Map::new();
-    for (j, name) in names.iter().enumerate() {
-        columns.insert(name.clone(), json!((0..n).map(|i| data[i * nc + j]).collect::<Vec<f64>>()));
-    }
     let mut summary = output::summary(sys, &out);
     if handle.cancelled() {
         summary["error"] = json!(CANCELLED);
     }
-    Ok(json!({
+    let rest = json!({
+        "id": id,
         "names": names,
         "units": names.iter().zip(&unit).map(|(c, u)| (c.clone(), json!(u))).collect::<serde_json::Map<_, _>>(),
-        "columns": columns,
         "summary": summary,
-    }))
+    });
+    let internal = |e: serde_json::Error| ApiError::internal(format!("writing the answer: {e}"));
+    let n = data.len() / nc;
+    let mut w: Vec<u8> = Vec::with_capacity(data.len() * 20 + 4096);
+    w.extend_from_slice(b"{\"columns\":{");
+    for (j, name) in names.iter().enumerate() {
+        if j > 0 {
+            w.push(b',');
+        }
+        serde_json::to_writer(&mut w, name).map_err(internal)?;
+        w.extend_from_slice(b":[");
+        for i in 0..n {
+            if i > 0 {
+                w.push(b',');
+            }
+            serde_json::to_writer(&mut w, &data[i * nc + j]).map_err(internal)?;
+        }
+        w.push(b']');
+    }
+    w.extend_from_slice(b"},");
+    let rest = serde_json::to_vec(&rest).map_err(internal)?;
+    // `rest` is an object of four keys: its text without the opening brace
+    w.extend_from_slice(rest.get(1..).unwrap_or(b"}"));
+    Ok(w)
 }
 
 fn too_many(rows: f64, nc: usize, max_values: usize) -> ApiError {
-    let rows = if rows.is_finite() { format!("{rows} rows") } else { "more rows".into() };
+    let what = if rows.is_finite() {
+        format!("{rows} rows x {nc} columns, about {} in memory", megabytes(rows * nc as f64))
+    } else {
+        format!("more rows x {nc} columns")
+    };
     ApiError::too_large(format!(
-        "the output ({rows} x {nc} columns) is over the server's limit of {max_values} values; \
+        "the output ({what}) is over the server's limit of {max_values} values; \
          raise [solver] output_dt, shorten t_end or choose fewer [solver] columns (or run it with `friction run`)"
     ))
 }
 
 /// `POST /api/run`: `{id, names, units, columns: {NAME: [...]}, summary}`.
+/// The request waits for a job slot ([`AppState::job_slot`]); the
+/// scenario is parsed and run on a blocking thread, which keeps the slot
+/// until it ends.
 pub async fn run(
     State(state): State<Arc<AppState>>,
     Query(q): Query<RunQuery>,
     headers: HeaderMap,
     body: String,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
+    let slot = state.job_slot().await?;
     let file = q.name.unwrap_or_else(|| "scenario.toml".into());
-    let b = scenario_body(&headers, &body)?;
-    let mut sys = parse(&b.text, &file, &b.set)?;
     let cap = state.opts.max_wall;
-    sys.solver.max_wall = Some(sys.solver.max_wall.map_or(cap, |w| w.min(cap)));
+    let max_values = state.opts.max_values;
+    let (parsed, slot) = tokio::task::spawn_blocking(move || {
+        let parsed = scenario_body(&headers, &body).and_then(|b| {
+            let mut sys = parse(&b.text, &file, &b.set)?;
+            sys.solver.max_wall = Some(sys.solver.max_wall.map_or(cap, |w| w.min(cap)));
+            check_output(&sys, max_values)?;
+            Ok(sys)
+        });
+        (parsed, slot)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("reading the scenario stopped: {e}")))?;
+    let sys = parsed?;
     let (id, handle) = state.start_run(q.id, sys.solver.t_end)?;
     let reg = Registered { state: &state, id: id.clone(), handle: handle.clone() };
-    let max_values = state.opts.max_values;
-    let task = tokio::task::spawn_blocking(move || run_columns(&sys, &handle, max_values));
+    let task = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        run_json(&sys, &handle, max_values, &id)
+    });
     let res = task.await.map_err(|e| ApiError::internal(format!("the run stopped: {e}")))?;
     drop(reg);
-    let mut v = res?;
-    v["id"] = json!(id);
-    Ok(Json(v))
+    Ok(([(header::CONTENT_TYPE, "application/json")], res?).into_response())
 }
 
 /// `GET /api/progress/{id}`: `{id, kind: "run", t, t_end, events, finished}`

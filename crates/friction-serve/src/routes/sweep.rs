@@ -43,21 +43,18 @@ pub struct SweepRequest {
 /// The query of `POST /api/sweep`.
 #[derive(Debug, Deserialize)]
 pub struct SweepQuery {
-    /// The sweep's id, for progress and cancel (default: a fresh `run-N`).
+    /// The sweep's id, for progress and cancel (default: a fresh random id).
     pub id: Option<String>,
 }
 
-/// `POST /api/sweep`: `{id, paths, metrics, points: [[grid values]], values:
-/// [[metric values]], errors: [...], done, cancelled}`, one entry per grid
-/// point, the first key varying slowest (as the rows of `friction sweep`'s
-/// CSV).
-pub async fn sweep(
-    State(state): State<Arc<AppState>>,
-    Query(q): Query<SweepQuery>,
-    body: String,
-) -> ApiResult<Json<Value>> {
+/// A sweep request read and its grid checked: (scenario text, file name,
+/// paths, metrics, grid rows).
+type Checked = (String, String, Vec<String>, Vec<String>, Vec<Vec<f64>>);
+
+/// The request read, its grid built and held to the server's limit.
+fn read_request(body: &str, max: usize) -> ApiResult<Checked> {
     let req: SweepRequest =
-        serde_json::from_str(&body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
+        serde_json::from_str(body).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
     let file = req.name.clone().unwrap_or_else(|| "scenario.toml".into());
     if req.grid.is_empty() {
         return Err(ApiError::bad(
@@ -76,7 +73,6 @@ pub async fn sweep(
         cols.push((path.trim().to_string(), v));
     }
     let rows = grid_rows(&cols, req.zip).map_err(|e| ApiError::bad(format!("--grid: {e}")))?;
-    let max = state.opts.max_points;
     if rows.len() > max {
         return Err(ApiError::too_large(format!(
             "--grid: {} grid points are over the server's limit of {max}; use `friction sweep` for larger grids",
@@ -85,12 +81,54 @@ pub async fn sweep(
     }
     refuse_files(&req.toml, &file)?;
     let paths: Vec<String> = cols.iter().map(|(p, _)| p.clone()).collect();
-    let metrics = req.metric.clone();
-    let text = req.toml;
+    Ok((req.toml, file, paths, req.metric, rows))
+}
+
+/// Refuse (413, before any point runs) a sweep one of whose runs would
+/// keep more than `max_values` output values (its rows known beforehand):
+/// each point's rows stay in memory until its metrics are computed, on
+/// every core at once.
+fn check_points(systems: &[friction_sim::System], paths: &[String], max_values: usize) -> ApiResult<()> {
+    for (k, sys) in systems.iter().enumerate() {
+        let Some(rows) = sys.solver.output_rows() else { continue };
+        let nc = friction_sim::engine::columns(sys).len().max(1);
+        let values = rows * nc as f64;
+        if !(values <= max_values as f64) {
+            return Err(ApiError::too_large(format!(
+                "grid point {} ({}): its run's output ({rows} rows x {nc} columns, about {} in memory) is \
+                 over the server's limit of {max_values} values per run; raise [solver] output_dt, \
+                 shorten t_end, or use `friction sweep`",
+                k + 1,
+                paths.join(", "),
+                super::run::megabytes(values)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `POST /api/sweep`: `{id, paths, metrics, points: [[grid values]], values:
+/// [[metric values]], errors: [...], done, cancelled}`, one entry per grid
+/// point, the first key varying slowest (as the rows of `friction sweep`'s
+/// CSV). The request waits for a job slot ([`AppState::job_slot`]); it is
+/// read and run on blocking threads, which keep the slot until they end.
+pub async fn sweep(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<SweepQuery>,
+    body: String,
+) -> ApiResult<Json<Value>> {
+    let slot = state.job_slot().await?;
+    let max = state.opts.max_points;
+    let (checked, slot) = tokio::task::spawn_blocking(move || (read_request(&body, max), slot))
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the sweep stopped: {e}")))?;
+    let (text, file, paths, metrics, rows) = checked?;
     let cap = state.opts.max_wall;
+    let max_values = state.opts.max_values;
     let (id, handle) = state.register(q.id, RunHandle::for_sweep(rows.len()))?;
     let reg = Registered { state: &state, id: id.clone(), handle: handle.clone() };
     let res = tokio::task::spawn_blocking(move || -> ApiResult<Value> {
+        let _slot = slot;
         let sweep = Sweep::new(&text, &file, Path::new("."), paths.clone(), &metrics)
             .map_err(|e| ApiError::bad(e.to_string()))?;
         sweep.check(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -103,6 +141,7 @@ pub async fn sweep(
             None => sweep,
         };
         let systems = sweep.prepare(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
+        check_points(&systems, &paths, max_values)?;
         let results = run_cancellable(&sweep, &systems, &handle, metrics.len());
         let cancelled = handle.cancelled();
         Ok(json!({
@@ -142,7 +181,7 @@ fn run_cancellable(
     let n = systems.len();
     let results: Vec<Mutex<Option<PointResult>>> = (0..n).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |p| p.get()).min(n.max(1));
+    let threads = crate::cores().min(n.max(1));
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| loop {

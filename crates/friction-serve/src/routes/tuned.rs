@@ -37,9 +37,18 @@ fn entry(v: &Value, key: &str, label: String) -> ApiResult<Value> {
     Ok(json!({"label": label, "model": model, "params": params}))
 }
 
-/// `POST /api/compare/tune`: see the module documentation.
+/// `POST /api/compare/tune`: see the module documentation (read on a
+/// blocking thread).
 pub async fn tuned(body: String) -> ApiResult<Json<Value>> {
-    let v: Value = serde_json::from_str(&body).map_err(|e| {
+    tokio::task::spawn_blocking(move || read(&body))
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the tune result stopped: {e}")))?
+        .map(Json)
+}
+
+/// The answer of `POST /api/compare/tune` for the body `body`.
+fn read(body: &str) -> ApiResult<Value> {
+    let v: Value = serde_json::from_str(body).map_err(|e| {
         ApiError::bad(format!(
             "tune result: invalid JSON: {e} (expected the file `friction tune --json` writes)"
         ))
@@ -65,9 +74,9 @@ pub async fn tuned(body: String) -> ApiResult<Json<Value>> {
         .and_then(Value::as_array)
         .map(|p| p.iter().filter_map(|p| p.get("amplitude").and_then(Value::as_f64)).collect())
         .unwrap_or_default();
-    Ok(Json(json!({
+    Ok(json!({
         "entries": entries,
         "frequency": v.get("frequency").and_then(Value::as_f64),
         "amplitudes": amplitudes,
-    })))
+    }))
 }
