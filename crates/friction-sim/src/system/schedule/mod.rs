@@ -379,16 +379,34 @@ fn edge(start: f64, period: f64, k: f64, frac: f64) -> f64 {
     start + (k + frac) * period
 }
 
-/// The period `k` that holds `t` (`edge(k, 0) <= t < edge(k + 1, 0)`), for
-/// `t >= start`.
-fn period_index(t: f64, start: f64, period: f64) -> f64 {
-    let mut k = ((t - start) / period).floor().max(0.0);
-    if edge(start, period, k, 0.0) > t && k > 0.0 {
-        k -= 1.0;
-    } else if edge(start, period, k + 1.0, 0.0) <= t {
-        k += 1.0;
+/// The origin of a periodic signal's grid of periods: `start` itself when it
+/// is `>= 0`, otherwise `start` reduced modulo `period` into `(-period, 0]`.
+///
+/// The reduction is exact (the remainder of two doubles is a double, and
+/// `%` computes it without rounding), so a train begun at `start = -1e20`
+/// has its edges where the parameters put them, and no period index grows
+/// beyond the periods of the run: no `k + 1 == k` above 2^53.
+#[inline]
+fn origin(start: f64, period: f64) -> f64 {
+    if start >= 0.0 {
+        start
+    } else {
+        start % period
     }
-    k
+}
+
+/// The period `k` that holds `t` (`edge(o, k, 0) <= t < edge(o, k + 1, 0)`)
+/// on the grid of origin `o` ([`origin`]), by division: no loop, whatever
+/// `t` and `o`.
+fn period_index(t: f64, o: f64, period: f64) -> f64 {
+    let k = ((t - o) / period).floor();
+    if edge(o, period, k, 0.0) > t {
+        k - 1.0
+    } else if edge(o, period, k + 1.0, 0.0) <= t {
+        k + 1.0
+    } else {
+        k
+    }
 }
 
 /// A two-level periodic signal (pulse train, square wave): `before` until
@@ -398,8 +416,9 @@ fn duty_level(t: f64, start: f64, period: f64, duty: f64, before: f64, high: f64
     if t < start {
         return before;
     }
-    let k = period_index(t, start, period);
-    if t < edge(start, period, k, duty) {
+    let o = origin(start, period);
+    let k = period_index(t, o, period);
+    if t < edge(o, period, k, duty) {
         high
     } else {
         low
@@ -408,15 +427,34 @@ fn duty_level(t: f64, start: f64, period: f64, duty: f64, before: f64, high: f64
 
 /// The edges of a periodic signal in `(0, t_end)`: every period's start and,
 /// with `frac`, the point `frac` of every period.
+///
+/// In closed form: the first period that can have an edge after t = 0 and
+/// the last one that starts before `t_end` come by division from the
+/// reduced origin ([`origin`]), and the periods between are counted by an
+/// integer; at most [`MAX_EDGES`] + 2 periods are listed (a run refuses a
+/// signal with more edges, [`Schedule::check_finite`]), so the list is
+/// bounded whatever `start`, `period` and `t_end`.
 fn periodic_edges(start: f64, period: f64, frac: Option<f64>, t_end: f64) -> Vec<f64> {
-    let mut b = Vec::new();
-    let mut k = if start < 0.0 { (-start / period).floor().max(0.0) } else { 0.0 };
-    while edge(start, period, k, 0.0) < t_end {
-        b.push(edge(start, period, k, 0.0));
-        if let Some(f) = frac {
-            b.push(edge(start, period, k, f));
+    let o = origin(start, period);
+    // period 0 of the grid is the first with an edge after t = 0: it starts
+    // at `start` (>= 0) or at the reduced origin in (-period, 0]; the last
+    // period that starts before t_end is number ceil((t_end - o) / period)
+    let last = ((t_end - o) / period).ceil();
+    if !last.is_finite() || last < 0.0 {
+        return Vec::new();
+    }
+    let periods = (last + 1.0).min(MAX_EDGES + 2.0) as u64;
+    let mut b = Vec::with_capacity(periods as usize * (1 + frac.is_some() as usize));
+    for i in 0..periods {
+        let k = i as f64;
+        let t0 = edge(o, period, k, 0.0);
+        if t0 >= t_end {
+            break;
         }
-        k += 1.0;
+        b.push(t0);
+        if let Some(f) = frac {
+            b.push(edge(o, period, k, f));
+        }
     }
     b
 }
@@ -549,9 +587,10 @@ impl Schedule {
                 if t < *start {
                     return (*offset, 0.0, 0.0);
                 }
-                let k = period_index(t, *start, *period);
+                let o = origin(*start, *period);
+                let k = period_index(t, o, *period);
                 let rate = amplitude / period;
-                (offset + rate * (t - edge(*start, *period, k, 0.0)), rate, 0.0)
+                (offset + rate * (t - edge(o, *period, k, 0.0)), rate, 0.0)
             }
             Schedule::Sum { terms } => terms.iter().fold((0.0, 0.0, 0.0), |a, s| {
                 let e = s.eval(t);

@@ -140,3 +140,65 @@ fn bad_schedules_name_key_value_and_range() {
     let e = Schedule::from_toml(&t, "x", Path::new(".")).unwrap_err();
     assert!(e.contains("freq"), "{e}");
 }
+
+/// Symptom: a sawtooth with `start = -1e20` made `friction run` and
+/// `friction serve` allocate gigabytes and abort: the breakpoints were
+/// listed by `k += 1.0` from the first period, and above 2^53 `k` stopped
+/// changing. Now the first edge comes by division from the start reduced
+/// modulo the period: the edges of [0, 3] are 1 and 2, and the value rises
+/// and falls back on them.
+#[test]
+fn sawtooth_starting_at_minus_1e20_runs_in_bounded_memory() {
+    let s = Schedule::Sawtooth { amplitude: 1.0, period: 1.0, offset: 0.0, start: -1e20 };
+    assert_eq!(s.breakpoints(3.0), vec![1.0, 2.0]);
+    for (t, want) in [(0.0, 0.0), (0.5, 0.5), (0.999, 0.999), (1.0, 0.0), (1.5, 0.5), (2.25, 0.25)] {
+        let (x, v, _) = s.eval(t);
+        assert!((x - want).abs() < 1e-12 && v == 1.0, "at {t}: {x} (want {want}), rate {v}");
+    }
+    // a period that does not divide the start: 1e20 = 0.25 mod 0.75, exactly
+    let s = Schedule::Sawtooth { amplitude: 3.0, period: 0.75, offset: 1.0, start: -1e20 };
+    let r = (-1e20f64).rem_euclid(0.75);
+    let b = s.breakpoints(2.0);
+    assert_eq!(b.len(), 3, "{b:?}");
+    assert!(b.iter().zip([r, r + 0.75, r + 1.5]).all(|(x, y)| (x - y).abs() < 1e-15), "{b:?} from {r}");
+}
+
+/// Symptom: a square wave with `start = -1e16` aborted a run the same way
+/// (2^53 < 1e16). Its edges are found by division: a rise at every whole
+/// second, a fall at every half, and nothing else.
+#[test]
+fn square_starting_at_minus_1e16_has_its_edges_in_closed_form() {
+    let s = Schedule::Square { amplitude: 1.0, period: 1.0, duty: 0.5, offset: 0.0, start: -1e16 };
+    assert_eq!(s.breakpoints(3.0), vec![0.5, 1.0, 1.5, 2.0, 2.5]);
+    for (t, want) in [(0.0, 1.0), (0.25, 1.0), (0.5, -1.0), (0.75, -1.0), (1.0, 1.0), (2.6, -1.0)] {
+        assert_eq!(s.value(t), want, "at {t}");
+    }
+    let p = Schedule::PulseTrain { amplitude: 2.0, period: 0.5, duty: 0.25, offset: 0.0, start: -1e300 };
+    let b = p.breakpoints(1.0);
+    assert!(b.len() <= 4 && b.iter().all(|x| *x > 0.0 && *x < 1.0), "{b:?}");
+}
+
+/// Whatever `start`, `period` and `t_end`, the breakpoints are listed
+/// without counting periods from `start`: at most MAX_EDGES + 2 periods,
+/// each edge in (0, t_end), ascending, and at each of them the value of a
+/// square wave is the value after its jump.
+#[test]
+fn periodic_breakpoints_are_bounded_whatever_start_period_and_t_end() {
+    for start in [-1e300, -1e20, -9.007199254740993e15, -1e16 - 0.3, -3.7, 0.0, 2.5, 1e20] {
+        for period in [1e-9, 1e-3, 0.3, 1.0, 7.0, 1e30] {
+            for t_end in [1.0, 1e3, 1e12] {
+                let s = Schedule::Square { amplitude: 1.0, period, duty: 0.3, offset: 0.0, start };
+                let b = s.breakpoints(t_end);
+                assert!(b.len() as f64 <= 2.0 * (MAX_EDGES + 2.0), "{start} {period} {t_end}: {}", b.len());
+                assert!(b.iter().all(|x| *x > 0.0 && *x < t_end), "{start} {period} {t_end}");
+                assert!(b.windows(2).all(|w| w[0] <= w[1]), "{start} {period} {t_end}: not ascending");
+                if b.len() < 1000 && period >= 1e-3 {
+                    for &t in &b {
+                        let (at, after) = (s.value(t), s.value(t + 1e-9 * period));
+                        assert_eq!(at, after, "{start} {period} {t_end}: at {t} {at}, just after {after}");
+                    }
+                }
+            }
+        }
+    }
+}
