@@ -375,11 +375,11 @@ fn an_output_too_large_for_memory_is_refused_with_413_before_it_runs() {
     // 10^6 rows (within the scenario's own 4 GiB limit): refused at once
     // with the estimate, not run
     let text = BASE.replace("t_end = 0.5", "t_end = 1000.0");
-    let a = request(&addr, "POST", "/api/run?id=huge", "", &text);
+    let a = request(addr, "POST", "/api/run?id=huge", "", &text);
     assert_eq!(a.status, 413, "{}", a.body);
     let m = a.error();
     assert!(m.contains("1000001 rows") && m.contains("MB in memory") && m.contains("output_dt"), "{m}");
-    assert_eq!(request(&addr, "GET", "/api/progress/huge", "", "").status, 404);
+    assert_eq!(request(addr, "GET", "/api/progress/huge", "", "").status, 404);
 }
 
 /// Peak resident memory (VmHWM) of process `pid` in kB.

@@ -79,7 +79,14 @@ pub fn check_output(sys: &System, max_values: usize) -> ApiResult<()> {
         (None, None) => None,
     };
     match rows {
-        Some(rows) if !(rows * nc as f64 <= max_values as f64) => Err(too_many(rows, nc, max_values)),
+        Some(rows)
+            if !matches!(
+                (rows * nc as f64).partial_cmp(&(max_values as f64)),
+                Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+            ) =>
+        {
+            Err(too_many(rows, nc, max_values))
+        }
         _ => Ok(()),
     }
 }

@@ -93,7 +93,11 @@ fn check_points(systems: &[friction_sim::System], paths: &[String], max_values: 
         let Some(rows) = sys.solver.output_rows() else { continue };
         let nc = friction_sim::engine::columns(sys).len().max(1);
         let values = rows * nc as f64;
-        if !(values <= max_values as f64) {
+        // NaN counts as too many
+        if !matches!(
+            values.partial_cmp(&(max_values as f64)),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        ) {
             return Err(ApiError::too_large(format!(
                 "grid point {} ({}): its run's output ({rows} rows x {nc} columns, about {} in memory) is \
                  over the server's limit of {max_values} values per run; raise [solver] output_dt, \

@@ -145,7 +145,7 @@ impl Engine<'_> {
     ) -> Option<(f64, usize)> {
         const INTERIOR: usize = 4;
         let watch = self.sys.contacts.len() + 2 * self.sys.stops.len();
-        if watch == 0 || self.nroots == 0 || !(t1 > t0) {
+        if watch == 0 || self.nroots == 0 || t1.partial_cmp(&t0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
         if self.disc.borrow().rows.is_empty() && self.sys.stops.is_empty() {
