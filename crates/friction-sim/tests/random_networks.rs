@@ -98,6 +98,9 @@ const KNOWN: &[(u64, &str)] = &[
     (287, "run failed"),
     (296, "sliding force off its curve"),
     (298, "sliding force off its curve"),
+    (80, "energy balance off"),
+    (84, "energy balance off"),
+    (128, "energy balance off"),
 ];
 
 /// A few hundred random networks keep every invariant (but the known
