@@ -193,7 +193,13 @@ fn fit_cmd(a: &FitArgs) -> Result<bool, AnalysisError> {
     };
     let res = fit(&series, &opts, Some(&cb));
     bar.finish_and_clear();
-    let r = res?;
+    // a fit refused for what the data lack (constant data, no parameter
+    // exercised) names the data file
+    let data = a.data.display().to_string();
+    let r = res.map_err(|e| match e {
+        AnalysisError::Model(m) if !m.contains(&data) => AnalysisError::Model(format!("--data {data}: {m}")),
+        e => e,
+    })?;
     print_report(&r, &a.data);
     let json = serde_json::to_string_pretty(&r.to_json()).unwrap_or_default();
     if let Some(dir) = &a.out {

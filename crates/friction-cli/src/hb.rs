@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::frf::{frf, Frf, FrfOptions, StabilityVerdict};
+use friction_analysis::hb::budget::{self, Limits};
+use friction_analysis::hb::frf::{frf_within, Frf, FrfOptions, StabilityVerdict};
 use friction_analysis::hb::overlay::{plot_frf_levels, FrfLevels};
 use friction_analysis::hb::plot::plot_frf;
 use friction_analysis::hb::table::{csv, frf_columns, frf_summary};
@@ -48,8 +49,16 @@ pub struct FrfArgs {
     pub set: Vec<String>,
     /// Amplitudes of the force (N), one response each: frf.csv gains a first column `F` and the
     /// plot shows the receptance |X|/F of the forced body at every level.
-    #[arg(long, value_name = "F1,F2,..", value_delimiter = ',', allow_negative_numbers = true, value_parser = positive)]
+    #[arg(long, value_name = "F1,F2,..", value_delimiter = ',', allow_hyphen_values = true, value_parser = positive)]
     pub levels: Vec<f64>,
+    /// Refuse a solve whose work arrays would exceed BYTES (estimated from the harmonics, samples and
+    /// bodies before anything is allocated; default 4 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = budget::DEFAULT_MAX_MEMORY, allow_negative_numbers = true, value_parser = crate::limit("bytes"))]
+    pub max_memory: f64,
+    /// Refuse a solve whose Newton iterations would each take more than OPERATIONS (estimated
+    /// likewise; default 1e11).
+    #[arg(long, value_name = "OPERATIONS", default_value_t = budget::DEFAULT_MAX_WORK, allow_negative_numbers = true, value_parser = crate::limit("operations"))]
+    pub max_work: f64,
 }
 
 /// A force level: a finite number > 0.
@@ -96,6 +105,10 @@ fn options(a: &FrfArgs) -> FrfOptions {
     }
 }
 
+fn limits(a: &FrfArgs) -> Limits {
+    Limits { max_memory: a.max_memory, max_work: a.max_work }
+}
+
 fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
     // the dense problems of harmonic balance (a Jacobian of n(2H+1)
     // unknowns, a Floquet eigenproblem of 2n) are too small for faer's
@@ -109,7 +122,7 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
     }
     let sys = variants::load(&a.file, &a.set)?;
     let opts = options(a);
-    let r = frf(&sys, &a.force, &opts)?;
+    let r = frf_within(&sys, &a.force, &opts, &limits(a))?;
     let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{}-frf", sys.name)));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let csv_path = dir.join("frf.csv");
@@ -155,7 +168,7 @@ fn levels(a: &FrfArgs) -> Result<(), AnalysisError> {
     let mut body = 0;
     for &level in &a.levels {
         let sys = variants::at_level(&a.file, &a.set, &a.force, level)?;
-        let r = frf(&sys, &a.force, &opts)?;
+        let r = frf_within(&sys, &a.force, &opts, &limits(a))?;
         println!("F = {level} N: {}", line(&sys.name, a, &r));
         let mut s = frf_summary(&r, &sys.name, &a.force, &opts);
         s["F"] = serde_json::json!(level);

@@ -25,12 +25,20 @@ macro_rules! say {
     }};
 }
 
-use friction_models::{all, info, ParamKind};
+use friction_models::{all, info, FrictionModel, ParamKind};
 use friction_sim::{output, scenario, SimError};
 
 /// From this many bodies and contacts, `friction run` says it is preparing
 /// them (their set-up takes a noticeable time).
 const LARGE_SYSTEM: usize = 100_000;
+
+/// The default of `friction run --max-stuck-rows`: the most contacts and
+/// stops that can stick together in one cluster of bodies.
+const MAX_STUCK_ROWS: u64 = 2048;
+
+/// From this many output rows, `friction run` says up front how large its
+/// output will be (5 million rows took 19 s to write without a word).
+const LARGE_OUTPUT_ROWS: f64 = 1e6;
 
 /// The scenario `friction run` runs when no file is given (LuGre stick-slip,
 /// Canudas de Wit, Olsson, Åström, Lischinsky 1995).
@@ -91,6 +99,11 @@ enum Cmd {
         /// a bar shows the same after the first second).
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true)]
         progress_every: f64,
+        /// Refuse a scenario with more than N contacts and stops that can stick together in one
+        /// cluster of bodies (the engine solves them as one dense block: N² values, about N³
+        /// operations per solve); default 2048.
+        #[arg(long, value_name = "N", default_value_t = MAX_STUCK_ROWS, allow_negative_numbers = true, value_parser = count(1, u64::MAX))]
+        max_stuck_rows: u64,
     },
     /// Run a scenario over a grid of parameter values on the local cores and write
     /// metrics of every run as CSV.
@@ -141,6 +154,17 @@ pub(crate) fn count(
     }
 }
 
+/// A parser for a limit: a number > 0 (`inf` for none), e.g. `--max-memory 8e9`.
+pub(crate) fn limit(
+    unit: &'static str,
+) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+    move |s: &str| match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 => Ok(x),
+        Ok(x) => Err(format!("{x} is out of range; valid range (0, inf] {unit}")),
+        Err(_) => Err(format!("`{s}` is not a number; valid range (0, inf] {unit}")),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
@@ -165,8 +189,9 @@ fn main() -> ExitCode {
         }
         Cmd::Sweep(a) => sweep::run(&a),
         Cmd::Serve(a) => serve::run(&a),
-        Cmd::Run { file, out, max_wall, svg, set, progress_every } => {
-            match run(file.as_deref(), out.as_deref(), max_wall, svg, &set, progress_every) {
+        Cmd::Run { file, out, max_wall, svg, set, progress_every, max_stuck_rows } => {
+            let limits = RunLimits { progress_every, max_stuck_rows };
+            match run(file.as_deref(), out.as_deref(), max_wall, svg, &set, limits) {
                 Ok(code) => code,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -302,14 +327,67 @@ pub(crate) fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scena
     )
 }
 
+/// The options of `friction run` that bound its work.
+struct RunLimits {
+    progress_every: f64,
+    max_stuck_rows: u64,
+}
+
+/// The largest cluster of rows that can stick together: contacts whose
+/// model has a static force (and no internal state) on at least one body,
+/// and stops, grouped by the bodies they share (the blocks the engine
+/// solves densely when they stick). Returns (rows, bodies) of the largest.
+fn stuck_cluster(sys: &scenario::System) -> (usize, usize) {
+    let nb = sys.bodies.len();
+    let mut parent: Vec<usize> = (0..nb).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let body = |m: &scenario::Member| match m {
+        scenario::Member::Body(i) => Some(*i),
+        _ => None,
+    };
+    let mut rows_at: Vec<usize> = Vec::new();
+    for c in &sys.contacts {
+        let (z, mem) = (vec![0.0; c.model.n_states()], vec![0.0; c.model.n_memory()]);
+        let can_stick = c.model.n_states() == 0 && c.model.max_static(&z, &mem).is_some();
+        let (a, b) = (body(&c.between[0]), body(&c.between[1]));
+        match (can_stick, a, b) {
+            (true, Some(i), Some(j)) => {
+                let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
+                parent[ri] = rj;
+                rows_at.push(i);
+            }
+            (true, Some(i), None) | (true, None, Some(i)) => rows_at.push(i),
+            _ => {}
+        }
+    }
+    rows_at.extend(sys.stops.iter().map(|s| s.body));
+    let (mut rows, mut bodies) = (vec![0usize; nb], vec![0usize; nb]);
+    for i in 0..nb {
+        let r = find(&mut parent, i);
+        bodies[r] += 1;
+    }
+    for i in rows_at {
+        let r = find(&mut parent, i);
+        rows[r] += 1;
+    }
+    (0..nb).map(|r| (rows[r], bodies[r])).max().unwrap_or((0, 0))
+}
+
 fn run(
     file: Option<&Path>,
     out: Option<&Path>,
     max_wall: Option<f64>,
     svg: bool,
     set: &[String],
-    progress_every: f64,
+    limits: RunLimits,
 ) -> Result<ExitCode, SimError> {
+    let RunLimits { progress_every, max_stuck_rows } = limits;
     if !(progress_every.is_finite() && progress_every > 0.0) {
         return Err(SimError::Input {
             file: "command line".into(),
@@ -359,8 +437,36 @@ fn run(
     // `progress_every` seconds)
     let t_end = sys.solver.t_end;
     let (nb, nc) = (sys.bodies.len(), sys.contacts.len());
+    let (stuck_rows, stuck_bodies) = stuck_cluster(&sys);
+    if stuck_rows as u64 > max_stuck_rows {
+        let n = stuck_rows as f64;
+        return Err(SimError::Input {
+            file: file.map(|f| f.display().to_string()).unwrap_or_default(),
+            line: None,
+            message: format!(
+                "{stuck_rows} contacts and stops that can stick act on one cluster of {stuck_bodies} bodies: \
+                 when they stick the engine solves them as one dense block of {stuck_rows}² values ({}) in \
+                 about {n:.0}³ = {:.1e} operations per solve, more than the limit --max-stuck-rows = \
+                 {max_stuck_rows}; merge parallel \
+                 contacts into one (their forces add), or raise --max-stuck-rows",
+                scenario::human_bytes(8.0 * n * n),
+                n * n * n
+            ),
+        });
+    }
     if nb + nc >= LARGE_SYSTEM {
         eprintln!("preparing {nb} bodies and {nc} contacts ...");
+    }
+    if let Some(rows) = sys.solver.output_rows().filter(|&r| r >= LARGE_OUTPUT_ROWS) {
+        // said before the first step: writing millions of rows takes a
+        // while after the integration too (the CSV and the plot)
+        let cols = sys.output_columns() as f64;
+        eprintln!(
+            "output: about {rows:.0} rows × {cols:.0} columns = {} of values (limit [solver] max_output_bytes = {}); \
+             raise output_dt or set `columns` for a smaller one",
+            scenario::human_bytes(rows * cols * 8.0),
+            scenario::human_bytes(sys.solver.max_output_bytes as f64)
+        );
     }
     let mut reporter = progress::Reporter::new("t", "s", t_end, progress_every);
     let mut progress = |t: f64, events: usize| reporter.report(t, &format!(", {events} events"));

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::nnm::{nnm, Nnm, NnmOptions};
+use friction_analysis::hb::budget::{self, Limits};
+use friction_analysis::hb::nnm::{nnm_within, Nnm, NnmOptions};
 use friction_analysis::hb::overlay::{plot_backbones, Backbones};
 use friction_analysis::hb::plot::plot_nnm;
 use friction_analysis::hb::table::{csv, nnm_columns, nnm_summary};
@@ -27,7 +28,7 @@ pub struct NnmArgs {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::count(1, 1_000_000))]
     pub mode: u64,
     /// Amplitudes A1:A2:N (m): N amplitudes spaced logarithmically from A1 to A2.
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_amplitudes)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_amplitudes)]
     pub amplitudes: Amplitudes,
     /// Number of harmonics.
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = crate::count(1, 256))]
@@ -51,6 +52,14 @@ pub struct NnmArgs {
     /// The contact that `--tuned` replaces (needed when the scenario has several).
     #[arg(long, value_name = "NAME")]
     pub contact: Option<String>,
+    /// Refuse a solve whose work arrays would exceed BYTES (estimated from the harmonics, samples and
+    /// bodies before anything is allocated; default 4 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = budget::DEFAULT_MAX_MEMORY, allow_negative_numbers = true, value_parser = crate::limit("bytes"))]
+    pub max_memory: f64,
+    /// Refuse a solve whose Newton iterations would each take more than OPERATIONS (estimated
+    /// likewise; default 1e11).
+    #[arg(long, value_name = "OPERATIONS", default_value_t = budget::DEFAULT_MAX_WORK, allow_negative_numbers = true, value_parser = crate::limit("operations"))]
+    pub max_work: f64,
 }
 
 /// The amplitudes of `--amplitudes A1:A2:N`.
@@ -113,7 +122,8 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
         harmonics: a.harmonics as usize,
         samples: a.samples.map(|n| n as usize),
     };
-    let r = nnm(&sys, &opts)?;
+    let limits = Limits { max_memory: a.max_memory, max_work: a.max_work };
+    let r = nnm_within(&sys, &opts, &limits)?;
     let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("out/{}-nnm", sys.name)));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let csv_path = dir.join("backbone.csv");
@@ -125,7 +135,7 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
     let mut entries = vec![(format!("{} (as in the scenario)", model_of(&sys, a.contact.as_deref())), r)];
     let mut tuned_summaries = Vec::new();
     for (k, (t, s)) in tuned.iter().zip(&variants).enumerate() {
-        let rt = nnm(s, &opts).map_err(|e| match e {
+        let rt = nnm_within(s, &opts, &limits).map_err(|e| match e {
             AnalysisError::Model(m) => AnalysisError::Model(format!("--tuned {}: {m}", t.file.display())),
             e => e,
         })?;

@@ -120,6 +120,18 @@ fn tune_cmd(a: &TuneArgs) -> Result<bool, AnalysisError> {
             a.frequency
         )));
     }
+    let tune_names: Vec<String> =
+        a.param.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect();
+    let mut once: Vec<&str> = Vec::new();
+    for k in &tune_names {
+        if once.contains(&k.as_str()) {
+            return Err(AnalysisError::Model(format!(
+                "option --param {}: `{k}` is given twice; name each parameter to tune once",
+                a.param
+            )));
+        }
+        once.push(k);
+    }
     let samples = a.cycles as f64 * a.samples as f64;
     let bytes = samples * TUNE_BYTES_PER_SAMPLE;
     if bytes > TUNE_MAX_BYTES {
@@ -149,7 +161,7 @@ fn tune_cmd(a: &TuneArgs) -> Result<bool, AnalysisError> {
             Some(s) => parse_params(&a.model, s)?,
             None => Default::default(),
         },
-        tune: a.param.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect(),
+        tune: tune_names,
         target,
         amplitudes,
         objective: match a.objective {

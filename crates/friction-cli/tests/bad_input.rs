@@ -59,6 +59,9 @@ enum Input {
     /// A scenario text written to `s.toml` and arguments after `friction`,
     /// in which `FILE` stands for that file and `OUT` for the output directory.
     WithFile(String, Vec<String>),
+    /// A file of the given name and text, and arguments after `friction`,
+    /// in which `FILE` stands for that file and `OUT` for the output directory.
+    Named(&'static str, String, Vec<String>),
 }
 
 struct Case {
@@ -88,6 +91,58 @@ fn with_file(name: &'static str, text: &str, a: &[&str], code: i32, needles: &[&
         code,
         needles: needles.to_vec(),
     }
+}
+
+fn named(name: &'static str, file: &'static str, text: &str, a: &[&str], needles: &[&'static str]) -> Case {
+    Case {
+        name,
+        input: Input::Named(file, text.to_string(), a.iter().map(|s| s.to_string()).collect()),
+        code: 2,
+        needles: needles.to_vec(),
+    }
+}
+
+/// A mass on a spring and a Jenkins joint, shaken by the `sine` force `p`
+/// (and pushed by the constant force `q`): a frequency response's scenario.
+const FRF: &str = r#"name = "shaken"
+[[body]]
+name = "m"
+mass = 1.0
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[damper]]
+between = ["m", "ground"]
+coefficient = 2.0
+[[force]]
+name = "p"
+on = "m"
+value = { type = "sine", amplitude = 1.0, frequency = 10.0 }
+[[force]]
+name = "q"
+on = "m"
+value = 0.1
+[[contact]]
+name = "j"
+between = ["m", "ground"]
+model = "jenkins"
+params = { kt = 4e4, fs = 0.5 }
+[solver]
+t_end = 1.0
+"#;
+
+/// `friction frf FILE --force p --out OUT` with `rest` after it.
+fn frf(name: &'static str, rest: &[&str], needles: &[&'static str]) -> Case {
+    let mut a = vec!["frf", "FILE", "--out", "OUT"];
+    a.extend(rest);
+    with_file(name, FRF, &a, 2, needles)
+}
+
+/// `friction nnm FILE --out OUT` with `rest` after it.
+fn nnm(name: &'static str, rest: &[&str], needles: &[&'static str]) -> Case {
+    let mut a = vec!["nnm", "FILE", "--out", "OUT"];
+    a.extend(rest);
+    with_file(name, FRF, &a, 2, needles)
 }
 
 /// `friction run FILE --out OUT --set ...`.
@@ -654,6 +709,114 @@ fn corpus() -> Vec<Case> {
             2,
             &["--seed", "-3", ">= 0"],
         ),
+        // ---- issue 43: harmonic balance estimated before it starts
+        frf(
+            "frf_harmonics_256_samples_1e6_refused_with_the_estimate_before_allocating",
+            &["--force", "p", "--f-min", "5", "--f-max", "20", "--harmonics", "256", "--samples", "1000000"],
+            &[
+                "friction frf",
+                "H = 512 harmonics",
+                "N = 1000000 samples per period",
+                "1 bodies × (2H + 1) = 1025 unknowns",
+                "GiB of work arrays",
+                "--max-memory = 4294967296 bytes (4.0 GiB)",
+                "lower --harmonics or --samples, or raise --max-memory",
+            ],
+        ),
+        frf(
+            "frf_work_past_max_work_refused_with_the_estimate",
+            &["--force", "p", "--f-min", "5", "--f-max", "20", "--harmonics", "64", "--max-work", "1e6"],
+            &["operations per Newton iteration", "--max-work = 1.00e6", "raise --max-work"],
+        ),
+        frf(
+            "frf_f_min_1e_minus_300_refused_with_the_valid_range",
+            &["--force", "p", "--f-min", "1e-300", "--f-max", "1e300"],
+            &["--f-min = 1e-300 is out of range", "valid range [1e-6, 1e9] Hz"],
+        ),
+        frf(
+            "frf_f_max_1e300_refused_with_the_valid_range",
+            &["--force", "p", "--f-min", "1", "--f-max", "1e300"],
+            &["--f-max = 1e300 is out of range", "(1e0 (--f-min), 1e9] Hz"],
+        ),
+        frf(
+            "frf_range_of_nine_decades_refused",
+            &["--force", "p", "--f-min", "1e-3", "--f-max", "1e6"],
+            &["--f-max / --f-min", "1.000e9", "at most 1e6"],
+        ),
+        frf(
+            "frf_max_memory_negative",
+            &["--force", "p", "--f-min", "5", "--f-max", "20", "--max-memory", "-1"],
+            &["--max-memory", "-1", "valid range (0, inf] bytes"],
+        ),
+        frf(
+            "frf_unknown_force_is_named_not_blamed_on_another",
+            &["--force", "nosuch", "--f-min", "5", "--f-max", "20"],
+            &["--force nosuch", "there is no force `nosuch`", "its forces: p, q"],
+        ),
+        nnm(
+            "nnm_negative_amplitude_is_read_and_refused_with_its_range",
+            &["--amplitudes", "-1e-6:1e-3:10"],
+            &["--amplitudes", "-1e-6:1e-3:10", "A1 = -0.000001 is out of range", "(0, inf) m"],
+        ),
+        nnm(
+            "nnm_harmonics_256_samples_1e6_refused_with_the_estimate",
+            &["--amplitudes", "1e-6:1e-3:3", "--harmonics", "256", "--samples", "1000000"],
+            &["friction nnm", "H = 256 harmonics", "N = 1000000", "GiB", "raise --max-memory"],
+        ),
+        scen(
+            "body_as_a_single_table_names_the_array_of_tables",
+            BODY.replace("[[body]]", "[body]"),
+            2,
+            &["s.toml:2", "`[body]` is a single table", "`body` must be an array of tables", "`[[body]]`"],
+        ),
+        scen(
+            "contact_as_a_single_table_names_the_array_of_tables",
+            BODY.replace("[[contact]]", "[contact]"),
+            2,
+            &["s.toml:13", "`[contact]` is a single table", "`[[contact]]`"],
+        ),
+        named(
+            "fit_on_constant_data_names_the_file",
+            "flat.csv",
+            &(0..50).fold(String::from("t,x,F\n"), |s, i| s + &format!("{},1,2\n", i as f64 * 0.01)),
+            &["fit", "--model", "lugre", "--data", "FILE"],
+            &["--data ", "flat.csv: lugre: no parameter affects the force"],
+        ),
+        with_file(
+            "stuck_cluster_past_max_stuck_rows_refused_with_the_estimate",
+            &BODY.replace(
+                "[solver]",
+                "[[contact]]\nname = \"c2\"\nbetween = [\"m\", \"ground\"]\nmodel = \"coulomb\"\n\
+                 params = { fc = 0.1 }\n[[contact]]\nname = \"c3\"\nbetween = [\"m\", \"ground\"]\n\
+                 model = \"coulomb\"\nparams = { fc = 0.1 }\n[solver]",
+            ),
+            &["run", "FILE", "--out", "OUT", "--max-stuck-rows", "2"],
+            2,
+            &[
+                "s.toml",
+                "3 contacts and stops that can stick",
+                "one cluster of 1 bodies",
+                "--max-stuck-rows = 2",
+            ],
+        ),
+        args(
+            "tune_param_given_twice",
+            &[
+                "tune",
+                "--model",
+                "lugre",
+                "--param",
+                "fs,fs",
+                "--target-energy",
+                "1",
+                "--amplitude",
+                "1e-3",
+                "--frequency",
+                "1",
+            ],
+            2,
+            &["--param fs,fs", "`fs` is given twice"],
+        ),
     ]
 }
 
@@ -672,8 +835,11 @@ fn every_bad_input_is_refused_with_key_value_range_and_line() {
                 friction().arg("run").arg(&f).arg("--out").arg(&out).current_dir(&d).output().unwrap()
             }
             Input::Args(a) => friction().args(a).current_dir(&d).output().unwrap(),
-            Input::WithFile(text, a) => {
-                let f = d.join("s.toml");
+            Input::WithFile(text, a) | Input::Named(_, text, a) => {
+                let f = d.join(match &c.input {
+                    Input::Named(name, ..) => *name,
+                    _ => "s.toml",
+                });
                 std::fs::write(&f, text).unwrap();
                 let a: Vec<PathBuf> = a
                     .iter()

@@ -8,6 +8,7 @@ use friction_sim::System;
 use nalgebra::DMatrix;
 use serde::Serialize;
 
+use super::budget::{check, largest, Estimate, Limits, Phase};
 use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
 use super::floquet::{passive, unassessed, Monodromy};
 use super::harmonics::{amplitude, phase, Grid};
@@ -189,18 +190,7 @@ impl Equations for Scaled<'_> {
 }
 
 fn check_range(opts: &FrfOptions) -> Result<(), AnalysisError> {
-    if !(opts.f_min.is_finite() && opts.f_min > 0.0) {
-        return Err(AnalysisError::Model(format!(
-            "--f-min = {} is out of range; valid range (0, inf) Hz",
-            opts.f_min
-        )));
-    }
-    if !(opts.f_max.is_finite() && opts.f_max > opts.f_min) {
-        return Err(AnalysisError::Model(format!(
-            "--f-max = {} is out of range; valid range (f-min = {}, inf) Hz",
-            opts.f_max, opts.f_min
-        )));
-    }
+    super::budget::check_frequencies(opts.f_min, opts.f_max)?;
     if let Some(e) = opts.dlft_penalty {
         if !(e.is_finite() && e > 0.0) {
             return Err(AnalysisError::Model(format!(
@@ -447,10 +437,78 @@ fn assess_stability(s: &Structure, h: usize, n: usize, points: &mut [FrfPoint]) 
 /// # Ok::<(), friction_analysis::AnalysisError>(())
 /// ```
 pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, AnalysisError> {
+    frf_within(sys, force, opts, &Limits::default())
+}
+
+/// The sizes of a frequency response's phases at `h` harmonics (the
+/// estimate is made again before each doubling of H): the branch at `h` (two
+/// problems where an end is solved again, up to `max_points` points), its
+/// H -> 2H check (while the branch's points are kept) and its stability.
+fn phases(s: &Structure, opts: &FrfOptions, h: usize) -> Vec<Phase> {
+    let points = opts.max_points;
+    let branch =
+        Phase { label: "the branch", h, n: samples_for(opts, h), problems: 2, points, floquet: false };
+    let check = Phase {
+        label: "the check of the branch's H against 2H",
+        h: 2 * h,
+        n: samples_for(opts, 2 * h),
+        problems: 1,
+        points,
+        floquet: false,
+    };
+    let floquet = unassessed(s).is_none() && !passive(s);
+    let stability = Phase {
+        label: "the stability of the branch (Floquet)",
+        h,
+        n: samples_for(opts, h),
+        problems: 1,
+        points,
+        floquet,
+    };
+    vec![branch, check, stability]
+}
+
+/// The work and memory estimate of [`frf`] for `sys` under `force` with
+/// `opts` at its first H (`opts.harmonics`, or 3): the largest of its
+/// phases (the branch, its H -> 2H check, its stability; see
+/// [`super::budget`]).
+pub fn estimate(sys: &System, force: &str, opts: &FrfOptions) -> Result<Estimate, AnalysisError> {
+    check_force(sys, force)?;
+    let s = Structure::from_system(sys, force)?;
+    let h = opts.harmonics.unwrap_or(3);
+    Ok(largest(&s, &phases(&s, opts, h), &Limits::default()))
+}
+
+/// Refuse a force name the scenario does not have, listing its forces
+/// (before the structure is built, whose checks of the other forces would
+/// otherwise blame one of them).
+fn check_force(sys: &System, force: &str) -> Result<(), AnalysisError> {
+    if sys.forces.iter().any(|f| f.name == force) {
+        return Ok(());
+    }
+    let known: Vec<&str> = sys.forces.iter().map(|f| f.name.as_str()).collect();
+    Err(AnalysisError::Model(format!(
+        "--force {force}: there is no force `{force}` in scenario \"{}\"; its forces: {}",
+        sys.name,
+        if known.is_empty() { "(none)".to_string() } else { known.join(", ") }
+    )))
+}
+
+/// [`frf`] refused before any work array is allocated when its estimate
+/// ([`estimate`]) exceeds `limits`, with the figures and the options.
+pub fn frf_within(
+    sys: &System,
+    force: &str,
+    opts: &FrfOptions,
+    limits: &Limits,
+) -> Result<Frf, AnalysisError> {
     check_range(opts)?;
+    check_force(sys, force)?;
     let s = Structure::from_system(sys, force)?;
     let mut h = opts.harmonics.unwrap_or(3);
     loop {
+        // before every branch: its own estimate at this H
+        check("friction frf", &s, &largest(&s, &phases(&s, opts, h), limits), limits)?;
         let (mut points, n) = branch(&s, opts, h)?;
         // the H -> 2H check at the largest response
         let (mut best, mut at) = (0.0, 0);
@@ -490,6 +548,15 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
         // default H is 12 this skips the whole branch at H = 6
         let (mut hh, mut x, mut peak) = (2 * h, x2, best2);
         while hh < 32 {
+            let single = Phase {
+                label: "the check of H against 2H",
+                h: 2 * hh,
+                n: samples_for(opts, 2 * hh),
+                problems: 1,
+                points: 1,
+                floquet: false,
+            };
+            check("friction frf", &s, &largest(&s, &[single], limits), limits)?;
             let x4 = solve_with(&s, opts, top.f, 2 * hh, Some(&x))?;
             let peak4 = largest_peak(opts, 2 * hh, &x4);
             if relative_change(peak, peak4) <= opts.h_tol {

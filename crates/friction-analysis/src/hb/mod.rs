@@ -24,13 +24,15 @@
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
 //! - [`plot`]: the plots;
 //! - [`overlay`]: plots of several results together (force levels, joint models);
-//! - [`table`]: the results' columns and summaries, as written and returned.
+//! - [`table`]: the results' columns and summaries, as written and returned;
+//! - [`budget`]: the work and memory of a solve, estimated and refused past a limit before it starts.
 //!
 //! True Coulomb stick (model `coulomb`) is kept exact by the dynamic
 //! Lagrangian AFT ([`dlft`]); other set-valued models and wrappers are
 //! refused with the reason ([`aft::check_model`]).
 
 pub mod aft;
+pub mod budget;
 pub mod continuation;
 pub mod dense_lu;
 pub mod dlft;

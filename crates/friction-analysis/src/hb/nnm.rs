@@ -27,6 +27,7 @@ use friction_sim::System;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::Serialize;
 
+use super::budget::{self, largest, Estimate, Limits, Phase};
 use super::continuation::{newton_fixed, Equations};
 use super::problem::Problem;
 use super::structure::Structure;
@@ -256,8 +257,35 @@ fn energy(s: &Structure, l: usize, h: usize, x: &[f64], w: f64, xi: f64) -> f64 
 /// # Ok::<(), friction_analysis::AnalysisError>(())
 /// ```
 pub fn nnm(sys: &System, opts: &NnmOptions) -> Result<Nnm, AnalysisError> {
+    nnm_within(sys, opts, &Limits::default())
+}
+
+/// The sizes of a backbone's solve: one problem at `opts.harmonics`, a
+/// point per amplitude.
+fn phase(opts: &NnmOptions) -> Phase {
+    Phase {
+        label: "the backbone",
+        h: opts.harmonics,
+        n: samples_for(opts),
+        problems: 1,
+        points: opts.amplitudes.len(),
+        floquet: false,
+    }
+}
+
+/// The work and memory estimate of [`nnm`] for `sys` with `opts` (see
+/// [`super::budget`]).
+pub fn estimate(sys: &System, opts: &NnmOptions) -> Result<Estimate, AnalysisError> {
+    let s = Structure::unforced(sys)?;
+    Ok(largest(&s, &[phase(opts)], &Limits::default()))
+}
+
+/// [`nnm`] refused before any work array is allocated when its estimate
+/// ([`estimate`]) exceeds `limits`, with the figures and the options.
+pub fn nnm_within(sys: &System, opts: &NnmOptions, limits: &Limits) -> Result<Nnm, AnalysisError> {
     let s = Structure::unforced(sys)?;
     check(opts, &s)?;
+    budget::check("friction nnm", &s, &largest(&s, &[phase(opts)], limits), limits)?;
     let (wl, phi) = linear_modes(&s.stuck_stiffness(), &s.m);
     let m = opts.mode - 1;
     let shape: Vec<f64> = phi.column(m).iter().copied().collect();

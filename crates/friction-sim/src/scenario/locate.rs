@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 use crate::error::SimError;
 
+/// The top-level keys of a scenario that are arrays of tables (`[[body]]`).
+const ARRAYS_OF_TABLES: [&str; 8] = ["driver", "body", "spring", "damper", "force", "contact", "stop", "gap"];
+
 /// Where a scenario came from, for error messages and relative paths.
 pub(super) struct Src<'a> {
     pub(super) file: String,
@@ -175,6 +178,11 @@ impl Src<'_> {
     /// and for a duplicated key both lines.
     pub(super) fn toml_error(&self, e: &toml::de::Error) -> SimError {
         let msg = e.message().trim();
+        if msg.contains("expected a sequence") {
+            if let Some(err) = self.single_table_header() {
+                return err;
+            }
+        }
         let Some(span) = e.span() else {
             return SimError::Input { file: self.file.clone(), line: None, message: msg.to_string() };
         };
@@ -224,6 +232,28 @@ impl Src<'_> {
             format!("{path}: {msg}")
         };
         SimError::Input { file: self.file.clone(), line: Some(line), message }
+    }
+
+    /// A `[body]` header (a single table) where the scenario needs an array
+    /// of tables `[[body]]`: serde reports it as a sequence expected at
+    /// whatever key path its span falls on (`driver[0]: expected an
+    /// array`), so it is named here with its file, line and the fix.
+    fn single_table_header(&self) -> Option<SimError> {
+        for (i, line) in self.text.lines().enumerate() {
+            let t = line.trim();
+            let Some(inner) = t.strip_prefix('[').filter(|r| !r.starts_with('[')) else { continue };
+            let Some(key) = inner.split(']').next().map(str::trim) else { continue };
+            if ARRAYS_OF_TABLES.contains(&key) {
+                return Some(self.err(
+                    i + 1,
+                    format!(
+                        "`[{key}]` is a single table, but `{key}` must be an array of tables: write \
+                         `[[{key}]]` (one such table per {key})"
+                    ),
+                ));
+            }
+        }
+        None
     }
 
     /// The line of the first `key =` in the table section that holds `offset`.
