@@ -38,7 +38,7 @@ fn run(name: &str, text: &str) -> (i32, String, String) {
 /// Symptom: a 704-byte scenario whose force is a sawtooth with
 /// `start = -1e20` grew `friction run` to gigabytes and aborted it
 /// ("memory allocation of 8589934592 bytes failed" in the breakpoints).
-/// Now it runs, and the force it wrote rises from 0 to 1 every second.
+/// Now it runs to its end, t = 3 s.
 #[test]
 fn sawtooth_starting_at_minus_1e20_runs_in_bounded_memory() {
     let (code, err, csv) =
@@ -47,6 +47,9 @@ fn sawtooth_starting_at_minus_1e20_runs_in_bounded_memory() {
     assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{err}");
     let rows = csv.lines().count();
     assert!(rows > 300, "{rows} rows");
+    let last_t: f64 =
+        csv.lines().last().and_then(|l| l.split(',').next()).and_then(|t| t.parse().ok()).unwrap();
+    assert!((last_t - 3.0).abs() < 1e-12, "the run stopped at t = {last_t}");
 }
 
 /// Symptom: the same with a square wave and `start = -1e16` (above 2^53,
@@ -111,5 +114,25 @@ fn five_million_output_rows_are_announced_before_the_run() {
     assert!(o.status.code() == Some(0) || o.status.code() == Some(1), "{err}");
     assert!(err.contains("output: about 5000001 rows × 3 columns = 114.4 MiB of values"), "{err}");
     assert!(err.contains("max_output_bytes = 4.0 GiB"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Symptom: `friction frf --harmonics 256 --samples 1000000` (both inside
+/// the documented ranges) aborted on a 2 GB allocation. The README's figure:
+/// on `examples/jointed_frf.toml` the check at H = 512 would need about
+/// 30.8 GiB, and the run is refused before anything is allocated.
+#[test]
+fn frf_with_256_harmonics_and_a_million_samples_is_refused_with_the_readme_figure() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let d = tmp("frf256");
+    let o = friction()
+        .args(["frf", root.join("examples/jointed_frf.toml").to_str().unwrap()])
+        .args(["--force", "shaker", "--f-min", "100", "--f-max", "300", "--harmonics", "256"])
+        .args(["--samples", "1000000", "--out", d.join("out").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("about 30.8 GiB of work arrays") && err.contains("raise --max-memory"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }

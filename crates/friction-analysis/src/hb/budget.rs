@@ -75,7 +75,7 @@ impl Limits {
     /// Refuse limits that are not numbers > 0, naming the option.
     pub fn check(&self) -> Result<(), AnalysisError> {
         for (name, v) in [("--max-memory", self.max_memory), ("--max-work", self.max_work)] {
-            if !(v > 0.0 && !v.is_nan()) {
+            if v.is_nan() || v <= 0.0 {
                 return Err(AnalysisError::Model(format!(
                     "{name} = {v} is out of range; valid range (0, inf]"
                 )));
@@ -217,7 +217,7 @@ pub(crate) fn check(what: &str, s: &Structure, e: &Estimate, limits: &Limits) ->
 /// wider than [`MAX_FREQUENCY_RATIO`], naming the option and the value.
 pub(crate) fn check_frequencies(f_min: f64, f_max: f64) -> Result<(), AnalysisError> {
     let bad = |m: String| Err(AnalysisError::Model(m));
-    if !(f_min.is_finite() && f_min > 0.0) || !(MIN_FREQUENCY..=MAX_FREQUENCY).contains(&f_min) {
+    if !(MIN_FREQUENCY..=MAX_FREQUENCY).contains(&f_min) {
         return bad(format!(
             "--f-min = {f_min:e} is out of range; valid range [{MIN_FREQUENCY:e}, {MAX_FREQUENCY:e}] Hz"
         ));
