@@ -79,11 +79,11 @@ impl Engine<'_> {
             let x = y[st.body];
             let (g0, g1) = match d.stops[k] {
                 // a body that bounced off a stop starts exactly at its limit,
-                // and a root starting at zero shows no sign change when the
-                // body comes back within the first step (issue 50, seed 14:
-                // the impact is found late and the snap back costs energy);
-                // the least positive margin here made diffsol's root finder
-                // fail on the bouncing example, so it stays open
+                // and a root starting at zero shows the root finder no sign
+                // change when the body comes back within the step:
+                // `interior_crossing` looks for that return (a least positive
+                // margin here made diffsol's root finder fail on the
+                // bouncing example)
                 StopMode::Free => (x - st.min, st.max - x),
                 StopMode::AtMax => {
                     let l = self.stop_lambda(&d, &s.lam, k);
@@ -168,16 +168,52 @@ impl Engine<'_> {
         }
         self.roots(t0, y, g0);
         let mut prev = t0;
-        for i in 1..INTERIOR {
-            let ti = t0 + (t1 - t0) * i as f64 / INTERIOR as f64;
+        // the step's end too: a root that starts the step at exactly zero
+        // (a stop just bounced on) shows the solver's root finder no sign
+        // change when it ends the step negative
+        for i in 1..=INTERIOR {
+            let ti = if i == INTERIOR { t1 } else { t0 + (t1 - t0) * i as f64 / INTERIOR as f64 };
             if !interp(ti, y) {
                 return None;
             }
             self.roots(ti, y, g);
-            let crossed = (0..watch).find(|&j| g0[j] > 0.0 && g[j] < 0.0 && watched(j));
+            let mut crossed = (0..watch).find(|&j| g0[j] > 0.0 && g[j] < 0.0 && watched(j));
+            let (mut lo, mut hi) = (prev, ti);
+            if crossed.is_none() && i == 1 {
+                // a body that bounced off a stop at t0 (its root exactly 0
+                // there) and is back beyond the limit at the first sample:
+                // its flight is shorter than the sample; look for it at
+                // t0 + (ti - t0) 2^-k (the flights of a body coming to rest
+                // on a stop shrink geometrically)
+                if let Some(j) = (nc..watch).find(|&j| g0[j] == 0.0 && g[j] < 0.0) {
+                    let floor = 4e-12 * (1.0 + t0.abs());
+                    let mut h = 0.5 * (ti - t0);
+                    hi = ti;
+                    lo = t0;
+                    while h > floor {
+                        let tk = t0 + h;
+                        if !interp(tk, y) {
+                            return None;
+                        }
+                        self.roots(tk, y, g);
+                        if g[j] > 0.0 {
+                            lo = tk;
+                            break;
+                        }
+                        hi = tk;
+                        h *= 0.5;
+                    }
+                    if lo == t0 {
+                        // no flight longer than the floor: the body is
+                        // back at the limit at once (the impact there
+                        // bounces it again or puts it to rest)
+                        return Some((t0 + h.max(floor), j));
+                    }
+                    crossed = Some(j);
+                }
+            }
             if let Some(j) = crossed {
-                // bisect root j between `prev` (positive) and `ti` (negative)
-                let (mut lo, mut hi) = (prev, ti);
+                // bisect root j between `lo` (positive) and `hi` (negative)
                 for _ in 0..60 {
                     let mid = 0.5 * (lo + hi);
                     if mid <= lo || mid >= hi || !interp(mid, y) {
@@ -192,6 +228,10 @@ impl Engine<'_> {
                 }
                 return Some((hi, j));
             }
+            // the next interval's sign test starts here: a root that starts
+            // the step at zero (a stop just bounced on) and returns inside it
+            // is seen between two samples
+            g0.copy_from_slice(g);
             prev = ti;
         }
         None
