@@ -156,85 +156,176 @@ impl Engine<'_> {
         // is `interior_arrival`'s (integrate/interior.rs)
         let nc = self.sys.contacts.len();
         let watched = |j: usize| j >= nc || self.disc.borrow().modes[j] == Mode::Stuck;
-        // the engine's work arrays (no allocation per step once grown)
+        // the engine's work arrays (no allocation per step once grown):
+        // the states, the roots at a time, and the watched roots at the
+        // step's start, its interior samples and its end
         let mut work = self.cross_work.borrow_mut();
-        let [y, g0, g] = &mut *work;
+        let [y, g, hist] = &mut *work;
         y.resize(self.n, 0.0);
-        g0.resize(self.nroots, 0.0);
         g.resize(self.nroots, 0.0);
-        let (y, g0, g) = (&mut y[..], &mut g0[..], &mut g[..]);
-        if !interp(t0, y) {
-            return None;
-        }
-        self.roots(t0, y, g0);
-        let mut prev = t0;
-        // the step's end too: a root that starts the step at exactly zero
-        // (a stop just bounced on) shows the solver's root finder no sign
-        // change when it ends the step negative
-        for i in 1..=INTERIOR {
-            let ti = if i == INTERIOR { t1 } else { t0 + (t1 - t0) * i as f64 / INTERIOR as f64 };
-            if !interp(ti, y) {
+        hist.resize((INTERIOR + 1) * watch, 0.0);
+        let (y, g, hist) = (&mut y[..], &mut g[..], &mut hist[..]);
+        let mut ts = [0.0; INTERIOR + 1];
+        // root j at sample i
+        let at = |i: usize, j: usize| i * watch + j;
+        // the start, then the samples; the step's end too: a root that
+        // starts the step at exactly zero (a stop just bounced on) shows the
+        // solver's root finder no sign change when it ends the step negative
+        for i in 0..=INTERIOR {
+            let ti = match i {
+                0 => t0,
+                _ if i == INTERIOR => t1,
+                _ => t0 + (t1 - t0) * i as f64 / INTERIOR as f64,
+            };
+            ts[i] = ti;
+            if !self.sample_roots(ti, y, g, interp) {
                 return None;
             }
-            self.roots(ti, y, g);
-            let mut crossed = (0..watch).find(|&j| g0[j] > 0.0 && g[j] < 0.0 && watched(j));
-            let (mut lo, mut hi) = (prev, ti);
-            if crossed.is_none() && i == 1 {
+            hist[at(i, 0)..at(i, 0) + watch].copy_from_slice(&g[..watch]);
+            if i == 0 {
+                continue;
+            }
+            let prev = ts[i - 1];
+            let crossed = (0..watch).find(|&j| hist[at(i - 1, j)] > 0.0 && g[j] < 0.0 && watched(j));
+            if let Some(j) = crossed {
+                return Some((self.bisect_root(prev, ti, j, y, g, interp), j));
+            }
+            if i == 1 {
                 // a body that bounced off a stop at t0 (its root exactly 0
                 // there) and is back beyond the limit at the first sample:
                 // its flight is shorter than the sample; look for it at
                 // t0 + (ti - t0) 2^-k (the flights of a body coming to rest
                 // on a stop shrink geometrically)
-                if let Some(j) = (nc..watch).find(|&j| g0[j] == 0.0 && g[j] < 0.0) {
+                if let Some(j) = (nc..watch).find(|&j| hist[at(0, j)] == 0.0 && g[j] < 0.0) {
                     let floor = 4e-12 * (1.0 + t0.abs());
                     let mut h = 0.5 * (ti - t0);
-                    hi = ti;
-                    lo = t0;
+                    let mut hi = ti;
                     while h > floor {
                         let tk = t0 + h;
-                        if !interp(tk, y) {
+                        if !self.sample_roots(tk, y, g, interp) {
                             return None;
                         }
-                        self.roots(tk, y, g);
                         if g[j] > 0.0 {
-                            lo = tk;
-                            break;
+                            return Some((self.bisect_root(tk, hi, j, y, g, interp), j));
                         }
                         hi = tk;
                         h *= 0.5;
                     }
-                    if lo == t0 {
-                        // no flight longer than the floor: the body is
-                        // back at the limit at once (the impact there
-                        // bounces it again or puts it to rest)
-                        return Some((t0 + h.max(floor), j));
-                    }
-                    crossed = Some(j);
+                    // no flight longer than the floor: the body is back at
+                    // the limit at once (the impact there bounces it again
+                    // or puts it to rest)
+                    return Some((t0 + h.max(floor), j));
                 }
             }
-            if let Some(j) = crossed {
-                // bisect root j between `lo` (positive) and `hi` (negative)
+        }
+        // a dip between samples: a stuck contact's margin (its capacity
+        // less its force) that falls below zero and rises again between two
+        // samples, under a force or normal load that varies in time while
+        // every body rests (the state is constant, so the solver's steps
+        // grow to max_step). The parabola through three consecutive samples
+        // screens for it; a dip it predicts below zero is minimised by golden
+        // section and, when truly negative, its crossing is bisected.
+        for i in 1..INTERIOR {
+            let (ta, tb, tc) = (ts[i - 1], ts[i], ts[i + 1]);
+            for j in (0..watch).filter(|&j| watched(j)) {
+                let (ga, gb, gc) = (hist[at(i - 1, j)], hist[at(i, j)], hist[at(i + 1, j)]);
+                if !(ga > 0.0 && gb > 0.0 && gc > 0.0) {
+                    continue;
+                }
+                // Newton's divided differences: g ≈ ga + d1 (t - ta) + d2 (t - ta)(t - tb)
+                let d1 = (gb - ga) / (tb - ta);
+                let d2 = ((gc - gb) / (tc - tb) - d1) / (tc - ta);
+                if d2 <= 0.0 {
+                    continue;
+                }
+                let tv = 0.5 * (ta + tb) - d1 / (2.0 * d2);
+                if !(tv > ta && tv < tc) {
+                    continue;
+                }
+                let gv = ga + d1 * (tv - ta) + d2 * (tv - ta) * (tv - tb);
+                if gv >= 0.0 {
+                    continue;
+                }
+                // golden section for the least margin on [ta, tc]
+                let r = 0.5 * (5f64.sqrt() - 1.0);
+                let (mut lo, mut hi) = (ta, tc);
+                let mut x1 = hi - r * (hi - lo);
+                let mut x2 = lo + r * (hi - lo);
+                let mut f = |t: f64, y: &mut [f64], g: &mut [f64]| -> Option<f64> {
+                    self.sample_roots(t, y, g, interp).then_some(g[j])
+                };
+                let mut f1 = f(x1, y, g)?;
+                let mut f2 = f(x2, y, g)?;
                 for _ in 0..60 {
-                    let mid = 0.5 * (lo + hi);
-                    if mid <= lo || mid >= hi || !interp(mid, y) {
+                    if f1.min(f2) < 0.0 || hi - lo <= 1e-12 * (1.0 + tc.abs()) {
                         break;
                     }
-                    self.roots(mid, y, g);
-                    if g[j] < 0.0 {
-                        hi = mid;
+                    if f1 < f2 {
+                        hi = x2;
+                        x2 = x1;
+                        f2 = f1;
+                        x1 = hi - r * (hi - lo);
+                        f1 = f(x1, y, g)?;
                     } else {
-                        lo = mid;
+                        lo = x1;
+                        x1 = x2;
+                        f1 = f2;
+                        x2 = lo + r * (hi - lo);
+                        f2 = f(x2, y, g)?;
                     }
                 }
-                return Some((hi, j));
+                let tneg = if f1 < 0.0 {
+                    x1
+                } else if f2 < 0.0 {
+                    x2
+                } else {
+                    continue;
+                };
+                return Some((self.bisect_root(ta, tneg, j, y, g, interp), j));
             }
-            // the next interval's sign test starts here: a root that starts
-            // the step at zero (a stop just bounced on) and returns inside it
-            // is seen between two samples
-            g0.copy_from_slice(g);
-            prev = ti;
         }
         None
+    }
+
+    /// The crossing of root `j` between `lo` (positive there) and `hi`
+    /// (negative), by bisection to rounding: the first time known negative.
+    fn bisect_root(
+        &self,
+        mut lo: f64,
+        mut hi: f64,
+        j: usize,
+        y: &mut [f64],
+        g: &mut [f64],
+        interp: &mut dyn FnMut(f64, &mut [f64]) -> bool,
+    ) -> f64 {
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi || !self.sample_roots(mid, y, g, interp) {
+                break;
+            }
+            if g[j] < 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    }
+
+    /// The roots at `t` on the step's dense output (false when `interp`
+    /// cannot give the states there).
+    fn sample_roots(
+        &self,
+        t: f64,
+        y: &mut [f64],
+        g: &mut [f64],
+        interp: &mut dyn FnMut(f64, &mut [f64]) -> bool,
+    ) -> bool {
+        if !interp(t, y) {
+            return false;
+        }
+        self.roots(t, y, g);
+        true
     }
 
     fn stop_lambda(&self, d: &Discrete, lam: &[f64], k: usize) -> f64 {

@@ -103,6 +103,19 @@ impl Engine<'_> {
             }
         }
         self.plan_work.borrow_mut().spare = plan;
+        // a body resting on a stop lies on it: exactly at its limit, at
+        // rest (a cluster held by a stop and by a driver at once took the
+        // driver's velocity at its turning point, 2e-13 m/s, and crept off
+        // its stop while the stop held it; issue 50)
+        for r in rows {
+            if let RowKind::Stop(k) = r.kind {
+                let st = &self.sys.stops[k];
+                let i = st.body;
+                y[i] = if self.stop_side(k, y) > 0.0 { st.max } else { st.min };
+                lost += 0.5 * self.sys.bodies[i].mass * y[nb + i].powi(2);
+                y[nb + i] = 0.0;
+            }
+        }
         lost
     }
 
