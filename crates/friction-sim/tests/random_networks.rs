@@ -73,10 +73,8 @@ fn run(seeds: impl IntoParallelIterator<Item = u64>, shrink_budget: usize) -> Ve
 /// every other seed; `scripts/random-networks.sh` runs them all.
 const KNOWN: &[(u64, &str)] = &[
     (44, "stuck force beyond capacity"),
-    (112, "stop pulls"),
     (160, "sliding force off its curve"),
     (192, "sliding force off its curve"),
-    (215, "stop pulls"),
 ];
 
 /// A few hundred random networks keep every invariant (but the known
