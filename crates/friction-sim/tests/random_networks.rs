@@ -72,7 +72,6 @@ fn run(seeds: impl IntoParallelIterator<Item = u64>, shrink_budget: usize) -> Ve
 /// with its symptom (issue 50, open): the in-suite test skips them and holds
 /// every other seed; `scripts/random-networks.sh` runs them all.
 const KNOWN: &[(u64, &str)] = &[
-    (44, "stuck force beyond capacity"),
     (160, "sliding force off its curve"),
     (192, "sliding force off its curve"),
 ];

@@ -63,9 +63,11 @@ impl Engine<'_> {
         let m = self.q_off;
         let h = t1 - t0;
         let eps = 1e-3 * h;
-        // the state at `t` on the dense output (the step's end exactly)
+        // the state at `t` on the dense output (the step's end exactly; `t1`
+        // may be a root inside the step)
+        let t_end = solver.t();
         let at = |t: f64, buf: &mut [f64]| -> bool {
-            if t == t1 {
+            if t == t_end {
                 buf.copy_from_slice(solver.y());
                 true
             } else {

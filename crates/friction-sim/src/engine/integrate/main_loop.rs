@@ -271,32 +271,37 @@ impl Engine<'_> {
             // capacity dipping under its force or a stop's force turning to
             // a pull (`interior_crossing`, issue 50); the earlier cuts the
             // step like a root
-            let reason = match reason {
-                Stop::Root(..) => reason,
-                _ => {
-                    let arrival = self.interior_arrival(&solver, t_now, t_step, &mut y_in);
-                    let q_off = self.q_off;
-                    let mut interp = |t: f64, y: &mut [f64]| {
-                        if t == t_step {
-                            y.copy_from_slice(solver.y());
-                            true
-                        } else {
-                            solver.interpolate_states(t, y, q_off).is_ok()
-                        }
-                    };
-                    let crossing = self.interior_crossing(t_now, t_step, &mut interp);
-                    let first = match (arrival, crossing) {
-                        (Some(a), Some(c)) => Some(if c.0 < a.0 { c } else { a }),
-                        (a, c) => a.or(c),
-                    };
-                    match first {
-                        Some((tr, idx)) => {
-                            // diffsol forgets a stop time it reached: set it again
-                            tstop_set = f64::NAN;
-                            Stop::Root(tr, idx)
-                        }
-                        None => reason,
+            // (up to a root the solver found, which they may precede: a
+            // contact's capacity dipping under its force in a long step that
+            // ends where another contact's normal load reaches zero)
+            let reason = {
+                let (end, found) = match reason {
+                    Stop::Root(tr, _) => (tr, true),
+                    _ => (t_step, false),
+                };
+                let arrival = self.interior_arrival(&solver, t_now, end, &mut y_in);
+                let q_off = self.q_off;
+                let mut interp = |t: f64, y: &mut [f64]| {
+                    if t == t_step {
+                        y.copy_from_slice(solver.y());
+                        true
+                    } else {
+                        solver.interpolate_states(t, y, q_off).is_ok()
                     }
+                };
+                let crossing = self.interior_crossing(t_now, end, &mut interp);
+                let first = match (arrival, crossing) {
+                    (Some(a), Some(c)) => Some(if c.0 < a.0 { c } else { a }),
+                    (a, c) => a.or(c),
+                };
+                match first {
+                    // strictly before the solver's root: it comes first
+                    Some((tr, idx)) if !found || tr < end => {
+                        // diffsol forgets a stop time it reached: set it again
+                        tstop_set = f64::NAN;
+                        Stop::Root(tr, idx)
+                    }
+                    _ => reason,
                 }
             };
             let t_acc = match reason {
