@@ -78,8 +78,12 @@ pub mod layout;
 mod lugre_batch;
 pub mod planar;
 mod slider_batch;
+pub mod tangent;
 
 pub use layout::Layout;
+pub use tangent::update_tangent;
+#[cfg(feature = "rayon")]
+pub use tangent::update_tangent_par;
 
 use thiserror::Error;
 
