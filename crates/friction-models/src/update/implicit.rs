@@ -390,9 +390,10 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                 if let Some(se) = sens.as_deref_mut() {
                     // a state that accept sets (the reset integrator's stop
                     // at ±z0) is a constant there: its sensitivity is 0
-                    for i in 0..n {
-                        if z[i] != se.buf[n + i] {
-                            se.buf[i] = 0.0;
+                    let (sz, before) = se.buf.split_at_mut(n);
+                    for ((s, &zi), &zb) in sz.iter_mut().zip(z.iter()).zip(&before[..n]) {
+                        if zi != zb {
+                            *s = 0.0;
                         }
                     }
                 }

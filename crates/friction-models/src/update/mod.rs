@@ -161,6 +161,15 @@ pub enum UpdateError {
         /// How many contacts failed.
         failed: usize,
     },
+    /// A tangent was asked of an update that has none
+    /// ([`planar::update_2d_tangent`] for `bouc_wen`). Nothing is changed.
+    #[error("model `{model}`: the update has no consistent tangent: {reason}")]
+    NoTangent {
+        /// Model id.
+        model: &'static str,
+        /// Why.
+        reason: &'static str,
+    },
     /// The model has no isotropic form in two tangential directions
     /// ([`planar`]).
     #[error("model `{model}` has no 2-D (two tangential directions) form: {reason}")]
