@@ -76,3 +76,17 @@ class Model:
         normal: npt.NDArray[np.float64],
         state: npt.NDArray[np.float64],
     ) -> npt.NDArray[np.float64]: ...
+    def update_tangent(
+        self,
+        dt: float,
+        slip_increment: npt.NDArray[np.float64],
+        normal: npt.NDArray[np.float64],
+        state: npt.NDArray[np.float64],
+    ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    def update_2d_tangent(
+        self,
+        dt: float,
+        slip_increment: npt.NDArray[np.float64],
+        normal: npt.NDArray[np.float64],
+        state: npt.NDArray[np.float64],
+    ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...

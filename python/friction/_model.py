@@ -1,6 +1,6 @@
 """The per-step update of many contacts: :class:`Model`."""
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -85,7 +85,8 @@ class Model:
         return self._m.init(int(n))
 
     def update(self, dt: float, slip_increment: Any, normal: Union[float, Any],
-               state: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+               state: np.ndarray, out: Optional[np.ndarray] = None,
+               tangent: bool = False) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Advance every contact by one step of length ``dt`` [s].
 
         Parameters
@@ -104,13 +105,29 @@ class Model:
             The contacts' states, updated in place (from :meth:`init`).
         out : numpy.ndarray, shape (n,), float64, C-contiguous, optional
             Where to write the forces (as NumPy's ``out=``): a time loop that
-            passes the same array every step allocates nothing.
+            passes the same array every step allocates nothing. Not with
+            ``tangent=True``.
+        tangent : bool, default False
+            Also return the consistent tangent for implicit codes (Abaqus'
+            FRIC ``DDTDDG``, ``DDTDDP``; a Newton loop): the derivative of
+            each force with respect to its slip increment and its normal
+            load, the state at the start of the step held fixed. The states
+            and forces are those of the plain update, bit for bit.
 
         Returns
         -------
         numpy.ndarray, shape (n,) or (n, 2)
             The forces at the end of the step (``out`` itself when given),
             shaped like ``slip_increment``.
+        (force, dforce_dslip, dforce_dnormal) with ``tangent=True``
+            In 1-D three arrays of shape (n,); in 2-D ``force`` (n, 2),
+            ``dforce_dslip`` (n, 2, 2) with ``dforce_dslip[i, a, b] =
+            dF_a/ds_b`` and ``dforce_dnormal`` (n, 2). What the tangent is
+            for each model (return mapping of sliders, derivative of the
+            exact LuGre/Dahl/Dankowicz update, the sliding slope of
+            set-valued laws, 0 for them at a zero increment) is documented in
+            ``friction_models::update::tangent``; Bouc-Wen has no 2-D
+            tangent (``ValueError``).
 
         The contacts are spread over all cores with the GIL released.
         """
@@ -145,6 +162,15 @@ class Model:
                 f"({n} contacts × {which} {state_len})")
         if not (state.flags.c_contiguous and state.flags.writeable):
             raise ValueError("`state` must be C-contiguous and writeable (it is updated in place)")
+        if not isinstance(tangent, (bool, np.bool_)):
+            raise TypeError(f"`tangent` must be a bool, found {type(tangent).__name__}")
+        if tangent:
+            if out is not None:
+                raise ValueError("`out` is not supported with `tangent=True` (the three arrays are returned)")
+            if planar:
+                f, k, dn = self._m.update_2d_tangent(dt, du, nn, state)
+                return f.reshape(n, 2), k.reshape(n, 2, 2), dn.reshape(n, 2)
+            return self._m.update_tangent(dt, du, nn, state)
         update = self._m.update_2d if planar else self._m.update
         if out is None:
             return update(dt, du, nn, state)

@@ -49,6 +49,40 @@ fn step_2d(
     })
 }
 
+/// The outputs of one update with its tangent: forces, `dforce/dslip`,
+/// `dforce/dnormal`.
+type Tangent<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
+/// One update with its consistent tangent (1-D, or 2-D when `planar`) over
+/// rayon's pool, the GIL released; `k` holds 1 (4 in 2-D) and `dn` 1 (2)
+/// values per contact.
+#[allow(clippy::too_many_arguments)]
+fn step_tangent(
+    py: Python<'_>,
+    model: &AnyModel,
+    planar: bool,
+    dt: f64,
+    du: &[f64],
+    normal: &[f64],
+    state: &mut [f64],
+    force: &mut [f64],
+    k: &mut [f64],
+    dn: &mut [f64],
+) -> PyResult<()> {
+    crate::guard("Model.update", || {
+        py.detach(|| {
+            crate::guard("Model.update", || {
+                if planar {
+                    planar::update_2d_tangent_par(model, dt, du, normal, state, force, Some(k), Some(dn))
+                } else {
+                    update::update_tangent_par(model, dt, du, normal, state, force, Some(k), Some(dn))
+                }
+                .map_err(py_err)
+            })
+        })
+    })
+}
+
 /// A friction model with its parameters, updated step by step for many
 /// contacts at once (the interface of finite-element user subroutines).
 #[pyclass(module = "friction._friction", frozen)]
@@ -161,6 +195,41 @@ impl Model {
             step_2d(py, &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
         }
         Ok(out)
+    }
+
+    /// [`Model::update`] with the consistent tangent: returns flat arrays
+    /// of the forces (n), `dforce/dslip` (n) and `dforce/dnormal` (n).
+    fn update_tangent<'py>(
+        &self,
+        py: Python<'py>,
+        dt: f64,
+        slip_increment: PyReadonlyArray1<'py, f64>,
+        normal: PyReadonlyArray1<'py, f64>,
+        mut state: PyReadwriteArray2<'py, f64>,
+    ) -> PyResult<Tangent<'py>> {
+        let (du, nn, st) = (slip_increment.as_slice()?, normal.as_slice()?, state.as_slice_mut()?);
+        let n = du.len();
+        let (mut f, mut k, mut dn) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        step_tangent(py, &self.model, false, dt, du, nn, st, &mut f, &mut k, &mut dn)?;
+        Ok((PyArray1::from_vec(py, f), PyArray1::from_vec(py, k), PyArray1::from_vec(py, dn)))
+    }
+
+    /// [`Model::update_2d`] with the consistent tangent: returns flat arrays
+    /// of the forces (2n), `dforce/dslip` (4n, row-major 2 × 2 per contact)
+    /// and `dforce/dnormal` (2n).
+    fn update_2d_tangent<'py>(
+        &self,
+        py: Python<'py>,
+        dt: f64,
+        slip_increment: PyReadonlyArray2<'py, f64>,
+        normal: PyReadonlyArray1<'py, f64>,
+        mut state: PyReadwriteArray2<'py, f64>,
+    ) -> PyResult<Tangent<'py>> {
+        let (du, nn, st) = (slip_increment.as_slice()?, normal.as_slice()?, state.as_slice_mut()?);
+        let n = nn.len();
+        let (mut f, mut k, mut dn) = (vec![0.0; 2 * n], vec![0.0; 4 * n], vec![0.0; 2 * n]);
+        step_tangent(py, &self.model, true, dt, du, nn, st, &mut f, &mut k, &mut dn)?;
+        Ok((PyArray1::from_vec(py, f), PyArray1::from_vec(py, k), PyArray1::from_vec(py, dn)))
     }
 
     fn __repr__(&self) -> String {

@@ -212,6 +212,90 @@ int friction_model_update_2d_parallel(const struct FrictionModel *m,
                                       double *state,
                                       double *force);
 
+// [`friction_model_update`](crate::friction_model_update), and its
+// consistent tangent: `dforce_dslip[i] = d force[i] / d slip_increment[i]`
+// (`n` doubles; Abaqus' `DDTDDG`) and `dforce_dnormal[i] = d force[i] / d
+// normal[i]` (`n` doubles; `DDTDDP`, the model's force per unit normal
+// load), the state at the start of the step held fixed. Either tangent
+// pointer may be NULL: not wanted. States and forces are those of
+// `friction_model_update`, bit for bit.
+//
+// The tangent is analytical: the return-mapping (elastic in stick, 0 in
+// slip) tangent of Jenkins, Iwan and Maxwell-slip elements, the derivative
+// of the exact exponential updates of LuGre, Dahl and Dankowicz, the
+// sliding curve's slope `dF/dv / dt` of static maps and of set-valued laws
+// while sliding (0 for a zero increment: the caller owns stick), and the
+// forward sensitivity of the implicit update for the other state models.
+// Errors and codes as `friction_model_update`.
+//
+// # Safety
+// As [`friction_model_update`](crate::friction_model_update); `dforce_dslip`
+// and `dforce_dnormal` are NULL or point to `n` doubles that overlap no
+// other argument.
+int friction_model_update_tangent(const struct FrictionModel *m,
+                                  size_t n,
+                                  double dt,
+                                  const double *slip_increment,
+                                  const double *normal,
+                                  double *state,
+                                  double *force,
+                                  double *dforce_dslip,
+                                  double *dforce_dnormal);
+
+// [`friction_model_update_tangent`] with the contacts spread over a thread
+// pool (rayon); the same results, bit for bit.
+//
+// # Safety
+// As [`friction_model_update_tangent`].
+int friction_model_update_tangent_parallel(const struct FrictionModel *m,
+                                           size_t n,
+                                           double dt,
+                                           const double *slip_increment,
+                                           const double *normal,
+                                           double *state,
+                                           double *force,
+                                           double *dforce_dslip,
+                                           double *dforce_dnormal);
+
+// [`friction_model_update_2d`](crate::friction_model_update_2d), and its
+// consistent tangent: `dforce_dslip` holds 4 doubles per contact, the
+// row-major 2 × 2 matrix `dFx/dsx, dFx/dsy, dFy/dsx, dFy/dsy` of the force
+// vector's derivative with respect to the slip increment vector, and
+// `dforce_dnormal` 2 per contact, the model's force vector per unit normal
+// load. Either may be NULL: not wanted. States and forces are those of
+// `friction_model_update_2d`, bit for bit. In slip the elements' tangent
+// is the radial return's, `k (φ/|t|) (I - n nᵀ)`: nothing along the slip,
+// stiff across it. `bouc_wen` has no 2-D tangent (`FRICTION_ERR_MODEL`).
+//
+// # Safety
+// As [`friction_model_update_2d`](crate::friction_model_update_2d);
+// `dforce_dslip` is NULL or points to `4n` doubles, `dforce_dnormal` NULL
+// or `2n`, overlapping no other argument.
+int friction_model_update_2d_tangent(const struct FrictionModel *m,
+                                     size_t n,
+                                     double dt,
+                                     const double *slip_increment,
+                                     const double *normal,
+                                     double *state,
+                                     double *force,
+                                     double *dforce_dslip,
+                                     double *dforce_dnormal);
+
+// [`friction_model_update_2d_tangent`] with the contacts spread over a
+// thread pool (rayon); the same results, bit for bit.
+//
+// # Safety
+// As [`friction_model_update_2d_tangent`].
+int friction_model_update_2d_tangent_parallel(const struct FrictionModel *m,
+                                              size_t n,
+                                              double dt,
+                                              const double *slip_increment,
+                                              const double *normal,
+                                              double *state,
+                                              double *force,
+                                              double *dforce_dslip,
+                                              double *dforce_dnormal);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -15,6 +15,16 @@
 //! friction_model_free(m);
 //! ```
 //!
+//! Implicit codes (Abaqus/Standard's FRIC, CalculiX, a Newton loop) call
+//! `friction_model_update_tangent` (and `friction_model_update_2d_tangent`)
+//! instead: the same states and forces, and the derivative of each force
+//! with respect to the slip increment and the normal load (FRIC's `DDTDDG`
+//! and `DDTDDP`); a NULL tangent pointer means "not wanted".
+//!
+//! ```text
+//! friction_model_update_tangent(m, n, dt, du, normal, state, force, dforce_dslip, dforce_dnormal);
+//! ```
+//!
 //! Contacts sliding in a plane (3-D contact, two tangential slip components)
 //! use `friction_model_state_len_2d`, `friction_model_init_2d` and
 //! `friction_model_update_2d`, slips and forces interleaved `x, y` per
@@ -45,6 +55,11 @@ mod planar;
 pub use planar::{
     friction_model_init_2d, friction_model_state_len_2d, friction_model_update_2d,
     friction_model_update_2d_parallel,
+};
+mod tangent;
+pub use tangent::{
+    friction_model_update_2d_tangent, friction_model_update_2d_tangent_parallel,
+    friction_model_update_tangent, friction_model_update_tangent_parallel,
 };
 
 use friction_models::update::{self, UpdateError};
@@ -271,7 +286,7 @@ fn state_len_of(m: &FrictionModel, n: usize) -> Result<usize, Failure> {
 fn update_failure(m: &FrictionModel, e: UpdateError) -> Failure {
     let code = match e {
         UpdateError::NoConvergence { .. } => FRICTION_ERR_NUMERIC,
-        UpdateError::NoPlanarForm { .. } => FRICTION_ERR_MODEL,
+        UpdateError::NoPlanarForm { .. } | UpdateError::NoTangent { .. } => FRICTION_ERR_MODEL,
         _ => FRICTION_ERR_ARGUMENT,
     };
     Failure { code, message: format!("model `{}`: {e}", m.model.info().id) }

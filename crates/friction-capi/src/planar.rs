@@ -102,7 +102,7 @@ pub unsafe extern "C" fn friction_model_update_2d_parallel(
 
 /// # Safety
 /// As [`friction_model_update_2d`].
-unsafe fn args_2d<'a>(
+pub(crate) unsafe fn args_2d<'a>(
     m: *const FrictionModel,
     n: usize,
     slip_increment: *const f64,

@@ -24,6 +24,7 @@
 use super::layout::{Layout, T, X};
 use super::{StepFailure, Stepper};
 use crate::model::{FrictionModel, Input};
+use crate::partials::Partials;
 
 /// Relative tolerance on the local error of one sub-step.
 pub const RTOL: f64 = 1e-6;
@@ -196,6 +197,96 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
     }
 
     fn step(&self, work: &mut Work, dt: f64, du: f64, st: &mut [f64]) -> Result<f64, StepFailure> {
+        self.advance(work, dt, du, st, None).map(|(f, _)| f)
+    }
+}
+
+/// Work space of the forward sensitivity `S = dz/dΔu` carried through the
+/// sub-steps by [`Implicit::advance`] (allocated once per call).
+pub(crate) struct Sens {
+    /// `S` at the current sub-step, then `S1`, `Sh`, `S2` of the three
+    /// backward-Euler solves, the right-hand side, and `I - h ∂g/∂z`.
+    buf: Vec<f64>,
+    /// The memory before the last [`FrictionModel::accept`].
+    mem: Vec<f64>,
+    p: Partials,
+}
+
+impl Sens {
+    pub(crate) fn new(l: Layout) -> Self {
+        let n = l.n_states;
+        Sens { buf: vec![0.0; 5 * n + n * n], mem: vec![0.0; l.n_memory], p: Partials::new(n) }
+    }
+}
+
+impl<M: FrictionModel + Sync> Implicit<'_, M> {
+    /// The sensitivity of one backward-Euler solution `w` of
+    /// `w = z + h g(t + h, x + v h, w, v)`, from the sensitivity `s_in` of `z`:
+    /// `(I - h ∂g/∂w) S_w = S_z + h (∂g/∂x · dx_end/dΔu + ∂g/∂v / dt)`, with the
+    /// model's analytic partial derivatives at the solution `w`. False if the
+    /// matrix is singular.
+    #[allow(clippy::too_many_arguments)]
+    fn be_sens(
+        &self,
+        p: &mut Partials,
+        a: &mut [f64],
+        end: Input,
+        dx_end: f64,
+        dt: f64,
+        h: f64,
+        mem: &[f64],
+        w: &[f64],
+        s_in: &[f64],
+        s_out: &mut [f64],
+    ) -> bool {
+        let n = w.len();
+        self.m.partials(&end, w, mem, p);
+        for i in 0..n {
+            s_out[i] = s_in[i] + h * (p.dg_dx[i] * dx_end + p.dg_dv[i] / dt);
+            for j in 0..n {
+                a[i * n + j] = -h * p.dg_dz[i * n + j] + if i == j { 1.0 } else { 0.0 };
+            }
+        }
+        solve(a, s_out, n)
+    }
+
+    /// The sensitivity of one forward-Euler step from `z` (sensitivity
+    /// `s_in`) at `inp`: `S_w = S_z + h (∂g/∂z S_z + ∂g/∂x dx/dΔu + ∂g/∂v / dt)`.
+    #[allow(clippy::too_many_arguments)]
+    fn fe_sens(
+        &self,
+        p: &mut Partials,
+        inp: Input,
+        dx: f64,
+        dt: f64,
+        h: f64,
+        mem: &[f64],
+        z: &[f64],
+        s_in: &[f64],
+        s_out: &mut [f64],
+    ) {
+        let n = z.len();
+        self.m.partials(&inp, z, mem, p);
+        for i in 0..n {
+            let gz: f64 = (0..n).map(|j| p.dg_dz[i * n + j] * s_in[j]).sum();
+            s_out[i] = s_in[i] + h * (gz + p.dg_dx[i] * dx + p.dg_dv[i] / dt);
+        }
+    }
+
+    /// Advance one contact as [`Stepper::step`] does; with `sens`, also carry
+    /// the sensitivity of the states to the slip increment through every
+    /// accepted sub-step (forward sensitivity of the algorithm: the same
+    /// sub-steps, each backward-Euler solve differentiated at its solution)
+    /// and return `dF/dΔu` beside `F` (0 without `sens`). The states and the
+    /// force are computed by the same operations either way.
+    pub(crate) fn advance(
+        &self,
+        work: &mut Work,
+        dt: f64,
+        du: f64,
+        st: &mut [f64],
+        mut sens: Option<&mut Sens>,
+    ) -> Result<(f64, f64), StepFailure> {
         let n = self.l.n_states;
         let (z, rest) = work.buf.split_at_mut(n);
         let (z1, rest) = rest.split_at_mut(n);
@@ -209,6 +300,10 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
         let mut s = Be { f, fp, r, jac };
         z.copy_from_slice(&st[self.l.z()]);
         mem.copy_from_slice(&st[self.l.mem()]);
+        if let Some(se) = sens.as_deref_mut() {
+            // the state at the start of the step is held fixed
+            se.buf[..n].fill(0.0);
+        }
         let (t0, x0, v) = (st[T], st[X], du / dt);
         let (mut tau, mut h) = (0.0, dt);
         let mut count = 0;
@@ -249,6 +344,34 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
             if err <= 1.0 {
                 // extrapolate implicit steps; an explicit pair is across a
                 // kink, where extrapolation could throw the state back over it
+                if let Some(se) = sens.as_deref_mut() {
+                    // the sensitivities of z1, zh, z2 (at their solutions),
+                    // before z moves on
+                    let (sz, rest) = se.buf.split_at_mut(n);
+                    let (s1, rest) = rest.split_at_mut(n);
+                    let (sh, rest) = rest.split_at_mut(n);
+                    let (s2, a) = rest.split_at_mut(n);
+                    let a = &mut a[n..];
+                    let p = &mut se.p;
+                    let (dxa, dxh, dxe) = (tau / dt, (tau + 0.5 * h) / dt, (tau + h) / dt);
+                    let (inh, ine) =
+                        (Input::new(ta + 0.5 * h, xa + 0.5 * v * h, v), Input::new(ta + h, xa + v * h, v));
+                    let ok = if explicit {
+                        self.fe_sens(p, Input::new(ta, xa, v), dxa, dt, 0.5 * h, mem, z, sz, sh);
+                        self.fe_sens(p, inh, dxh, dt, 0.5 * h, mem, zh, sh, s2);
+                        true
+                    } else {
+                        self.be_sens(p, a, ine, dxe, dt, h, mem, z1, sz, s1)
+                            && self.be_sens(p, a, inh, dxh, dt, 0.5 * h, mem, zh, sz, sh)
+                            && self.be_sens(p, a, ine, dxe, dt, 0.5 * h, mem, z2, sh, s2)
+                    };
+                    if !ok {
+                        return Err(StepFailure { t: t0 + tau });
+                    }
+                    for i in 0..n {
+                        sz[i] = if explicit { s2[i] } else { 2.0 * s2[i] - s1[i] };
+                    }
+                }
                 for i in 0..n {
                     z[i] = if explicit { z2[i] } else { 2.0 * z2[i] - z1[i] };
                 }
@@ -258,7 +381,22 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
                 } else {
                     Input::new(t0 + tau, x0 + v * tau, v)
                 };
+                if let Some(se) = sens.as_deref_mut() {
+                    se.mem.copy_from_slice(mem);
+                    // z before accept, to see which states it sets
+                    se.buf[n..2 * n].copy_from_slice(z);
+                }
                 self.m.accept(&end, z, mem);
+                if let Some(se) = sens.as_deref_mut() {
+                    // a state that accept sets (the reset integrator's stop
+                    // at ±z0) is a constant there: its sensitivity is 0
+                    let (sz, before) = se.buf.split_at_mut(n);
+                    for ((s, &zi), &zb) in sz.iter_mut().zip(z.iter()).zip(&before[..n]) {
+                        if zi != zb {
+                            *s = 0.0;
+                        }
+                    }
+                }
             }
             h *= grow;
         }
@@ -267,10 +405,23 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
         if !f.is_finite() {
             return Err(StepFailure { t: t0 + dt });
         }
+        let mut df = 0.0;
+        if let Some(se) = sens {
+            // with the memory of before the last accept, as the direct
+            // update's tangent: a hysteresis element that slipped over the
+            // last sub-step is at its slip limit after `accept`, where the
+            // partials (memory held) would count it as sticking
+            self.m.partials(&inp, z, &se.mem, &mut se.p);
+            let p = &se.p;
+            df = p.df_dx + p.df_dv / dt + (0..n).map(|j| p.df_dz[j] * se.buf[j]).sum::<f64>();
+            if !df.is_finite() {
+                return Err(StepFailure { t: t0 + dt });
+            }
+        }
         st[T] = inp.t;
         st[X] = inp.x;
         st[self.l.z()].copy_from_slice(z);
         st[self.l.mem()].copy_from_slice(mem);
-        Ok(f)
+        Ok((f, df))
     }
 }

@@ -78,8 +78,12 @@ pub mod layout;
 mod lugre_batch;
 pub mod planar;
 mod slider_batch;
+pub mod tangent;
 
 pub use layout::Layout;
+pub use tangent::update_tangent;
+#[cfg(feature = "rayon")]
+pub use tangent::update_tangent_par;
 
 use thiserror::Error;
 
@@ -156,6 +160,15 @@ pub enum UpdateError {
         dt: f64,
         /// How many contacts failed.
         failed: usize,
+    },
+    /// A tangent was asked of an update that has none
+    /// ([`planar::update_2d_tangent`] for `bouc_wen`). Nothing is changed.
+    #[error("model `{model}`: the update has no consistent tangent: {reason}")]
+    NoTangent {
+        /// Model id.
+        model: &'static str,
+        /// Why.
+        reason: &'static str,
     },
     /// The model has no isotropic form in two tangential directions
     /// ([`planar`]).

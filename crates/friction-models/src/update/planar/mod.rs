@@ -97,6 +97,11 @@ mod iwan5;
 mod lugre;
 mod relax;
 mod sliders;
+mod tangent;
+
+pub use tangent::update_2d_tangent;
+#[cfg(feature = "rayon")]
+pub use tangent::update_2d_tangent_par;
 
 use super::{SliceFailure, UpdateError};
 use crate::model::FrictionModel;

@@ -18,7 +18,7 @@ pub(super) fn num(v: f64) -> ParamValue {
 }
 
 /// Every model with a 2-D form, with parameters that exercise it.
-fn planar_models() -> Vec<(String, AnyModel)> {
+pub(super) fn planar_models() -> Vec<(String, AnyModel)> {
     let specs: Vec<(&str, ParamMap)> = vec![
         ("viscous", ParamMap::new()),
         ("power_viscous", ParamMap::new()),
