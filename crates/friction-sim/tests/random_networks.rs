@@ -71,10 +71,7 @@ fn run(seeds: impl IntoParallelIterator<Item = u64>, shrink_budget: usize) -> Ve
 /// The seeds of `0..CASES` whose networks still break an invariant, each
 /// with its symptom (issue 50, open): the in-suite test skips them and holds
 /// every other seed; `scripts/random-networks.sh` runs them all.
-const KNOWN: &[(u64, &str)] = &[
-    (160, "sliding force off its curve"),
-    (192, "sliding force off its curve"),
-];
+const KNOWN: &[(u64, &str)] = &[(160, "sliding force off its curve"), (192, "sliding force off its curve")];
 
 /// A few hundred random networks keep every invariant (but the known
 /// defects of [`KNOWN`]).
