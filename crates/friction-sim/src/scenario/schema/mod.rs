@@ -346,7 +346,12 @@ pub const TABLES: &[Table] = &[
         name: "stop",
         array: true,
         required: false,
-        doc: "Hard end stops of a body (impacts with a coefficient of restitution).",
+        doc: "Hard end stops of a body (impacts with a coefficient of restitution). An impact acts on the \
+              struck body alone: a contact carries a bounded force, so no impulse crosses it, and the \
+              stuck contacts of the struck body slide from that instant. A bounce whose rebound would \
+              lift the body from its stop by less than 10 x `atol_position` (v^2 / 2a, a its \
+              acceleration towards the stop) ends the sequence of ever shorter bounces: the body rests \
+              on the stop, and the kinetic energy left is booked under `impacts`.",
         keys: &[
             key("body", Kind::Body, "", "", true, "the body"),
             key("min", ANY, "m", "-inf", false, "lower limit (the body's x0 must lie inside)"),
