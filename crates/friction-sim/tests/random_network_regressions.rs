@@ -716,3 +716,65 @@ t_end = 3.28
         out.events.iter().find(|e| e.contact == "c0" && e.from == "stuck" && e.t > 3.0).expect("breaks away");
     assert!(brk.t < 3.2712, "c0 broke away only at {} (its disengagement)", brk.t);
 }
+
+/// Random network 2947 of the property test, shrunk: a body pushed by a
+/// sine force rests, stuck through `c0` (fc 1), on a body stuck to the
+/// ground. The force `c0` must carry rose over 1 N inside a long step
+/// (the state is constant) and fell back under it before the step's fourth
+/// sample; the fifth, past the next rise, was negative and the break-away
+/// was bisected there, at 0.6848 s: `c0` carried up to 1.09 N for 0.26 s.
+/// Now a dip between earlier samples comes first: `c0` breaks away where
+/// the sine force reaches 1 N.
+#[test]
+fn a_dip_before_a_later_crossing_in_the_same_step_breaks_away_first() {
+    let text = r#"
+name = "dip_before_a_crossing"
+[[body]]
+name = "m0"
+mass = 0.699
+x0 = -0.0702
+[[body]]
+name = "m1"
+mass = 2.22
+v0 = 0.495
+[[force]]
+on = "m0"
+value = { type = "sine", amplitude = 1.23, frequency = 1.93, phase = 2.07 }
+[[contact]]
+name = "c0"
+between = ["m0", "m1"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[contact]]
+name = "c1"
+between = ["ground", "m1"]
+model = "coulomb"
+params = { fc = 3.0 }
+[solver]
+t_end = 1.0
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    let rest = out.events.iter().find(|e| e.contact == "c1" && e.to == "stuck").expect("m1 comes to rest");
+    let brk = out
+        .events
+        .iter()
+        .find(|e| e.contact == "c0" && e.from == "stuck" && e.t > rest.t)
+        .expect("breaks away");
+    // both bodies at rest: c0 carries the sine force on m0, 1 N first at
+    let f = |t: f64| 1.23 * (2.0 * std::f64::consts::PI * 1.93 * t + 2.07).sin();
+    let (mut lo, mut hi) = (rest.t, rest.t);
+    while f(hi).abs() < 1.0 {
+        lo = hi;
+        hi += 1e-3;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid).abs() < 1.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    assert!((brk.t - hi).abs() < 1e-8, "break-away at {} s, closed form {hi} s", brk.t);
+}

@@ -188,6 +188,13 @@ impl Engine<'_> {
             let prev = ts[i - 1];
             let crossed = (0..watch).find(|&j| hist[at(i - 1, j)] > 0.0 && g[j] < 0.0 && watched(j));
             if let Some(j) = crossed {
+                // a dip between earlier samples comes first (the sample after
+                // it positive again, this one negative)
+                if i >= 3 {
+                    if let Some(d) = self.dip(&ts, hist, i - 1, watch, y, g, interp) {
+                        return Some(d);
+                    }
+                }
                 return Some((self.bisect_root(prev, ti, j, y, g, interp), j));
             }
             if i == 1 {
@@ -218,6 +225,26 @@ impl Engine<'_> {
                 }
             }
         }
+        self.dip(&ts, hist, INTERIOR, watch, y, g, interp)
+    }
+
+    /// A dip of a watched root below zero between the samples `0..=upto`
+    /// of a step (times `ts`, roots `hist`, `watch` of them per sample),
+    /// none of them negative: its first crossing, or `None`.
+    #[allow(clippy::too_many_arguments)]
+    fn dip(
+        &self,
+        ts: &[f64],
+        hist: &[f64],
+        upto: usize,
+        watch: usize,
+        y: &mut [f64],
+        g: &mut [f64],
+        interp: &mut dyn FnMut(f64, &mut [f64]) -> bool,
+    ) -> Option<(f64, usize)> {
+        let nc = self.sys.contacts.len();
+        let watched = |j: usize| j >= nc || self.disc.borrow().modes[j] == Mode::Stuck;
+        let at = |i: usize, j: usize| i * watch + j;
         // a dip between samples: a stuck contact's margin (its capacity
         // less its force) that falls below zero and rises again between two
         // samples, under a force or normal load that varies in time while
@@ -225,7 +252,7 @@ impl Engine<'_> {
         // grow to max_step). The parabola through three consecutive samples
         // screens for it; a dip it predicts below zero is minimised by golden
         // section and, when truly negative, its crossing is bisected.
-        for i in 1..INTERIOR {
+        for i in 1..upto {
             let (ta, tb, tc) = (ts[i - 1], ts[i], ts[i + 1]);
             for j in (0..watch).filter(|&j| watched(j)) {
                 let (ga, gb, gc) = (hist[at(i - 1, j)], hist[at(i, j)], hist[at(i + 1, j)]);
