@@ -26,6 +26,7 @@ mod energy;
 mod events;
 mod gap;
 mod grouping;
+mod held;
 mod jacobian;
 pub(crate) mod lcp;
 mod loops;
