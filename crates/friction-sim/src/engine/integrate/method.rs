@@ -13,6 +13,7 @@ use crate::engine::integrate::dop853::Dop853;
 use crate::engine::integrate::equations::EngineEquations;
 use crate::engine::integrate::main_loop::Hooks;
 use crate::engine::integrate::radau::Radau5;
+use crate::engine::integrate::rosenbrock::Rodas5P;
 use crate::engine::integrate::stepper::Diffsol;
 use crate::engine::linalg::band_lu::BandOrSparseLu;
 use crate::engine::network::rows::{Kept, Progress, RowOut, RowSink};
@@ -203,7 +204,7 @@ impl Engine<'_> {
             coupling: coupling.take(),
         };
         let sparse = method.is_implicit()
-            && method != Method::Radau5
+            && !matches!(method, Method::Radau5 | Method::Rodas5p)
             && match st.linear_algebra {
                 LinearAlgebra::Auto => self.n >= SPARSE_FROM,
                 LinearAlgebra::Dense => false,
@@ -212,6 +213,10 @@ impl Engine<'_> {
         let (mut out, kept) = if method == Method::Radau5 {
             let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
             self.integrate(Radau5::new(self, 0.0, &y0, h0, st.rtol, atol), &y0, ev0, hooks, start)
+        } else if method == Method::Rodas5p {
+            let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
+            let h_max = st.max_step.min(st.t_end);
+            self.integrate(Rodas5P::new(self, 0.0, &y0, h0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
         } else if method == Method::Dop853 {
             let h_max = st.max_step.min(st.t_end);
             let atol = atol.into_iter().map(|a| a * DOP853_TOL_SCALE).collect();

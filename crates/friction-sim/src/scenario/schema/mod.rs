@@ -384,7 +384,7 @@ pub const TABLES: &[Table] = &[
             key("output", Kind::Choice(&["steps"]), "", "", false, "\"steps\": a row at every accepted step instead of `output_dt`"),
             key(
                 "method",
-                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853"]),
+                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p"]),
                 "",
                 "\"auto\"",
                 false,
