@@ -25,10 +25,12 @@
 //! method and the step goes on to the right. An autonomous network (no
 //! driver, constant forces and normal loads) skips it.
 //!
-//! The energy quadratures feed back into nothing and their Jacobian rows
-//! are whatever the engine's products give (zero): their stages are the
-//! linearly implicit formula with that row. Dense linear algebra
-//! ([`crate::engine::linalg::small_lu`]) on the states before them.
+//! The energy quadratures feed back into nothing, so the factorisation is
+//! of the states before them only; their rows of the Jacobian (which the
+//! engine's products leave at zero) are differenced once per step, since
+//! the method keeps its order only with the exact Jacobian (see
+//! `Rodas5P::jacobian`). Dense linear algebra
+//! ([`crate::engine::linalg::small_lu`]).
 
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock_tableau::{A, C, D, GAMMA, H, NODES, S};
@@ -230,6 +232,28 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             self.u[j] = 0.0;
             for i in 0..n {
                 self.jac[i * m + j] = self.du[i];
+            }
+        }
+        if n > m {
+            // the quadratures' rows: their products are zero (the engine
+            // leaves them out of every Newton matrix), but a Rosenbrock
+            // method is of its order only with the exact Jacobian; with
+            // these rows zero the energies were of low order, and at their
+            // absolute tolerance of a picojoule they set the step (the
+            // overdamped closed form of `tests/rosenbrock.rs`: 1,097 steps
+            // at rtol 1e-6). Differenced column by column (m evaluations),
+            // as the engine has no exact form of them.
+            self.u[..n].copy_from_slice(&self.y);
+            for j in 0..m {
+                let yj = self.y[j];
+                let dy = f64::EPSILON.sqrt() * (yj.abs() + self.atol[j] / self.rtol.max(f64::EPSILON));
+                self.u[j] = yj + dy;
+                let inv = 1.0 / (self.u[j] - yj);
+                self.p.rhs(self.t_fx, &self.u, &mut self.du);
+                self.u[j] = yj;
+                for i in m..n {
+                    self.jac[i * m + j] = (self.du[i] - self.fx[i]) * inv;
+                }
             }
         }
         if self.time_dependent {
