@@ -39,6 +39,33 @@ fn lugre(c: &mut Criterion) {
     g.finish();
 }
 
+/// Small stiff networks `auto` gives Radau5 (one LuGre contact, no stick
+/// events) with radau5, rodas5p and bdf; the counters printed once.
+fn small_stiff(c: &mut Criterion) {
+    let mut g = c.benchmark_group("small_stiff");
+    g.sample_size(20);
+    for name in ["frictional_lag", "fmu_contact_lugre"] {
+        for m in [Method::Radau5, Method::Rodas5p, Method::Bdf] {
+            let mut sys = load(&format!("{name}.toml"));
+            sys.solver.method = m;
+            let out = simulate(&sys).unwrap();
+            println!(
+                "{name}/{}: {} steps, {} rejected, {} rhs evaluations, {} Jacobian products, {} factorisations, \
+                 failure: {:?}",
+                m.name(),
+                out.stats.steps,
+                out.stats.rejected,
+                out.stats.rhs_evals,
+                out.stats.jacobian_products,
+                out.stats.factorisations,
+                out.failure
+            );
+            g.bench_function(format!("{name}/{}", m.name()), |b| b.iter(|| simulate(&sys).unwrap()));
+        }
+    }
+    g.finish();
+}
+
 fn free_decay(c: &mut Criterion) {
     let mut g = c.benchmark_group("coulomb_free_decay");
     g.sample_size(20);
@@ -120,6 +147,6 @@ criterion_group! {
     name = benches;
     // no HTML plots: criterion's plotting would need system fonts
     config = Criterion::default().without_plots();
-    targets = lugre, free_decay, chains
+    targets = lugre, small_stiff, free_decay, chains
 }
 criterion_main!(benches);
