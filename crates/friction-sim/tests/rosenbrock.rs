@@ -104,8 +104,9 @@ fn stiff_linear_network_follows_its_closed_form_at_fifth_order() {
 
 /// The LuGre stick-slip example: Rodas5P's positions within 1e-5 m of a
 /// reference (Radau5 at rtol 1e-12, absolute tolerances a millionth), as
-/// Radau5's are, with the events of radau5 and bdf; and no more
-/// factorisations than accepted and rejected steps.
+/// Radau5's are, with the events of radau5 and bdf (none: the LuGre
+/// contact slides through its sticking phases, no mode changes); and one
+/// factorisation per attempted step.
 #[test]
 fn lugre_stick_slip_agrees_with_radau5_and_bdf() {
     let ros = run(&load("lugre_stick_slip.toml", Method::Rodas5p));
@@ -142,7 +143,8 @@ fn lugre_stick_slip_agrees_with_radau5_and_bdf() {
 }
 
 /// Every example runs with Rodas5P, balances its energy, has the events BDF
-/// finds, and agrees with BDF's positions to the examples' tolerances.
+/// finds at the same times (the roots located on the dense output), and
+/// agrees with BDF's positions to the examples' tolerances.
 #[test]
 fn every_example_runs_with_rodas5p_and_agrees_with_bdf() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
@@ -159,6 +161,20 @@ fn every_example_runs_with_rodas5p_and_agrees_with_bdf() {
         let b = run(&load(name, Method::Bdf));
         assert_eq!(r.stats.method, "rodas5p");
         assert_eq!(r.events.len(), b.events.len(), "{name}: events {:?} vs {:?}", r.events, b.events);
+        let mut dt: f64 = 0.0;
+        for (a, e) in r.events.iter().zip(&b.events) {
+            assert_eq!(
+                (&a.contact, &a.from, &a.to),
+                (&e.contact, &e.from, &e.to),
+                "{name}: at {} and {}",
+                a.t,
+                e.t
+            );
+            dt = dt.max((a.t - e.t).abs());
+        }
+        println!("{name}: {} events, times within {dt:.2e} s of bdf's", r.events.len());
+        // measured at most 5.5e-7 s (stick_slip_stops, 88 events)
+        assert!(dt < 1e-5, "{name}: event times {dt:e} s from bdf's");
         let scale = r
             .columns
             .iter()
