@@ -258,7 +258,11 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         }
         if self.time_dependent {
             let tf = self.t_fx;
-            let dt = f64::EPSILON.sqrt() * tf.abs().max(self.h.abs()).max(1e-6);
+            // the increment scaled by the run's time scale (the largest
+            // step, at most the end time): at t = 0 a floor of the current
+            // step left a rounding error of 1e-3 of f in the difference
+            let scale = if self.h_max.is_finite() { self.h_max } else { 1.0 };
+            let dt = f64::EPSILON.sqrt() * tf.abs().max(scale).max(self.h.abs());
             self.p.rhs(tf + dt, &self.y, &mut self.du);
             let inv = 1.0 / ((tf + dt) - tf);
             for ((ft, &d), &f) in self.ft.iter_mut().zip(&self.du).zip(&self.fx) {
