@@ -50,14 +50,16 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// Jacobian of as many products as states, ∂f/∂t and the quadratures' rows
 /// differenced (one and as many evaluations as states), where Radau5's
 /// simplified Newton iteration converges in one or two iterations on a
-/// reused Jacobian. Best of criterion's samples (`benches/engine.rs`,
-/// 2026-11-28, shared machine), rodas5p / radau5 / bdf: the LuGre
-/// stick-slip example 1.58 / 1.05 / 2.06 ms (568 / 636 / 1,485 steps;
-/// 11,165 / 7,944 / 6,784 evaluations and 1,704 / 915 / 174 products with
-/// the 4,001 output rows; 617 / 372 / 571 factorisations) at 3.5e-6 /
-/// 2.2e-7 / 4.5e-5 m from a Radau5 reference at rtol 1e-12; frictional
-/// lag 2.97 / 2.10 / 3.23 ms (1,055 / 1,093 / 2,243 steps); the LuGre FMU
-/// contact 0.25 / 0.20 / 0.29 ms (118 / 140 / 333 steps).
+/// reused Jacobian. Criterion's estimates (`benches/engine.rs`,
+/// 2026-11-28, on a shared machine at a load of about 5 on 2 cores: two
+/// runs each, the spread given), rodas5p / radau5 / bdf: the LuGre
+/// stick-slip example 1.58-1.64 / 1.05-1.36 / 2.06-2.42 ms (561 / 636 /
+/// 1,485 steps; 11,011 / 7,944 / 6,784 evaluations and 1,683 / 915 / 174
+/// products with the 4,001 output rows; 600 / 372 / 571 factorisations) at
+/// 3.4e-6 / 2.2e-7 / 4.5e-5 m from a Radau5 reference at rtol 1e-12;
+/// frictional lag 2.97-3.06 / 2.10-2.12 / 2.84-3.23 ms (1,037 / 1,093 /
+/// 2,243 steps); the LuGre FMU contact 0.25-0.26 / 0.20-0.22 / 0.29-0.32
+/// ms (118 / 140 / 333 steps).
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// DOP853 controls its local error at this fraction of the scenario's

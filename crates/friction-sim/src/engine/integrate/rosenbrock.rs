@@ -323,17 +323,19 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             } else {
                 self.du.copy_from_slice(&self.fx);
             }
-            let hd = h * D[s];
-            let crow = &C[s][..s];
+            // the coupling's weights over h once per stage, no time term
+            // for an autonomous problem
+            let hd = if self.time_dependent { h * D[s] } else { 0.0 };
+            let mut ch = [0.0; S];
+            for (w, &c) in ch.iter_mut().zip(&C[s][..s]) {
+                *w = c / h;
+            }
             let (done, rest) = self.k.split_at_mut(s * n);
             let ks = &mut rest[..n];
             for i in 0..n {
-                let mut acc = self.du[i];
-                if self.time_dependent {
-                    acc += hd * self.ft[i];
-                }
-                for (j, &c) in crow.iter().enumerate() {
-                    acc += (c / h) * done[j * n + i];
+                let mut acc = self.du[i] + hd * self.ft[i];
+                for (j, &w) in ch[..s].iter().enumerate() {
+                    acc += w * done[j * n + i];
                 }
                 ks[i] = acc;
             }
