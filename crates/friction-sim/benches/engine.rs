@@ -1,4 +1,5 @@
-//! Benchmarks of whole runs: the LuGre stick-slip scenario with every solver,
+//! Benchmarks of whole runs: the LuGre stick-slip scenario with every solver
+//! (Radau5 and Rodas5P the engine's own),
 //! and the Coulomb free decay with true stick against the tanh-regularised
 //! Coulomb model a user would otherwise pick. Steps and rejected steps are
 //! printed once per case next to criterion's timings.
@@ -17,19 +18,50 @@ fn load(name: &str) -> friction_sim::System {
 fn lugre(c: &mut Criterion) {
     let mut g = c.benchmark_group("lugre_stick_slip");
     g.sample_size(10);
-    for m in [Method::Bdf, Method::TrBdf2, Method::Esdirk34, Method::Tsit45] {
+    for m in [Method::Bdf, Method::TrBdf2, Method::Esdirk34, Method::Tsit45, Method::Radau5, Method::Rodas5p]
+    {
         let mut sys = load("lugre_stick_slip.toml");
         sys.solver.method = m;
         let out = simulate(&sys).unwrap();
         println!(
-            "lugre_stick_slip/{}: {} steps, {} rejected, {} rhs evaluations, failure: {:?}",
+            "lugre_stick_slip/{}: {} steps, {} rejected, {} rhs evaluations, {} Jacobian products, {} \
+             factorisations, failure: {:?}",
             m.name(),
             out.stats.steps,
             out.stats.rejected,
             out.stats.rhs_evals,
+            out.stats.jacobian_products,
+            out.stats.factorisations,
             out.failure
         );
         g.bench_function(m.name(), |b| b.iter(|| simulate(&sys).unwrap()));
+    }
+    g.finish();
+}
+
+/// Small stiff networks `auto` gives Radau5 (one LuGre contact, no stick
+/// events) with radau5, rodas5p and bdf; the counters printed once.
+fn small_stiff(c: &mut Criterion) {
+    let mut g = c.benchmark_group("small_stiff");
+    g.sample_size(20);
+    for name in ["frictional_lag", "fmu_contact_lugre"] {
+        for m in [Method::Radau5, Method::Rodas5p, Method::Bdf] {
+            let mut sys = load(&format!("{name}.toml"));
+            sys.solver.method = m;
+            let out = simulate(&sys).unwrap();
+            println!(
+                "{name}/{}: {} steps, {} rejected, {} rhs evaluations, {} Jacobian products, {} factorisations, \
+                 failure: {:?}",
+                m.name(),
+                out.stats.steps,
+                out.stats.rejected,
+                out.stats.rhs_evals,
+                out.stats.jacobian_products,
+                out.stats.factorisations,
+                out.failure
+            );
+            g.bench_function(format!("{name}/{}", m.name()), |b| b.iter(|| simulate(&sys).unwrap()));
+        }
     }
     g.finish();
 }
@@ -115,6 +147,6 @@ criterion_group! {
     name = benches;
     // no HTML plots: criterion's plotting would need system fonts
     config = Criterion::default().without_plots();
-    targets = lugre, free_decay, chains
+    targets = lugre, small_stiff, free_decay, chains
 }
 criterion_main!(benches);

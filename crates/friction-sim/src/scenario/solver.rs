@@ -49,7 +49,8 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
         }
         (None, None) => Some(s.t_end / 1000.0),
     };
-    const METHODS: [&str; 7] = ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853"];
+    const METHODS: [&str; 8] =
+        ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p"];
     let method = match s.method.as_deref().unwrap_or("auto") {
         "auto" => Method::Auto,
         "bdf" => Method::Bdf,
@@ -58,6 +59,7 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
         "tsit45" => Method::Tsit45,
         "radau5" => Method::Radau5,
         "dop853" => Method::Dop853,
+        "rodas5p" => Method::Rodas5p,
         other => {
             return Err(bad(
                 "method",
@@ -85,12 +87,14 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
             ))
         }
     };
-    if method == Method::Radau5 && linear_algebra == LinearAlgebra::Sparse {
+    if matches!(method, Method::Radau5 | Method::Rodas5p) && linear_algebra == LinearAlgebra::Sparse {
         return Err(bad(
             "linear_algebra",
-            "`linear_algebra` = \"sparse\" is not available with `method` = \"radau5\" (dense LU only, meant \
-             for small networks); use \"auto\" or \"dense\", or `method` = \"bdf\" for large networks"
-                .to_string(),
+            format!(
+                "`linear_algebra` = \"sparse\" is not available with `method` = \"{}\" (dense LU only, meant \
+                 for small networks); use \"auto\" or \"dense\", or `method` = \"bdf\" for large networks",
+                method.name()
+            ),
         ));
     }
     let (mut ap, mut av, mut az) = (1e-9, 1e-9, 1e-10);

@@ -288,6 +288,10 @@ pub enum Method {
     /// Dormand and Prince's explicit Runge-Kutta pair of order 8(5,3) with
     /// a dense output of order 7 (Hairer's DOP853, the engine's own).
     Dop853,
+    /// Rosenbrock-Wanner method Rodas5P of order 5 (Steinebach 2023, the
+    /// engine's own): one factorisation and no Newton iteration per step,
+    /// the exact Jacobian, a dense output of order 4; dense linear algebra.
+    Rodas5p,
 }
 
 impl Method {
@@ -301,12 +305,13 @@ impl Method {
             Method::Tsit45 => "tsit45",
             Method::Radau5 => "radau5",
             Method::Dop853 => "dop853",
+            Method::Rodas5p => "rodas5p",
         }
     }
 
     /// Whether the method solves linear systems with the Jacobian.
     pub fn is_implicit(self) -> bool {
-        matches!(self, Method::Bdf | Method::TrBdf2 | Method::Esdirk34 | Method::Radau5)
+        matches!(self, Method::Bdf | Method::TrBdf2 | Method::Esdirk34 | Method::Radau5 | Method::Rodas5p)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::engine::integrate::dop853::Dop853;
 use crate::engine::integrate::equations::EngineEquations;
 use crate::engine::integrate::main_loop::Hooks;
 use crate::engine::integrate::radau::Radau5;
+use crate::engine::integrate::rosenbrock::Rodas5P;
 use crate::engine::integrate::stepper::Diffsol;
 use crate::engine::linalg::band_lu::BandOrSparseLu;
 use crate::engine::network::rows::{Kept, Progress, RowOut, RowSink};
@@ -41,6 +42,24 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// Jacobian of as many products as states. With events or slider kinks bdf
 /// stays ahead (Iwan-4 loops 2.4 / 2.6 ms, coupled clutches 2.5 / 4.3 ms,
 /// stick-slip with stops 7.3 / 8.7 ms).
+///
+/// The Rosenbrock method Rodas5P (`rodas5p`, one factorisation and no
+/// Newton iteration per step) was measured on the same small stiff
+/// networks and is picked by no rule: it takes about as many steps as
+/// Radau5, but each costs seven stage evaluations, the next derivative, a
+/// Jacobian of as many products as states, ∂f/∂t and the quadratures' rows
+/// differenced (one and as many evaluations as states), where Radau5's
+/// simplified Newton iteration converges in one or two iterations on a
+/// reused Jacobian. Criterion's estimates (`benches/engine.rs`,
+/// 2026-11-28, on a shared machine at a load of about 5 on 2 cores: two
+/// runs each, the spread given), rodas5p / radau5 / bdf: the LuGre
+/// stick-slip example 1.58-1.64 / 1.05-1.36 / 2.06-2.42 ms (561 / 636 /
+/// 1,485 steps; 11,011 / 7,944 / 6,784 evaluations and 1,683 / 915 / 174
+/// products with the 4,001 output rows; 600 / 372 / 571 factorisations) at
+/// 3.4e-6 / 2.2e-7 / 4.5e-5 m from a Radau5 reference at rtol 1e-12;
+/// frictional lag 2.97-3.06 / 2.10-2.12 / 2.84-3.23 ms (1,037 / 1,093 /
+/// 2,243 steps); the LuGre FMU contact 0.25-0.26 / 0.20-0.22 / 0.29-0.32
+/// ms (118 / 140 / 333 steps).
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// DOP853 controls its local error at this fraction of the scenario's
@@ -203,7 +222,7 @@ impl Engine<'_> {
             coupling: coupling.take(),
         };
         let sparse = method.is_implicit()
-            && method != Method::Radau5
+            && !matches!(method, Method::Radau5 | Method::Rodas5p)
             && match st.linear_algebra {
                 LinearAlgebra::Auto => self.n >= SPARSE_FROM,
                 LinearAlgebra::Dense => false,
@@ -212,6 +231,10 @@ impl Engine<'_> {
         let (mut out, kept) = if method == Method::Radau5 {
             let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
             self.integrate(Radau5::new(self, 0.0, &y0, h0, st.rtol, atol), &y0, ev0, hooks, start)
+        } else if method == Method::Rodas5p {
+            let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
+            let h_max = st.max_step.min(st.t_end);
+            self.integrate(Rodas5P::new(self, 0.0, &y0, h0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
         } else if method == Method::Dop853 {
             let h_max = st.max_step.min(st.t_end);
             let atol = atol.into_iter().map(|a| a * DOP853_TOL_SCALE).collect();

@@ -12,6 +12,9 @@
 //!   networks;
 //! - `dop853.rs`, `dop853_tableau.rs`: the engine's own DOP853 (order 8,
 //!   dense output of order 7) for non-stiff networks;
+//! - `rosenbrock.rs`, `rosenbrock_tableau.rs`: the engine's own Rodas5P
+//!   (Rosenbrock-Wanner, order 5, one factorisation and no Newton
+//!   iteration per step) for small stiff networks;
 //! - `interior.rs`: a stick shorter than a step (a relative speed dipping
 //!   through zero and back inside it), found on the step's dense output;
 //! - `root_search.rs`: the first event root within a step of either, on its
@@ -33,5 +36,7 @@ pub(crate) mod method;
 mod radau;
 mod radau_tableau;
 mod root_search;
+mod rosenbrock;
+mod rosenbrock_tableau;
 mod stepper;
 mod stiffness;

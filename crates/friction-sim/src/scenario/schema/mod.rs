@@ -384,11 +384,11 @@ pub const TABLES: &[Table] = &[
             key("output", Kind::Choice(&["steps"]), "", "", false, "\"steps\": a row at every accepted step instead of `output_dt`"),
             key(
                 "method",
-                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853"]),
+                Kind::Choice(&["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p"]),
                 "",
                 "\"auto\"",
                 false,
-                "integrator; auto: if no contact is stiff dop853 (Hairer's DOP853, order 8), or tsit45 when a contact's hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare). dop853 controls its error at a tenth of rtol and atol (its error estimate is of order 5 and 3 while the solution is of order 8; at the tolerance itself the Coulomb free decay at rtol 1e-9 ends 4.7e-10 m off, at a tenth 1.9e-11 m), so a run asks for the accuracy it states",
+                "integrator; auto: if no contact is stiff dop853 (Hairer's DOP853, order 8), or tsit45 when a contact's hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff network of at most 3 states besides the energy quadratures (one body, or driven contacts) without stick, stop or reversal events; bdf otherwise (measured fastest on the examples: bench/compare). dop853 controls its error at a tenth of rtol and atol (its error estimate is of order 5 and 3 while the solution is of order 8; at the tolerance itself the Coulomb free decay at rtol 1e-9 ends 4.7e-10 m off, at a tenth 1.9e-11 m), so a run asks for the accuracy it states. rodas5p: the Rosenbrock-Wanner method Rodas5P (Steinebach 2023, order 5, dense output of order 4), one factorisation of the exact Jacobian and no Newton iteration per step; chosen by no `auto` rule (on the LuGre stick-slip example it was measured no faster than radau5)",
             ),
             key(
                 "linear_algebra",
@@ -396,7 +396,7 @@ pub const TABLES: &[Table] = &[
                 "",
                 "\"auto\"",
                 false,
-                "linear algebra of the implicit methods; auto: dense below 12 states, sparse from there (band LU after a bandwidth-reducing ordering, or faer sparse LU when the band is wide); radau5: dense only",
+                "linear algebra of the implicit methods; auto: dense below 12 states, sparse from there (band LU after a bandwidth-reducing ordering, or faer sparse LU when the band is wide); radau5 and rodas5p: dense only",
             ),
             key(
                 "rtol",
