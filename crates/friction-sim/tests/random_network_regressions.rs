@@ -778,3 +778,167 @@ t_end = 1.0
     }
     assert!((brk.t - hi).abs() < 1e-8, "break-away at {} s, closed form {hi} s", brk.t);
 }
+
+/// Seed 4367, shrunk: a body on a spring (10 N/m) rests on its upper stop
+/// at 0.02 m, pressed there through a stuck contact by the forces on a
+/// second body, F(t) = 0.216 sin(2π 0.951 t) + 0.652 + 0.686 sin(2π 1.77 t
+/// + 2.29) + 0.282 N. The stop's force, F(t) - 0.2 N, dips below zero for
+/// 0.019 s near t = 4.15 s, inside one DOP853 step of about 0.2 s whose
+/// samples, and the parabola through them, all stayed positive: the stop
+/// held the body with a pull of up to 4.2e-3 N. It lets go where F(t) =
+/// 0.2 N, t = 4.148073857368124 s (bisected in closed form).
+#[test]
+fn a_stop_lets_go_when_its_force_dips_below_zero_inside_a_long_step() {
+    let text = r#"
+name = "stop_force_dip"
+[[body]]
+name = "m0"
+mass = 1.0
+[[body]]
+name = "m1"
+mass = 1.0
+[[spring]]
+between = ["m1", "ground"]
+stiffness = 10.0
+length = 0.0
+[[force]]
+on = "m0"
+value = { type = "sine", amplitude = 0.216, frequency = 0.951, phase = 0.0, offset = 0.0 }
+[[force]]
+on = "m0"
+value = { type = "constant", value = 0.652 }
+[[force]]
+on = "m0"
+value = { type = "sine", amplitude = 0.686, frequency = 1.77, phase = 2.29, offset = 0.282 }
+[[contact]]
+name = "c0"
+between = ["m1", "m0"]
+model = "classical"
+params = { sliding = { model = "coulomb_viscous", params = { fc = 1.45, kv = 0.831 } }, fs = 2.04 }
+[[stop]]
+body = "m1"
+max = 0.02
+[solver]
+t_end = 4.3
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    let release = out
+        .events
+        .iter()
+        .find(|e| e.contact == "stop:m1" && e.from == "at_max" && e.t > 4.0)
+        .expect("the stop lets go near 4.15 s");
+    assert!((release.t - 4.148073857368124).abs() < 1e-8, "released at {}", release.t);
+}
+
+/// Seed 3624, shrunk: a body held by two parallel contacts to a sine
+/// driver (0.124 m, 1.19 Hz) sticks to it for 0.42 s at a time. Its slip
+/// velocity is held at zero through its acceleration only, and rows taken
+/// from the explicit method's dense output showed it at 1.0e-8 m/s (the
+/// method's error at rtol 1e-6 on a speed of 0.9 m/s), past the stick band,
+/// beside a stuck force: "sliding force off its curve". A row now shows
+/// the held velocities exactly: the body moves with the driver, to the bit.
+#[test]
+fn a_body_stuck_to_a_sine_driver_shows_no_slip_velocity_in_its_rows() {
+    let text = r#"
+name = "stuck_to_a_sine_driver"
+[[driver]]
+name = "d0"
+motion = { type = "sine", amplitude = 0.124, frequency = 1.19, phase = 0.0, offset = 0.0 }
+[[body]]
+name = "m0"
+mass = 1.0
+v0 = 0.254
+[[body]]
+name = "m1"
+mass = 0.462
+[[force]]
+on = "m1"
+value = { type = "constant", value = 0.722 }
+[[contact]]
+name = "c0"
+between = ["d0", "m1"]
+model = "stribeck"
+params = { fc = 1.17, fs = 1.7, vs = 0.179, kv = 0.0 }
+[[contact]]
+name = "c1"
+between = ["m1", "d0"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[contact]]
+name = "c3"
+between = ["m0", "d0"]
+model = "stribeck"
+params = { fc = 1.09, fs = 1.4, vs = 0.0289, kv = 0.0 }
+[solver]
+t_end = 4.2
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    // the stuck spans of c0, from its events
+    let mut spans = Vec::new();
+    let mut from = None;
+    for e in out.events.iter().filter(|e| e.contact == "c0") {
+        if e.to == "stuck" {
+            from = Some(e.t);
+        } else if let Some(t0) = from.take() {
+            spans.push((t0, e.t));
+        }
+    }
+    assert!(spans.len() >= 3, "c0 sticks and slips repeatedly: {spans:?}");
+    let (t, sv, v1, vd) = (out.series("t"), out.series("sv.c0"), out.series("v.m1"), out.series("v.d0"));
+    let mut checked = 0;
+    for k in 0..t.len() {
+        if spans.iter().any(|&(a, b)| t[k] > a && t[k] < b) {
+            assert_eq!(v1[k], vd[k], "t = {}: m1 leaves the driver", t[k]);
+            assert!(sv[k].abs() <= 1e-15, "t = {}: slip velocity {}", t[k], sv[k]);
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "{checked} stuck rows");
+}
+
+/// The conveyor belt of issue 50's case 1 with a row every 0.01 s, one of
+/// them at the belt's start (t = 1 s). That row was written before the
+/// start was handled: the belt's new speed (0.1 m/s) beside the forces of
+/// the stuck contacts from before it (seeds 160 and 192 of the property
+/// test: "sliding force off its curve"). Now the row at 1 s is the state
+/// after it: the belt's contact slides at -0.1 m/s and drags the body with
+/// its full 0.3 N, the ground's contact gives 1.0 N against the 1.1 N.
+#[test]
+fn the_row_at_a_driver_s_start_pairs_its_new_speed_with_sliding_forces() {
+    let text = r#"
+name = "belt_start_row"
+[[driver]]
+name = "d"
+motion = { type = "ramp", rate = 0.1, start = 1.0 }
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = 0.8
+[[contact]]
+name = "a"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[contact]]
+name = "b"
+between = ["m", "d"]
+model = "coulomb"
+params = { fc = 0.3 }
+[solver]
+t_end = 1.5
+output_dt = 0.01
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    let t = out.series("t");
+    let k = t.iter().position(|&t| (t - 1.0).abs() < 1e-12).expect("a row at 1 s");
+    assert_eq!(t.iter().filter(|&&t| (t - 1.0).abs() < 1e-12).count(), 1, "one row at 1 s");
+    let (sv_b, f_b, f_a) = (out.series("sv.b")[k], out.series("F.b")[k], out.series("F.a")[k]);
+    assert!((sv_b + 0.1).abs() < 1e-12, "sv.b = {sv_b}");
+    assert!((f_b - 0.3).abs() < 1e-12, "F.b = {f_b}");
+    assert!((f_a + 1.0).abs() < 1e-12, "F.a = {f_a}");
+}

@@ -27,6 +27,7 @@ mod events;
 mod gap;
 mod grouping;
 mod held;
+mod interior_roots;
 mod jacobian;
 pub(crate) mod lcp;
 mod loops;
