@@ -781,8 +781,8 @@ t_end = 1.0
 
 /// Seed 4367, shrunk: a body on a spring (10 N/m) rests on its upper stop
 /// at 0.02 m, pressed there through a stuck contact by the forces on a
-/// second body, F(t) = 0.216 sin(2π 0.951 t) + 0.652 + 0.686 sin(2π 1.77 t
-/// + 2.29) + 0.282 N. The stop's force, F(t) - 0.2 N, dips below zero for
+/// second body, F(t) = 0.216 sin(2π 0.951 t) + 0.652 + 0.686
+/// sin(2π 1.77 t + 2.29) + 0.282 N. The stop's force, F(t) - 0.2 N, dips below zero for
 /// 0.019 s near t = 4.15 s, inside one DOP853 step of about 0.2 s whose
 /// samples, and the parabola through them, all stayed positive: the stop
 /// held the body with a pull of up to 4.2e-3 N. It lets go where F(t) =
