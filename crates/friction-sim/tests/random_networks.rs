@@ -69,10 +69,10 @@ fn run(seeds: impl IntoParallelIterator<Item = u64>, shrink_budget: usize) -> Ve
 }
 
 /// The seeds of `0..CASES` whose networks still break an invariant, each
-/// with its symptom (issue 50): the in-suite test skips them and holds
-/// every other seed; `scripts/random-networks.sh` runs them all. None now
-/// (160 and 192 were rows written at a driver's start before it was
-/// handled).
+/// with its symptom (issue 50, open): the in-suite test skips them and holds
+/// every other seed; `scripts/random-networks.sh` runs them all. None now:
+/// 160 and 192 keep every invariant since a row shows the velocities of what
+/// is held at rest exactly.
 const KNOWN: &[(u64, &str)] = &[];
 
 /// A few hundred random networks keep every invariant (but the known

@@ -110,10 +110,14 @@ impl Engine<'_> {
         let mut last_report = 0.0;
         let out_dt = st.output_dt;
         let times: Vec<f64> = st.output_times.iter().flatten().copied().filter(|&t| t > 0.0).collect();
-        // the listed output times after t = 0 (None: a grid or every step)
-        let listed = st.output_times.is_some().then_some(&times[..]);
-        // a breakpoint whose rows wait for its jump to be handled
-        let mut deferred: Option<f64> = None;
+        // k-th output time after t = 0 (None: past the last or every step)
+        let out_at = |k: usize| -> Option<f64> {
+            if st.output_times.is_some() {
+                times.get(k).copied()
+            } else {
+                out_dt.map(|dt| (k + 1) as f64 * dt)
+            }
+        };
         let every_step = st.output_times.is_none() && out_dt.is_none();
         let mut next_out_k: usize = 0;
         // the output times within a step (grown to the most a step holds)
@@ -192,20 +196,6 @@ impl Engine<'_> {
                     }
                 }
                 solver.restart(self, t_b, &y);
-                // the rows due at the breakpoint, held back by the step that
-                // ended on it: the state with its new modes and the
-                // schedules' new values together
-                if deferred.take().is_some() {
-                    if every_step {
-                        rows.push_with(|r| self.row_into(t_b, &y, r));
-                    } else {
-                        let lim = t_b * (1.0 + 1e-13);
-                        due_times(&mut next_out_k, lim, out_dt, listed, t_end, &mut row_times);
-                        for &to in &row_times {
-                            rows.push_with(|r| self.row_into(to.max(t_b), &y, r));
-                        }
-                    }
-                }
                 continue;
             }
             let next_bp = if bp_i < bps.len() { bps[bp_i] } else { t_end };
@@ -318,18 +308,8 @@ impl Engine<'_> {
                 Stop::Root(tr, _) => tr,
                 _ => t_step,
             };
-            // a step ending on a breakpoint (t_end aside) holds back the rows
-            // due there until the jump is handled: written now, they would
-            // pair the schedules' new values (a driver's new speed) with the
-            // modes and forces from before it (a stuck contact's force
-            // beside a slip velocity, issue 50)
-            let defer =
-                bps.get(bp_i).copied().filter(|&b| b < t_end - tol_t && t_acc >= b - 1e-12 * (1.0 + b.abs()));
-            deferred = defer;
             // outputs up to t_acc with the memory of the step's start
-            if defer.is_some() && every_step {
-                // written after the jump
-            } else if every_step {
+            if every_step {
                 match reason {
                     Stop::Root(tr, _) => {
                         if solver.interpolate(tr, &mut y).is_err() {
@@ -342,11 +322,27 @@ impl Engine<'_> {
                 rows.push_with(|r| self.row_into(t_acc, &y, r));
             } else {
                 // the output times within the step
-                let lim = match defer {
-                    Some(b) => b - 1e-12 * (1.0 + b.abs()),
-                    None => (t_acc * (1.0 + 1e-13)).min(t_end * (1.0 + 1e-12)),
-                };
-                due_times(&mut next_out_k, lim, out_dt, listed, t_end, &mut row_times);
+                row_times.clear();
+                let lim = (t_acc * (1.0 + 1e-13)).min(t_end * (1.0 + 1e-12));
+                match (st.output_times.is_some(), out_dt) {
+                    (false, Some(dt)) => {
+                        // a uniform grid: its times up to `lim` counted at
+                        // once, then written in one pass (one test and push
+                        // per row were 2.7 ns of a row's 10)
+                        let k_end = crate::engine::network::rows::grid_end(next_out_k, dt, lim);
+                        row_times.extend((next_out_k..k_end).map(|k| ((k + 1) as f64 * dt).min(t_end)));
+                        next_out_k = k_end;
+                    }
+                    _ => {
+                        while let Some(to) = out_at(next_out_k) {
+                            if to > lim {
+                                break;
+                            }
+                            row_times.push(to.min(t_end));
+                            next_out_k += 1;
+                        }
+                    }
+                }
                 // rows of states only, kept in one block: written there by
                 // the method at once, its dense output evaluated for the
                 // columns only (free decay with x, v every millisecond,
@@ -549,39 +545,4 @@ fn non_finite_energy(e: &Energy) -> Option<String> {
         figures.extend(list.iter().map(|(n, w)| (format!("{kind}.{n}"), *w)));
     }
     figures.into_iter().find(|f| !f.1.is_finite()).map(|f| format!("{} = {}", f.0, f.1))
-}
-
-/// The output times after those written (`next_out_k` of them) up to `lim`,
-/// into `row_times` (cleared first), `next_out_k` moved past them: the
-/// `listed` times, or else the grid of `out_dt` (none when neither: every
-/// step is written).
-fn due_times(
-    next_out_k: &mut usize,
-    lim: f64,
-    out_dt: Option<f64>,
-    listed: Option<&[f64]>,
-    t_end: f64,
-    row_times: &mut Vec<f64>,
-) {
-    row_times.clear();
-    match (listed, out_dt) {
-        (Some(times), _) => {
-            while let Some(&to) = times.get(*next_out_k) {
-                if to > lim {
-                    break;
-                }
-                row_times.push(to.min(t_end));
-                *next_out_k += 1;
-            }
-        }
-        (None, Some(dt)) => {
-            // a uniform grid: its times up to `lim` counted at once, then
-            // written in one pass (one test and push per row were 2.7 ns of
-            // a row's 10)
-            let k_end = crate::engine::network::rows::grid_end(*next_out_k, dt, lim);
-            row_times.extend((*next_out_k..k_end).map(|k| ((k + 1) as f64 * dt).min(t_end)));
-            *next_out_k = k_end;
-        }
-        (None, None) => {}
-    }
 }

@@ -445,6 +445,16 @@ impl Engine<'_> {
                 }
                 RowKind::Stop(_) => false,
             });
+            // likewise a stop whose force root fired lets go of its group:
+            // another stop of it that carries no force and is not pressed on
+            // lets go with it (issue 50, seed 1559: two bodies stuck
+            // together, each on its lower stop; the one stop released as
+            // the load turned, the other was kept at a force of -1e-12 N
+            // and an acceleration away of 5e-13 m/s², within the
+            // tolerances, and its root started below zero: it pulled for
+            // 4.4 ms until the next event)
+            let stop_let_go =
+                sel.iter().any(|&j| matches!(rest[j], RowKind::Stop(s) if must_slide.contains(&(nc + s))));
             for (jj, &j) in sel.iter().enumerate() {
                 let (l, w) = (work.lambda()[jj], work.w()[jj]);
                 match rest[j] {
@@ -462,7 +472,8 @@ impl Engine<'_> {
                         let side = self.stop_side(s, y);
                         // released: no force and accelerating away from the wall
                         let free_of_force = l.abs() <= 1e-12 * (1.0 + qscale);
-                        let forced = (must_slide.contains(&(nc + s)) || (forced_slide && free_of_force))
+                        let forced = (must_slide.contains(&(nc + s))
+                            || ((forced_slide || stop_let_go) && free_of_force))
                             && side * w >= -wtol;
                         let release = (l.abs() <= 1e-12 * (1.0 + qscale) && side * w > wtol) || forced;
                         d.stops[s] = if release {
