@@ -68,8 +68,8 @@ impl Engine<'_> {
                 continue;
             }
             let prev = ts[i - 1];
-            let crossed = (0..watch).find(|&j| hist[at(i - 1, j)] > 0.0 && g[j] < 0.0 && watched(j));
-            if let Some(j) = crossed {
+            let crosses = |j: usize| hist[at(i - 1, j)] > 0.0 && hist[at(i, j)] < 0.0 && watched(j);
+            if (0..watch).any(crosses) {
                 // a dip between earlier samples comes first (the sample after
                 // it positive again, this one negative)
                 if i >= 3 {
@@ -77,7 +77,18 @@ impl Engine<'_> {
                         return Some(d);
                     }
                 }
-                return Some((self.bisect_root(prev, ti, j, y, g, interp), j));
+                // the earliest of the roots that cross between these samples,
+                // not the first by index (issue 50, seed 2947: a freewheel's
+                // capacity crossed 0.066 s before a contact of lower index
+                // broke away in the same interval, and slid through it)
+                let mut first: Option<(f64, usize)> = None;
+                for j in (0..watch).filter(|&j| crosses(j)) {
+                    let tj = self.bisect_root(prev, ti, j, y, g, interp);
+                    if first.is_none_or(|(t, _)| tj < t) {
+                        first = Some((tj, j));
+                    }
+                }
+                return first;
             }
             if i == 1 {
                 // a body that bounced off a stop at t0 (its root exactly 0
