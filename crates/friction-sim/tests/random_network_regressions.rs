@@ -1004,3 +1004,59 @@ t_end = 2.9
         .expect("the freewheel lets go after 1.25 s");
     assert!((away.t - 1.3096894409079627).abs() < 1e-9, "let go at {}", away.t);
 }
+
+/// The conveyor belt of issue 50's case 1 with a row at the belt's start
+/// (1 s, on the output grid). That row is written by the step that ends
+/// there, with the modes it ends with: the body stuck to the ground and to
+/// the belt. It read the belt's speed after the jump (0.1 m/s) beside those
+/// modes, so the belt's contact showed a slip of 0.1 m/s with a force
+/// inside its capacity: off its sliding curve (seeds 843, 1518 and 9 more of
+/// 10,000). A row at a schedule's jump now shows the left limit there (the
+/// belt still at rest), as the row of an event shows the state before the
+/// event; the next row shows the jump: the belt at 0.1 m/s dragging the body
+/// with its full 0.3 N.
+#[test]
+fn a_row_at_a_driver_s_start_shows_the_speed_before_the_jump() {
+    let text = r#"
+name = "belt_starting_on_a_row"
+[[driver]]
+name = "d"
+motion = { type = "ramp", rate = 0.1, start = 1.0 }
+[[body]]
+name = "m"
+mass = 1.0
+[[force]]
+on = "m"
+value = 0.8
+[[contact]]
+name = "a"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[contact]]
+name = "b"
+between = ["m", "d"]
+model = "coulomb"
+params = { fc = 0.3 }
+[solver]
+t_end = 1.5
+output_dt = 0.01
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    let col = |n: &str| out.col(n).unwrap_or_else(|| panic!("no column {n}: {:?}", out.columns));
+    let (vd, sv, fb, fa) = (col("v.d"), col("sv.b"), col("F.b"), col("F.a"));
+    let at = out.rows.iter().position(|r| r[0] == 1.0).expect("a row at 1 s");
+    let row = &out.rows[at];
+    assert_eq!(row[vd], 0.0, "the belt's speed at its start");
+    assert_eq!(row[sv], 0.0, "no slip on the belt's contact at its start");
+    // at rest in balance: 0.8 N pushing, the ground and the belt holding
+    assert!((row[fa] + row[fb] + 0.8).abs() < 1e-12, "{} + {} + 0.8", row[fa], row[fb]);
+    assert!(row[fb].abs() <= 0.3 + 1e-12, "{}", row[fb]);
+    // the next row: the belt moves and drags the body with its full 0.3 N
+    // (the body slides on the ground against its 1.0 N)
+    let next = &out.rows[at + 1];
+    assert_eq!(next[vd], 0.1);
+    assert!((next[fb] - 0.3).abs() < 1e-12, "F.b = {}", next[fb]);
+    assert!((next[fa] + 1.0).abs() < 1e-12, "F.a = {}", next[fa]);
+}

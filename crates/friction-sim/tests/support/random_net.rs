@@ -672,6 +672,25 @@ pub fn check_text(text: &str) -> Result<Option<Violation>, String> {
     Ok(check_outcome(&sys, &out))
 }
 
+/// The time at which the engine reads the schedules for the row at `t`:
+/// just before a breakpoint of any schedule (driver motions, forces, normal
+/// loads) that the row sits on, whose jump the row does not show yet (its
+/// left limit, as a row at an event shows the state before the event).
+fn schedule_time(sys: &System, t: f64) -> f64 {
+    let t_end = sys.solver.t_end;
+    let at = |s: &friction_sim::Schedule| {
+        s.breakpoints(t_end).into_iter().find(|&b| (t - b).abs() <= 1e-12 * (1.0 + b.abs()))
+    };
+    let hit = sys
+        .drivers
+        .iter()
+        .map(|d| &d.motion)
+        .chain(sys.forces.iter().map(|f| &f.value))
+        .chain(sys.contacts.iter().map(|c| &c.normal))
+        .find_map(at);
+    hit.map_or(t, f64::next_down)
+}
+
 /// The positions and velocities of a member at a row.
 fn member(sys: &System, out: &Outcome, row: &[f64], m: Member) -> (f64, f64) {
     match m {
@@ -681,7 +700,7 @@ fn member(sys: &System, out: &Outcome, row: &[f64], m: Member) -> (f64, f64) {
             (row[out.col(&format!("x.{n}")).unwrap()], row[out.col(&format!("v.{n}")).unwrap()])
         }
         Member::Driver(i) => {
-            let (x, v, _) = sys.drivers[i].motion.eval(row[0]);
+            let (x, v, _) = sys.drivers[i].motion.eval(schedule_time(sys, row[0]));
             (x, v)
         }
     }
@@ -908,7 +927,7 @@ fn forces_on(sys: &System, out: &Outcome, row: &[f64], bi: usize) -> (f64, f64) 
     }
     for f in &sys.forces {
         if f.on == bi {
-            add(f.value.value(t));
+            add(f.value.value(schedule_time(sys, t)));
         }
     }
     for c in &sys.contacts {

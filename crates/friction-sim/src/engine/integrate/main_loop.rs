@@ -101,6 +101,9 @@ impl Engine<'_> {
         for c in &sys.contacts {
             bps.extend(c.normal.breakpoints(t_end));
         }
+        // whether a schedule jumps at t_end itself (else the row there reads
+        // the schedules at t_end, not at its left limit)
+        let jump_at_end = bps.iter().any(|&b| (b - t_end).abs() <= 1e-14 * (1.0 + t_end.abs()));
         bps.push(t_end);
         bps.sort_by(|a, b| a.total_cmp(b));
         bps.dedup_by(|a, b| (*a - *b).abs() <= 1e-14 * (1.0 + b.abs()));
@@ -199,6 +202,11 @@ impl Engine<'_> {
                 continue;
             }
             let next_bp = if bp_i < bps.len() { bps[bp_i] } else { t_end };
+            // the jump a row may sit on (none past the last breakpoint)
+            let row_bp = match bps.get(bp_i) {
+                Some(&b) if b < t_end || jump_at_end => b,
+                _ => f64::INFINITY,
+            };
             let tstop = next_bp.min(t_now + st.max_step).min(next_comm);
             if tstop != tstop_set || solver.t() >= tstop_set {
                 if let Err(e) = solver.set_stop_time(tstop) {
@@ -318,12 +326,23 @@ impl Engine<'_> {
                     }
                     _ => y.copy_from_slice(solver.y()),
                 }
-                self.hold_exactly(t_acc, &mut y);
-                rows.push_with(|r| self.row_into(t_acc, &y, r));
+                let ts = Self::schedule_time_of_row(t_acc, row_bp);
+                self.hold_exactly(ts, &mut y);
+                rows.push_with(|r| self.row_into_at(t_acc, ts, &y, r));
             } else {
                 // the output times within the step
                 row_times.clear();
-                let lim = (t_acc * (1.0 + 1e-13)).min(t_end * (1.0 + 1e-12));
+                let mut lim = (t_acc * (1.0 + 1e-13)).min(t_end * (1.0 + 1e-12));
+                // a step that ends at a breakpoint, or stops short of it by
+                // rounding (the loop then handles the jump at once), writes
+                // the rows at the breakpoint too: every row there shows the
+                // left limit, not only those the rounding happens to put
+                // before the jump (else a sample of a tabulated motion
+                // showed the next segment's speed in a few rows, and a fit's
+                // difference quotients jumped with the rounding)
+                if (t_acc - row_bp).abs() <= tol_t {
+                    lim = lim.max(row_bp * (1.0 + 1e-13)).min(t_end * (1.0 + 1e-12));
+                }
                 match (st.output_times.is_some(), out_dt) {
                     (false, Some(dt)) => {
                         // a uniform grid: its times up to `lim` counted at
@@ -364,8 +383,9 @@ impl Engine<'_> {
                                 y.copy_from_slice(solver.y());
                             }
                         }
-                        self.hold_exactly(to, &mut y);
-                        rows.push_with(|r| self.row_into(to, &y, r));
+                        let ts = Self::schedule_time_of_row(to, row_bp);
+                        self.hold_exactly(ts, &mut y);
+                        rows.push_with(|r| self.row_into_at(to, ts, &y, r));
                     }
                 }
             }

@@ -20,6 +20,24 @@ impl Engine<'_> {
         }
     }
 
+    /// The time at which a row at `t` reads the schedules: `t`, or just
+    /// before `next_bp` when the row is at that breakpoint (within the
+    /// solver's time resolution, 1e-12 relative) and the jump there is not
+    /// yet handled. Such a row is written with the modes of the step that
+    /// ends there, so it shows the left limit: a driver's speed before its
+    /// ramp starts beside a contact still stuck to it, as the row of an
+    /// event shows the state before the event's mode change. (Read at the
+    /// jump itself, a ramp's new speed beside the old modes put a stuck
+    /// contact's force off its sliding curve: issue 50, seeds 843, 1518 and
+    /// 9 more of 10,000.)
+    pub(crate) fn schedule_time_of_row(t: f64, next_bp: f64) -> f64 {
+        if next_bp.is_finite() && (t - next_bp).abs() <= 1e-12 * (1.0 + next_bp.abs()) {
+            next_bp.next_down()
+        } else {
+            t
+        }
+    }
+
     /// Whether anything is held at rest now (then the rows are written one
     /// by one, each through [`Engine::hold_exactly`]).
     pub(crate) fn holds_any(&self) -> bool {

@@ -256,6 +256,15 @@ impl Engine<'_> {
     /// z: a full row built and the columns picked from it took about 20 ns
     /// of a row's 40 (perf); read directly, the run went from 0.63 to 0.61 ms.
     pub(crate) fn row_into(&self, t: f64, y: &[f64], r: &mut Vec<f64>) {
+        self.row_into_at(t, t, y, r)
+    }
+
+    /// [`Engine::row_into`] with the schedules (drivers, forces, normal
+    /// loads) read at `ts` instead of `t`: a row at a schedule's jump that
+    /// is not yet handled is the left limit there, `ts` just before the
+    /// jump, as the row of an event shows the state before its mode change
+    /// (see `Engine::schedule_time_of_row`).
+    pub(crate) fn row_into_at(&self, t: f64, ts: f64, y: &[f64], r: &mut Vec<f64>) {
         if self.row_cols.is_some() {
             // time and states only: LuGre example as above, 515 -> 476 µs
             // (alternating runs, min of 4)
@@ -269,11 +278,11 @@ impl Engine<'_> {
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
         if !self.row_contacts {
-            s.drivers_at(&sys.drivers, t);
+            s.drivers_at(&sys.drivers, ts);
         } else if d.rows.is_empty() {
-            self.contact_forces(t, y, &d, &mut s);
+            self.contact_forces(ts, y, &d, &mut s);
         } else {
-            self.eval(t, y, &d, &mut s, None);
+            self.eval(ts, y, &d, &mut s, None);
         }
         // F.NAME: the force the contact exerts on its first member (-F of the
         // model); s.NAME, sv.NAME: the slip and slip velocity the model sees
