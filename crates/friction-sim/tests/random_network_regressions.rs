@@ -1060,3 +1060,126 @@ output_dt = 0.01
     assert!((next[fb] - 0.3).abs() < 1e-12, "F.b = {}", next[fb]);
     assert!((next[fa] + 1.0).abs() < 1e-12, "F.a = {}", next[fa]);
 }
+
+/// Seed 4588 of issue 50, shrunk: a body resting exactly at the lower limit
+/// of its free stop, in a group held by stuck contacts, and a neighbour
+/// sliding backward against it, slowing to rest. The stop's root sat at
+/// exactly 0.0 all through a 0.23 s step of DOP853, and the engine's root
+/// search (diffsol's method) took any zero at a trial point for a root: it
+/// ended the search on its first trial point, 2.2 ms before the neighbour's
+/// speed reached zero, and the contact there was turned to slide forward
+/// while it still slid backward at 2.6e-4 m/s (its force on the wrong side
+/// for those 2.2 ms). A function zero at both ends of an interval is no
+/// root.
+#[test]
+fn a_root_resting_at_zero_does_not_end_another_root_s_search_early() {
+    assert_invariants(
+        r#"
+name = "seed_4588_shrunk"
+[[driver]]
+name = "d0"
+motion = { type = "sine", amplitude = 0.0111, frequency = 0.521, phase = 0.0, offset = 0.0 }
+[[body]]
+name = "m0"
+mass = 1.0
+[[body]]
+name = "m1"
+mass = 1.0
+x0 = -0.266
+[[body]]
+name = "m3"
+mass = 1.0
+[[spring]]
+between = ["m3", "m1"]
+stiffness = 4.59
+length = -0.252
+[[contact]]
+name = "c0"
+between = ["m0", "m3"]
+model = "coulomb"
+params = { fc = 2.0 }
+[[contact]]
+name = "c2"
+between = ["m1", "m0"]
+model = "coulomb"
+params = { fc = 0.5 }
+[[contact]]
+name = "c4"
+between = ["m3", "ground"]
+model = "coulomb"
+params = { fc = 1.0 }
+normal = { type = "sine", amplitude = 1.12, frequency = 0.746, phase = 0.0, offset = 1.0 }
+[[contact]]
+name = "c5"
+between = ["d0", "m1"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[stop]]
+body = "m0"
+min = 0.0
+[solver]
+t_end = 2.33
+"#,
+    );
+}
+
+/// Seed 8985 of issue 50, shrunk: three bodies; when two of three contacts
+/// stick, the third slides on at 3.4e-4 m/s, its speed peaking just after
+/// the event and dipping through zero for 15 ms of the next 80 ms step.
+/// The search for a stick shorter than a step (`interior.rs`) found the
+/// first golden-section point above the step's start and took the minimum
+/// as resolved above zero; the contact slid through its rest with its force
+/// on the wrong side. Inner values above an end now only narrow the search.
+#[test]
+fn a_slip_dipping_through_zero_after_a_peak_in_one_step_sticks() {
+    assert_invariants(
+        r#"
+name = "seed_8985_shrunk"
+[[body]]
+name = "m0"
+mass = 1.41
+[[body]]
+name = "m1"
+mass = 2.7
+[[body]]
+name = "m2"
+mass = 2.19
+[[spring]]
+between = ["m2", "m0"]
+stiffness = 3.79
+length = 0.0
+[[spring]]
+between = ["ground", "m0"]
+stiffness = 8.84
+length = -0.266
+[[spring]]
+between = ["m1", "ground"]
+stiffness = 6.58
+length = -0.156
+[[damper]]
+between = ["m2", "m1"]
+coefficient = 1.14
+[[force]]
+on = "m0"
+value = { type = "sine", amplitude = 1.31, frequency = 0.251, phase = 2.13, offset = 0.0 }
+[[contact]]
+name = "c0"
+between = ["m0", "m1"]
+model = "stribeck"
+params = { fc = 0.511, fs = 0.766, vs = 0.132, kv = 0.0 }
+[[contact]]
+name = "c1"
+between = ["m0", "m2"]
+model = "coulomb"
+params = { fc = 0.616 }
+normal = { type = "sine", amplitude = 1.06, frequency = 1.46, phase = 0.0, offset = 1.0 }
+[[contact]]
+name = "c2"
+between = ["m1", "m0"]
+model = "coulomb"
+params = { fc = 1.27 }
+[solver]
+t_end = 2.5
+"#,
+    );
+}

@@ -116,12 +116,19 @@ impl RootSearch {
 
 /// diffsol's `Vector::root_finding`: whether some `g1` is exactly zero, and
 /// the index of the sign change whose zero lies closest to the end.
+///
+/// A function exactly zero at both ends is no root (diffsol counts any zero
+/// at the end): a body resting exactly at its free stop's limit in a stuck
+/// group has the stop's root at 0.0 all along, and every trial point of the
+/// search then ended it there, 2.2 ms before the crossing it was locating
+/// (issue 50, seed 4588: a contact was turned to slide forward while it
+/// still slid backward at 2.6e-4 m/s).
 fn sign_change(g0: &[f64], g1: &[f64]) -> (bool, Option<usize>) {
     let mut found = false;
     let mut frac = 0.0;
     let mut idx = None;
     for (i, (&a, &b)) in g0.iter().zip(g1).enumerate() {
-        if b == 0.0 {
+        if b == 0.0 && a != 0.0 {
             found = true;
         }
         if a * b < 0.0 {

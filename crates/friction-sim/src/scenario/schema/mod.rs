@@ -379,7 +379,7 @@ pub const TABLES: &[Table] = &[
                 "s",
                 "t_end / 1000",
                 false,
-                "output interval, at most t_end and at most 5e6 rows; not with `output`",
+                "output interval, at most t_end and at most 5e6 rows; not with `output`. A row at an event or at a jump of a schedule (a ramp's or sine's start, a step, a pulse's edge, a table's sample) shows the left limit there, the state and the schedules' values just before the jump; the jump shows from the next row on",
             ),
             key("output", Kind::Choice(&["steps"]), "", "", false, "\"steps\": a row at every accepted step instead of `output_dt`"),
             key(
