@@ -71,8 +71,13 @@ impl Engine<'_> {
             let crosses = |j: usize| hist[at(i - 1, j)] > 0.0 && hist[at(i, j)] < 0.0 && watched(j);
             if (0..watch).any(crosses) {
                 // a dip between earlier samples comes first (the sample after
-                // it positive again, this one negative)
-                if i >= 3 {
+                // it positive again, this one negative); from the second
+                // sample on, as the slopes' screen needs no third sample
+                // (issue 50, seed 5224: a stuck contact's margin started a
+                // 0.44 s step at 1.2e-10, dipped to -0.23 and was back at
+                // +0.2 at the first sample: its break-away was taken 0.17 s
+                // late, at the crossing before the second)
+                if i >= 2 {
                     if let Some(d) = self.dip(&ts, hist, i - 1, watch, y, g, interp) {
                         return Some(d);
                     }
