@@ -380,6 +380,7 @@ impl SystemBuilder {
             gaps,
             stops,
             solver,
+            thermal: Default::default(),
         };
         crate::system::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
         check_states(&sys).map_err(inv)?;

@@ -52,6 +52,9 @@ impl Engine<'_> {
             short::copy(&mut dy[..nb], &y[nb..2 * nb]);
             short::copy(&mut dy[nb..2 * nb], &s.a);
             self.powers_from(t, y, s, &mut dy[self.q_off..]);
+            if !self.sys.thermal.is_empty() {
+                self.heat_rates(y, dy);
+            }
         }
     }
 

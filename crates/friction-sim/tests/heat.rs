@@ -1,0 +1,203 @@
+//! Thermal nodes (`[[thermal]]`, `[[conduction]]`, `heat = "NODE"`):
+//! closed-form temperatures, the energy balance with heat, and bad thermal
+//! input refused with the key named.
+
+use std::path::Path;
+
+use friction_sim::{scenario, simulate, Outcome, System};
+
+fn parse(text: &str) -> System {
+    scenario::parse(text, "heat.toml", Path::new(".")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(sys: &System) -> Outcome {
+    let out = simulate(sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    out
+}
+
+/// A Coulomb contact slipping at a constant speed `v` under a load `N`,
+/// driven, so that its loss power is `P = fc N v` for all time; it heats one
+/// capacity `C` joined to an ambient `Ta` by a conductance `G`:
+///
+/// ```text
+/// C dT/dt = P - G (T - Ta),  T(0) = Ta   =>   T(t) = Ta + (P/G) (1 - exp(-G t / C))
+/// ```
+const DRIVEN: &str = r#"
+[[driver]]
+name = "w"
+motion = { type = "ramp", rate = 0.4 }
+[[contact]]
+name = "c"
+between = ["w", "ground"]
+model = "coulomb"
+params = { fc = 0.3 }
+normal = 250.0
+heat = "pad"
+[[thermal]]
+name = "pad"
+capacity = 120.0
+T0 = 293.15
+[[thermal]]
+name = "air"
+fixed = 293.15
+[[conduction]]
+name = "pad-air"
+between = ["pad", "air"]
+conductance = 2.5
+[solver]
+t_end = 200.0
+output_dt = 1.0
+rtol = 1e-12
+"#;
+
+#[test]
+fn driven_coulomb_contact_heats_a_capacity_as_the_first_order_closed_form() {
+    let out = run(&parse(DRIVEN));
+    let (fc, n, v, c, g, ta) = (0.3, 250.0, 0.4, 120.0, 2.5, 293.15);
+    let p = fc * n * v;
+    let t = out.series("t");
+    let temp = out.series("T.pad");
+    let flow = out.series("Q.pad-air");
+    let air = out.series("T.air");
+    let mut worst = 0.0f64;
+    for i in 0..t.len() {
+        let rise = (p / g) * (1.0 - (-g * t[i] / c).exp());
+        // relative to the rise (stricter than to the absolute temperature)
+        if t[i] > 0.0 {
+            worst = worst.max(((temp[i] - ta) - rise).abs() / rise);
+        }
+        assert!((flow[i] - g * (temp[i] - ta)).abs() <= 1e-12 * p, "Q at t = {}", t[i]);
+        assert_eq!(air[i], ta);
+    }
+    assert!(worst < 1e-9, "temperature rise off by {worst:.3e} relative");
+    assert_eq!(out.units[out.columns.iter().position(|c| c == "T.pad").unwrap()], "K");
+    assert_eq!(out.units[out.columns.iter().position(|c| c == "Q.pad-air").unwrap()], "W");
+    // the heat: stored C (T - Ta) in the pad, the rest absorbed by the air;
+    // together the contact's dissipation P t_end
+    let e = &out.energy;
+    let stored = e.thermal.iter().find(|h| h.0 == "pad").unwrap().1;
+    let absorbed = e.thermal.iter().find(|h| h.0 == "air").unwrap().1;
+    let t_end = 200.0;
+    let rise = (p / g) * (1.0 - (-g * t_end / c).exp());
+    assert!((stored - c * rise).abs() < 1e-8 * c * rise, "stored {stored} vs {}", c * rise);
+    assert!((stored + absorbed - p * t_end).abs() < 1e-8 * p * t_end, "{stored} + {absorbed}");
+    assert!(e.residual.abs() < 1e-8 * p * t_end, "residual {}", e.residual);
+}
+
+/// A mass sliding to rest on a Coulomb contact and a damper, both heating
+/// one insulated capacity: all its kinetic energy ends as heat, `C ΔT =
+/// m v0² / 2`, and the energy balance with heat closes.
+#[test]
+fn a_mass_sliding_to_rest_heats_an_insulated_capacity_by_its_kinetic_energy() {
+    let text = r#"
+[[body]]
+name = "m"
+mass = 2.0
+v0 = 3.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 4.0 }
+heat = "block"
+[[damper]]
+between = ["m", "ground"]
+coefficient = 1.5
+heat = "block"
+[[thermal]]
+name = "block"
+capacity = 0.5
+T0 = 300.0
+[solver]
+t_end = 3.0
+rtol = 1e-10
+"#;
+    let out = run(&parse(text));
+    let ke0 = 0.5 * 2.0 * 9.0;
+    let rise = out.last("T.block") - 300.0;
+    assert!((0.5 * rise - ke0).abs() < 1e-7 * ke0, "C ΔT = {} vs {ke0}", 0.5 * rise);
+    assert_eq!(out.last("v.m"), 0.0);
+    let e = &out.energy;
+    assert!(e.residual.abs() < 1e-7 * ke0, "residual {}", e.residual);
+}
+
+fn refused(text: &str) -> String {
+    match scenario::parse(text, "bad.toml", Path::new(".")) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const BASE: &str = r#"
+[[body]]
+name = "m"
+mass = 1.0
+[[contact]]
+name = "c"
+between = ["m", "ground"]
+model = "coulomb"
+HEAT
+[solver]
+t_end = 1.0
+"#;
+
+#[test]
+fn bad_thermal_input_is_refused_with_the_key_named() {
+    let with = |heat: &str, rest: &str| format!("{}{rest}", BASE.replace("HEAT", heat));
+    let node = "[[thermal]]\nname = \"pad\"\ncapacity = 10.0\nT0 = 293.15\n";
+    for (text, want) in [
+        (with("", "[[thermal]]\nname = \"pad\"\ncapacity = -1.0\nT0 = 293.15\n"), "`capacity` = -1"),
+        (with("", "[[thermal]]\nname = \"pad\"\ncapacity = 1.0\nT0 = 0.0\n"), "`T0` = 0"),
+        (with("", "[[thermal]]\nname = \"pad\"\ncapacity = 1.0\n"), "missing key `T0`"),
+        (with("", "[[thermal]]\nname = \"air\"\nfixed = 293.15\ncapacity = 1.0\n"), "`fixed`"),
+        (with("heat = \"pda\"", node), "`heat` = \"pda\" is not a thermal node (did you mean \"pad\"?)"),
+        (with("heat = \"pad\"", ""), "there is no [[thermal]] node"),
+        (with("", &format!("{node}[[conduction]]\nbetween = [\"pad\", \"air\"]\nconductance = 1.0\n")), "`between` = \"air\""),
+        (with("", &format!("{node}[[conduction]]\nbetween = [\"pad\", \"pad\"]\nconductance = 1.0\n")), "the same node twice"),
+        (with("", &format!("{node}[[thermal]]\nname = \"air\"\nfixed = 290.0\n[[conduction]]\nbetween = [\"pad\", \"air\"]\nconductance = -2.0\n")), "`conductance` = -2"),
+        (with("", &format!("{node}{node}")), "used twice among the thermal nodes"),
+    ] {
+        let msg = refused(&text);
+        assert!(msg.contains(want), "expected {want:?} in: {msg}");
+        assert!(msg.contains("bad.toml:"), "no line in: {msg}");
+    }
+}
+
+/// A scenario without thermal keys runs exactly as before they existed:
+/// `examples/fmu_contact_lugre.toml`'s `timeseries.csv` is byte for byte
+/// the one written at commit 263ac3d, before the thermal network (all 23
+/// examples were compared so when it was added). Regenerate the file only
+/// for a deliberate change of the engine's numerics.
+#[test]
+fn a_scenario_without_thermal_keys_writes_the_csv_it_wrote_before_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sys = scenario::load(&root.join("../../examples/fmu_contact_lugre.toml")).unwrap();
+    assert!(sys.thermal.is_empty());
+    let dir = std::env::temp_dir().join(format!("friction-heat-bits-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    friction_sim::run::run_to_dir(&sys, &dir, Default::default(), None).unwrap();
+    let got = std::fs::read(dir.join("timeseries.csv")).unwrap();
+    let want = std::fs::read(root.join("tests/data/fmu_contact_lugre_263ac3d.csv")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(got == want, "the CSV changed ({} bytes, {} before)", got.len(), want.len());
+}
+
+/// Every method integrates the temperatures with the mechanics (the
+/// implicit ones through the exact Jacobian's temperature rows): the
+/// closed form of the driven contact to 1e-7 of the rise at rtol 1e-10.
+#[test]
+fn every_method_follows_the_closed_form_temperature() {
+    let (p, c, g, ta) = (0.3 * 250.0 * 0.4, 120.0, 2.5, 293.15);
+    for method in ["bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p"] {
+        let text = DRIVEN.replace("rtol = 1e-12", &format!("rtol = 1e-10\nmethod = \"{method}\""));
+        let out = run(&parse(&text));
+        let t = out.series("t");
+        let temp = out.series("T.pad");
+        for i in 1..t.len() {
+            let rise = (p / g) * (1.0 - (-g * t[i] / c).exp());
+            let err = ((temp[i] - ta) - rise).abs() / rise;
+            assert!(err < 1e-7, "{method}: {err:.2e} relative at t = {}", t[i]);
+        }
+    }
+}
