@@ -201,3 +201,30 @@ fn every_method_follows_the_closed_form_temperature() {
         }
     }
 }
+
+/// The builder's thermal methods give the system the scenario file gives
+/// (equal `Debug` forms, every field), and its messages for bad input.
+#[test]
+fn builder_and_scenario_file_give_the_same_thermal_system() {
+    use friction_sim::{CoulombParams, Ground, Schedule, SolverSettings};
+    let mut s = SolverSettings::with_t_end(200.0);
+    s.output_dt = Some(1.0);
+    s.rtol = 1e-12;
+    let build = |g: f64, heat: &str| {
+        System::builder("scenario")
+            .driver("w", Schedule::Ramp { rate: 0.4, offset: 0.0, start: 0.0 })
+            .contact_with_normal("c", ("w", Ground), CoulombParams { fc: 0.3, fs: None }, 250.0)
+            .thermal("pad", 120.0, 293.15)
+            .ambient("air", 293.15)
+            .conduction("pad-air", "pad", "air", g)
+            .heat("c", heat)
+            .solver(s.clone())
+            .build()
+    };
+    let from_file = parse(DRIVEN);
+    assert_eq!(format!("{:?}", build(2.5, "pad").unwrap()), format!("{from_file:?}"));
+    let msg = build(-2.0, "pad").unwrap_err().to_string();
+    assert!(msg.contains("`conductance` = -2 is out of range"), "{msg}");
+    let msg = build(2.5, "pda").unwrap_err().to_string();
+    assert!(msg.contains("`heat` = \"pda\" is not a thermal node (did you mean \"pad\"?)"), "{msg}");
+}

@@ -223,3 +223,51 @@ pub(crate) fn check_conduction_names(conductions: &[Conduction]) -> Result<(), I
     }
     Ok(())
 }
+
+/// The thermal part as given to the builder ([`crate::SystemBuilder::thermal`]
+/// and the methods after it), checked when the system is built.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PendingThermal {
+    /// name, capacity, T0, fixed
+    pub nodes: Vec<(String, Option<f64>, Option<f64>, Option<f64>)>,
+    /// name, first node, second node, conductance
+    pub conductions: Vec<(String, String, String, f64)>,
+    /// element name, node name
+    pub heat: Vec<(String, String)>,
+}
+
+impl PendingThermal {
+    /// Check and resolve against the system's elements: the same checks
+    /// and messages as the scenario parser's.
+    pub(crate) fn build(&self, sys: &super::System) -> Result<Thermal, Invalid> {
+        let mut names = HashMap::new();
+        let mut th = Thermal::default();
+        for (name, cap, t0, fixed) in &self.nodes {
+            th.nodes.push(check_node(&mut names, name, *cap, *t0, *fixed)?);
+        }
+        for (name, a, b, g) in &self.conductions {
+            th.conductions.push(check_conduction(&names, name, &[a, b], Some(*g))?);
+        }
+        check_conduction_names(&th.conductions)?;
+        for (element, n) in &self.heat {
+            let e = if let Some(i) = sys.contacts.iter().position(|c| &c.name == element) {
+                Dissipator::Contact(i)
+            } else if let Some(i) = sys.gaps.iter().position(|g| &g.name == element) {
+                Dissipator::Gap(i)
+            } else if let Some(i) = sys.dampers.iter().position(|d| &d.name == element) {
+                Dissipator::Damper(i)
+            } else {
+                return Err(Invalid::at(
+                    "heat",
+                    format!("heat: no contact, gap or damper is named \"{element}\""),
+                ));
+            };
+            if th.heat.iter().any(|h| h.0 == e) {
+                return Err(Invalid::at("heat", format!("heat: \"{element}\" heats a node already")));
+            }
+            let what = format!("\"{element}\"");
+            th.heat.push((e, node(&names, n, "heat", &what)?));
+        }
+        Ok(th)
+    }
+}

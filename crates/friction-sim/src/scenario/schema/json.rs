@@ -102,7 +102,9 @@ fn key_schema(k: &Key) -> Value {
         }
         Kind::Integer { min } => json!({ "type": "integer", "minimum": min }),
         Kind::Member | Kind::Body => json!({ "type": "string" }),
-        Kind::Pair => json!({ "type": "array", "items": { "type": "string" }, "minItems": 2, "maxItems": 2 }),
+        Kind::Pair | Kind::NodePair => {
+            json!({ "type": "array", "items": { "type": "string" }, "minItems": 2, "maxItems": 2 })
+        }
         Kind::Signal => json!({ "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] }),
         Kind::ScheduleTable => json!({ "$ref": "#/definitions/schedule" }),
         Kind::Choice(c) => json!({ "enum": c }),
