@@ -224,12 +224,14 @@ pub(crate) fn check_conduction_names(conductions: &[Conduction]) -> Result<(), I
     Ok(())
 }
 
+/// A node as given to the builder: name, capacity, T0, fixed temperature.
+type PendingNode = (String, Option<f64>, Option<f64>, Option<f64>);
+
 /// The thermal part as given to the builder ([`crate::SystemBuilder::thermal`]
 /// and the methods after it), checked when the system is built.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PendingThermal {
-    /// name, capacity, T0, fixed
-    pub nodes: Vec<(String, Option<f64>, Option<f64>, Option<f64>)>,
+    pub nodes: Vec<PendingNode>,
     /// name, first node, second node, conductance
     pub conductions: Vec<(String, String, String, f64)>,
     /// element name, node name
