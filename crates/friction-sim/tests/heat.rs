@@ -228,3 +228,82 @@ fn builder_and_scenario_file_give_the_same_thermal_system() {
     let msg = build(2.5, "pda").unwrap_err().to_string();
     assert!(msg.contains("`heat` = \"pda\" is not a thermal node (did you mean \"pad\"?)"), "{msg}");
 }
+
+/// The driven contact of [`DRIVEN`] with a friction coefficient falling
+/// linearly with its temperature, `fc(T) = a + b (T - Tr)` (fade): the
+/// temperature obeys the linear ODE
+///
+/// ```text
+/// C dT/dt = N v (a + b (T - Tr)) - G (T - Ta) = C (β T + α)
+/// T(t) = T* + (T0 - T*) exp(β t),  T* = -α / β
+/// ```
+///
+/// given as a linear law and as a two-point table spanning the run's
+/// temperatures (the same line); the force column follows `-N fc(T)`.
+#[test]
+fn a_friction_coefficient_linear_in_temperature_gives_the_linear_odes_closed_form() {
+    let (n, v, c, g, ta) = (250.0, 0.4, 120.0, 2.5, 293.15);
+    let (a, b, tr) = (0.4, -1e-3, 293.15);
+    let beta = (n * v * b - g) / c;
+    let alpha = (n * v * (a - b * tr) + g * ta) / c;
+    let t_star = -alpha / beta;
+    let fc = |temp: f64| a + b * (temp - tr);
+    for law in [
+        format!("{{ ref = {tr}, value = {a}, slope = {b} }}"),
+        format!("{{ at = [[250.0, {}], [400.0, {}]] }}", fc(250.0), fc(400.0)),
+    ] {
+        let text = DRIVEN.replace("params = { fc = 0.3 }", &format!("params = {{ fc = {law} }}"));
+        let out = run(&parse(&text));
+        let t = out.series("t");
+        let temp = out.series("T.pad");
+        let force = out.series("F.c");
+        let mut worst = 0.0f64;
+        for i in 1..t.len() {
+            let exact = t_star + (ta - t_star) * (beta * t[i]).exp();
+            worst = worst.max(((temp[i] - ta) - (exact - ta)).abs() / (exact - ta));
+            assert!((force[i] + n * fc(temp[i])).abs() < 1e-9 * n * a, "{law}: F at t = {}", t[i]);
+        }
+        assert!(worst < 1e-9, "{law}: temperature rise off by {worst:.3e} relative");
+        assert!(out.energy.residual.abs() < 1e-8 * out.energy.work_drivers, "{law}: {}", out.energy.residual);
+        // the coefficient fades: the rise ends below the constant coefficient's P / G
+        assert!(out.last("T.pad") - ta < n * v * a / g);
+    }
+}
+
+#[test]
+fn bad_temperature_laws_are_refused_with_the_parameter_named() {
+    let with = |params: &str, heat: &str| {
+        format!(
+            "{}[[thermal]]\nname = \"pad\"\ncapacity = 10.0\nT0 = 293.15\n",
+            BASE.replace("model = \"coulomb\"", &format!("model = \"coulomb\"\nparams = {params}"))
+                .replace("HEAT", heat)
+        )
+    };
+    let h = "heat = \"pad\"";
+    for (text, want) in [
+        (
+            with("{ fc = { at = [[300.0, 0.4], [300.0, 0.3]] } }", h),
+            "`fc`: `at`: the temperatures must increase strictly",
+        ),
+        (with("{ fc = { at = [[300.0, 0.4], [290.0, 0.3]] } }", h), "290 K follows 300 K"),
+        (with("{ fc = { at = [[300.0, 0.4]] } }", h), "at least 2"),
+        (with("{ fc = { at = [[300.0, 0.4], [400.0, -0.1]] } }", h), "`fc` at a temperature of its law"),
+        (with("{ fc = { ref = 300.0, value = 0.4 } }", h), "missing key `slope`"),
+        (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3, max = 2 } }", h), "unknown key `max`"),
+        (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 }, fs = 0.5 }", h), "without `fs`"),
+        (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 } }", ""), "needs `heat = \"NODE\"`"),
+    ] {
+        let msg = refused(&text);
+        assert!(msg.contains(want), "expected {want:?} in: {msg}");
+        assert!(msg.contains("bad.toml:"), "no line in: {msg}");
+    }
+    let msg = refused(
+        &BASE
+            .replace(
+                "model = \"coulomb\"",
+                "model = \"lugre\"\nparams = { fc = { ref = 300.0, value = 0.4, slope = 0.0 } }",
+            )
+            .replace("HEAT", ""),
+    );
+    assert!(msg.contains("not `fc` of `lugre`"), "{msg}");
+}

@@ -350,6 +350,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         forces.push(Force { name, on, value });
     }
     let mut contacts = Vec::new();
+    let mut laws = Vec::new();
     let mut contact_names = std::collections::HashSet::new();
     for (i, c) in raw.contact.iter().enumerate() {
         let span = c.span();
@@ -358,7 +359,13 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         builder::check_contact_name(&mut contact_names, &name).map_err(|e| at(&span, e))?;
         let what = format!("contact \"{name}\"");
         let between = names.pair(&c.between, &what).map_err(|e| at(&span, e))?;
-        let params = toml_to_params(&c.params);
+        // a temperature law (`fc = { at = ... }`) builds the model with fc = 1
+        let law = crate::system::thermal::take_law(&c.model, &c.params)
+            .map_err(|m| src.err(src.key_line(span.clone(), "params"), format!("{what}: {m}")))?;
+        let params = toml_to_params(law.as_ref().map_or(&c.params, |l| &l.0));
+        if let Some((_, l)) = law {
+            laws.push((i, span.clone(), l));
+        }
         let model = friction_models::build(&c.model, &params).map_err(|e| {
             let (param, message) = builder::model_invalid(i, &what, &e);
             let line = match &param {
@@ -403,7 +410,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
     }
 
-    let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(&raw), &src)?;
+    let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(&raw), laws, &src)?;
     let sys =
         System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver, thermal };
     crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {

@@ -27,7 +27,7 @@ use toml::Spanned;
 
 use crate::error::SimError;
 use crate::system::thermal::{
-    check_conduction, check_conduction_names, check_node, node, Dissipator, Thermal,
+    check_conduction, check_conduction_names, check_node, node, Dissipator, TempLaw, Thermal, LAW_NEEDS_HEAT,
 };
 use crate::system::Invalid;
 
@@ -62,6 +62,7 @@ pub(super) fn thermal(
     nodes: &[Spanned<RawThermal>],
     conductions: &[Spanned<RawConduction>],
     heat: &[HeatRef<'_>],
+    laws: Vec<(usize, Range<usize>, TempLaw)>,
     src: &Src<'_>,
 ) -> Result<Thermal, SimError> {
     let at = |span: &Range<usize>, e: Invalid| match e.key {
@@ -93,6 +94,12 @@ pub(super) fn thermal(
         };
         let k = node(&names, name, "heat", what).map_err(|err| at(span, err))?;
         th.heat.push((*e, k));
+    }
+    for (c, span, law) in laws {
+        if th.node_of(Dissipator::Contact(c)).is_none() {
+            return Err(at(&span, Invalid::at("heat", LAW_NEEDS_HEAT.into())));
+        }
+        th.laws.push((c, law));
     }
     Ok(th)
 }

@@ -48,6 +48,12 @@ pub(crate) struct HeatLayout {
     /// Per temperature state (from `t_off`): the temperature rows its
     /// column reaches through conductions.
     pub t_col: Vec<Vec<usize>>,
+    /// Per contact: its temperature law's index in [`Thermal::laws`] and the
+    /// node whose temperature it follows (empty without thermal nodes).
+    pub law: Vec<Option<(usize, usize)>>,
+    /// Per temperature state (from `t_off`): the contacts whose friction
+    /// coefficient follows it.
+    pub t_contacts: Vec<Vec<usize>>,
     /// The number of temperature states and of fixed nodes.
     pub n_states: usize,
     pub n_fixed: usize,
@@ -105,6 +111,17 @@ impl HeatLayout {
         for col in &mut l.t_col {
             col.sort_unstable();
         }
+        l.t_contacts = vec![Vec::new(); l.n_states];
+        if !th.laws.is_empty() {
+            l.law = vec![None; nc];
+            for (li, (c, _)) in th.laws.iter().enumerate() {
+                let Some(k) = th.node_of(Dissipator::Contact(*c)) else { continue };
+                l.law[*c] = Some((li, k));
+                if let Some(i) = l.state[k] {
+                    l.t_contacts[i - t_off].push(*c);
+                }
+            }
+        }
         l
     }
 }
@@ -121,11 +138,19 @@ pub(crate) struct HeatJac {
     pub dfc: Vec<f64>,
     /// Per gap: ∂P/∂(x2 - x1), ∂P/∂(v2 - v1).
     pub gap: Vec<(f64, f64)>,
+    /// Per contact whose coefficient follows a temperature state, while it
+    /// slides: `∂fc/∂T` and the state.
+    pub law_slope: Vec<Option<(f64, usize)>>,
 }
 
 impl HeatJac {
     pub(crate) fn new(nc: usize, ng: usize) -> Self {
-        HeatJac { fv: vec![(0.0, 0.0); nc], dfc: vec![0.0; nc], gap: vec![(0.0, 0.0); ng] }
+        HeatJac {
+            fv: vec![(0.0, 0.0); nc],
+            dfc: vec![0.0; nc],
+            gap: vec![(0.0, 0.0); ng],
+            law_slope: vec![None; nc],
+        }
     }
 }
 
@@ -145,6 +170,40 @@ impl Engine<'_> {
     pub(crate) fn heat_flow(&self, y: &[f64], k: usize) -> f64 {
         let c = &self.sys.thermal.conductions[k];
         c.conductance * (self.temperature(y, c.between[0]) - self.temperature(y, c.between[1]))
+    }
+
+    /// Contact `c`'s load at (t, y): its normal-load factor `N(t)` (0 where
+    /// negative: disengaged) times, for a friction coefficient that follows
+    /// a temperature ([`crate::system::thermal::TempLaw`]), its value at the
+    /// temperature of the contact's heat node.
+    #[inline]
+    pub(crate) fn load(&self, t: f64, y: &[f64], c: usize) -> f64 {
+        let n = self.sys.contacts[c].normal.value(t).max(0.0);
+        match self.heat.law.get(c).copied().flatten() {
+            None => n,
+            Some((li, k)) => n * self.sys.thermal.laws[li].1.eval(self.temperature(y, k)).0,
+        }
+    }
+
+    /// `∂(load)/∂T` of contact `c` and the temperature state it follows
+    /// (`None`: no law, or a fixed node's constant temperature).
+    #[inline]
+    fn load_slope(&self, t: f64, y: &[f64], c: usize) -> Option<(f64, usize)> {
+        let (li, k) = self.heat.law.get(c).copied().flatten()?;
+        let i = self.heat.state[k]?;
+        let n = self.sys.contacts[c].normal.value(t).max(0.0);
+        Some((n * self.sys.thermal.laws[li].1.eval(y[i]).1, i))
+    }
+
+    /// The change of contact `c`'s force `dfc` (from its slip and states)
+    /// plus its change with the temperature its coefficient follows, in
+    /// direction `v` of a Jacobian-vector product.
+    #[inline]
+    pub(crate) fn with_law_slope(&self, c: usize, hj: &HeatJac, v: &[f64], dfc: f64) -> f64 {
+        match hj.law_slope[c] {
+            Some((s, i)) => dfc + s * v[i],
+            None => dfc,
+        }
     }
 
     /// The initial temperatures into `y`.
@@ -204,7 +263,7 @@ impl Engine<'_> {
                     let ct = &self.sys.contacts[c];
                     let mode = d.modes[c];
                     let (inp, v) = self.contact_input(t, y, s, c, mode);
-                    let n = ct.normal.value(t).max(0.0);
+                    let n = self.load(t, y, c);
                     let sliding = !matches!(
                         mode,
                         crate::engine::outcome::Mode::Stuck | crate::engine::outcome::Mode::Free
@@ -216,6 +275,11 @@ impl Engine<'_> {
                         0.0
                     };
                     hj.fv[c] = (fc, v);
+                    // the force n f, n = N(t) fc(T): its slope in T is N fc'(T) f
+                    hj.law_slope[c] = self.load_slope(t, y, c).map(|(dn, i)| {
+                        let f = if fc == 0.0 { 0.0 } else { fc / n };
+                        (dn * f, i)
+                    });
                 }
                 Dissipator::Gap(k) => {
                     let g = &self.sys.gaps[k];

@@ -117,7 +117,7 @@ impl Engine<'_> {
             let nzc = ct.model.n_states();
             let off = self.z_off[c];
             ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
-            jc.normal[c] = ct.normal.value(t).max(0.0);
+            jc.normal[c] = self.load(t, y, c);
         }
         self.gap_partials(y, s, &mut jc.gap);
         if !sys.thermal.is_empty() {
@@ -243,6 +243,13 @@ impl Engine<'_> {
                 for &r in &self.heat.t_col[j - self.heat.t_off] {
                     mark(r, j, &mut seen, &mut col);
                 }
+                // and the contacts whose coefficient follows it
+                for &c in &self.heat.t_contacts[j - self.heat.t_off] {
+                    hit_bodies(sys.contacts[c].between, j, &mut seen, &mut col);
+                    if let Some(r) = self.heat.contact_row[c] {
+                        mark(r, j, &mut seen, &mut col);
+                    }
+                }
             }
             col.sort_unstable();
             out.extend(col.iter().map(|&r| (r, j)));
@@ -316,6 +323,7 @@ impl Engine<'_> {
                 }
                 // probing: a disengaged contact may engage later
                 let dfc = if probing { dfc * n.max(1.0) } else { dfc * n };
+                let dfc = self.with_law_slope(c, &jc.heat, v, dfc);
                 jc.heat.dfc[c] = dfc;
                 add(&mut jc.df, ct.between[0], -dfc);
                 add(&mut jc.df, ct.between[1], dfc);
@@ -548,7 +556,8 @@ t_end = 1.0
     /// The temperature rows: a sliding contact, a damper and a gap (in each
     /// branch of its damping: free, held, released) heating capacities,
     /// conductions among capacities and to an ambient, one element heating
-    /// the ambient directly; the product against differences, and the
+    /// the ambient directly, a friction coefficient following a
+    /// temperature; the product against differences, and the
     /// structural pattern against the arithmetic probe.
     #[test]
     fn jacobian_products_cover_the_thermal_rows() {
@@ -588,7 +597,7 @@ heat = "h1"
 name = "cw"
 between = ["a", "w"]
 model = "coulomb"
-params = { fc = 0.7 }
+params = { fc = { ref = 300.0, value = 0.7, slope = -2e-3 } }
 heat = "h1"
 [[contact]]
 name = "cb"
