@@ -307,3 +307,58 @@ fn bad_temperature_laws_are_refused_with_the_parameter_named() {
     );
     assert!(msg.contains("not `fc` of `lugre`"), "{msg}");
 }
+
+fn example(name: &str) -> Outcome {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
+    run(&scenario::load(&path).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// The balance's residual relative to the larger of the work in and the
+/// dissipation (`summary.json`'s `residual_relative`).
+fn relative_residual(out: &Outcome) -> f64 {
+    let e = &out.energy;
+    e.residual.abs() / e.dissipated_total().abs().max(e.work_forces.abs() + e.work_drivers.abs())
+}
+
+/// `examples/clutch_fade.toml`: twenty engagements, each locking, each
+/// slipping longer than the one before as the plates heat and the
+/// coefficient fades; the energy balance with heat closes to 1e-6.
+#[test]
+fn clutch_fade_slips_longer_shift_after_shift() {
+    let out = example("clutch_fade.toml");
+    let mut slips = Vec::new();
+    let mut start = None;
+    for e in out.events.iter().filter(|e| e.contact == "clutch") {
+        if e.from == "free" {
+            start = Some(e.t);
+        } else if e.to == "stuck" {
+            slips.push(e.t - start.take().expect("a lock without an engagement"));
+        }
+    }
+    assert_eq!(slips.len(), 20, "{slips:?}");
+    assert!(slips.windows(2).all(|w| w[1] > w[0]), "{slips:?}");
+    assert!(slips[19] > 1.3 * slips[0], "{slips:?}");
+    assert!(relative_residual(&out) < 1e-6, "{}", relative_residual(&out));
+    // the plates' heat: stored plus given to the air is what the clutch dissipated
+    let q: f64 = out.energy.thermal.iter().map(|h| h.1).sum();
+    let clutch = out.energy.contacts[0].1;
+    assert!((q - clutch).abs() < 1e-6 * clutch, "{q} vs {clutch}");
+}
+
+/// `examples/downhill_brake.toml`: the discs heat, the brake fades and the
+/// vehicle speeds up from 8 m/s; the brake force is always `N fc(T)` of
+/// the table; the energy balance with heat closes to 1e-6.
+#[test]
+fn downhill_brake_fades_and_the_vehicle_speeds_up() {
+    let out = example("downhill_brake.toml");
+    let v = out.series("v.car");
+    let temp = out.series("T.discs");
+    let force = out.series("F.brake");
+    assert!(v.windows(2).all(|w| w[1] >= w[0]) && temp.windows(2).all(|w| w[1] >= w[0]));
+    assert!(v[v.len() - 1] > 16.0 && temp[temp.len() - 1] > 550.0);
+    for (f, t) in force.iter().zip(&temp) {
+        let fc = 0.45 + (0.30 - 0.45) * (t.min(700.0) - 293.15) / (700.0 - 293.15);
+        assert!((f + 1600.0 * fc).abs() < 1e-9 * 1600.0, "F = {f} at T = {t}");
+    }
+    assert!(relative_residual(&out) < 1e-6, "{}", relative_residual(&out));
+}

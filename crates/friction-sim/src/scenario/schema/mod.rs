@@ -298,7 +298,17 @@ pub const TABLES: &[Table] = &[
             key("name", Kind::Name, "", "\"cI\"", false, "unique contact name (I: the contact's index)"),
             key("between", Kind::Pair, "", "", true, "first and second member"),
             key("model", Kind::Model, "", "", true, "friction model id (`friction models` lists them)"),
-            key("params", Kind::Params, "", "{}", false, "the model's parameters; omitted ones take their defaults"),
+            key(
+                "params",
+                Kind::Params,
+                "",
+                "{}",
+                false,
+                "the model's parameters; omitted ones take their defaults. `fc` of `coulomb` (without `fs`) \
+                 may follow the temperature of the contact's `heat` node: `{ at = [[T1, v1], [T2, v2], ...] }` \
+                 (piecewise linear, T strictly increasing, held beyond the ends) or `{ ref = T0, value = v0, \
+                 slope = dv/dT }` (held at 0 from below)",
+            ),
             key(
                 "normal",
                 Kind::Signal,
