@@ -3,7 +3,7 @@
 //! power (`heat = "NODE"` on a contact, damper or gap): the validated types
 //! and their checks, shared by the scenario parser and the builder.
 //!
-//! A node with a heat capacity `C` [J/K] has a temperature `T` [K] that is a
+//! A node with a heat capacity `C` [J/K] has a temperature `T` \[K\] that is a
 //! state of the simulation, integrated with the mechanics; a fixed node (an
 //! ambient) keeps its temperature and absorbs whatever reaches it. A
 //! conduction of conductance `G` [W/K] between nodes `a` and `b` carries
