@@ -362,3 +362,32 @@ fn downhill_brake_fades_and_the_vehicle_speeds_up() {
     }
     assert!(relative_residual(&out) < 1e-6, "{}", relative_residual(&out));
 }
+
+/// The builder's temperature law gives the system of the scenario file's
+/// `fc = { ref, value, slope }`, and the parser's message for a law on a
+/// contact without a heat node.
+#[test]
+fn builder_temperature_law_gives_the_scenario_files_system() {
+    use friction_sim::system::thermal::TempLaw;
+    use friction_sim::{CoulombParams, Ground, Schedule, SolverSettings};
+    let mut s = SolverSettings::with_t_end(200.0);
+    s.output_dt = Some(1.0);
+    s.rtol = 1e-12;
+    let law = TempLaw::Linear { reference: 293.15, value: 0.4, slope: -1e-3 };
+    let build = |heat: bool| {
+        let b = System::builder("scenario")
+            .driver("w", Schedule::Ramp { rate: 0.4, offset: 0.0, start: 0.0 })
+            .contact_with_normal("c", ("w", Ground), CoulombParams { fc: 0.3, fs: None }, 250.0)
+            .thermal("pad", 120.0, 293.15)
+            .ambient("air", 293.15)
+            .conduction("pad-air", "pad", "air", 2.5)
+            .temperature_law("c", "fc", law.clone())
+            .solver(s.clone());
+        if heat { b.heat("c", "pad") } else { b }.build()
+    };
+    let text = DRIVEN
+        .replace("params = { fc = 0.3 }", "params = { fc = { ref = 293.15, value = 0.4, slope = -1e-3 } }");
+    assert_eq!(format!("{:?}", build(true).unwrap()), format!("{:?}", parse(&text)));
+    let msg = build(false).unwrap_err().to_string();
+    assert!(msg.contains("needs `heat = \"NODE\"`"), "{msg}");
+}

@@ -323,6 +323,19 @@ impl SystemBuilder {
         self
     }
 
+    /// Parameter `param` of contact `contact`'s model as a function of the
+    /// temperature of its heat node (`params = { fc = { at = ... } }`; see
+    /// [`crate::system::thermal::TempLaw`] for what is covered).
+    pub fn temperature_law(
+        mut self,
+        contact: &str,
+        param: &str,
+        law: crate::system::thermal::TempLaw,
+    ) -> Self {
+        self.thermal.laws.push((contact.to_string(), param.to_string(), law));
+        self
+    }
+
     /// Check everything and build the system. The error is
     /// [`SimError::Input`] with `file` = `"<builder NAME>"`, no line, and the
     /// scenario parser's message for the same mistake.
@@ -412,7 +425,8 @@ impl SystemBuilder {
             solver,
             thermal: Default::default(),
         };
-        let sys = System { thermal: self.thermal.build(&sys).map_err(inv)?, ..sys };
+        let mut sys = sys;
+        sys.thermal = self.thermal.build(&mut sys).map_err(inv)?;
         crate::system::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
         check_states(&sys).map_err(inv)?;
         check_columns(&sys).map_err(inv)?;

@@ -239,12 +239,14 @@ pub(crate) struct PendingThermal {
     pub conductions: Vec<(String, String, String, f64)>,
     /// element name, node name
     pub heat: Vec<(String, String)>,
+    /// contact name, parameter, law
+    pub laws: Vec<(String, String, TempLaw)>,
 }
 
 impl PendingThermal {
     /// Check and resolve against the system's elements: the same checks
     /// and messages as the scenario parser's.
-    pub(crate) fn build(&self, sys: &super::System) -> Result<Thermal, Invalid> {
+    pub(crate) fn build(&self, sys: &mut super::System) -> Result<Thermal, Invalid> {
         let mut names = HashMap::new();
         let mut th = Thermal::default();
         for (name, cap, t0, fixed) in &self.nodes {
@@ -272,6 +274,29 @@ impl PendingThermal {
             }
             let what = format!("\"{element}\"");
             th.heat.push((e, node(&names, n, "heat", &what)?));
+        }
+        for (contact, param, law) in &self.laws {
+            let what = format!("contact \"{contact}\"");
+            let Some(c) = sys.contacts.iter().position(|c| &c.name == contact) else {
+                return Err(Invalid::at(
+                    "params",
+                    format!("temperature law: no contact is named \"{contact}\""),
+                ));
+            };
+            // the parser's check on the model's own parameters with the law in place
+            let ct = &mut sys.contacts[c];
+            let mut params = model_params_toml(&ct.model);
+            params.insert(param.clone(), law.to_toml());
+            let id = friction_models::FrictionModel::info(&ct.model).id;
+            let (p, law) = take_law(id, &params)
+                .map_err(|m| Invalid::at("params", format!("{what}: {m}")))?
+                .ok_or_else(|| Invalid::at("params", format!("{what}: `{param}`: not a temperature law")))?;
+            ct.model = friction_models::build(id, &friction_models::params::from_toml(&p))
+                .map_err(|e| Invalid::at("params", format!("{what}: {e}")))?;
+            if th.node_of(Dissipator::Contact(c)).is_none() {
+                return Err(Invalid::at("heat", format!("{what}: {LAW_NEEDS_HEAT}")));
+            }
+            th.laws.push((c, law));
         }
         Ok(th)
     }
@@ -346,6 +371,23 @@ impl TempLaw {
         }
     }
 
+    /// The law as the scenario writes it.
+    pub fn to_toml(&self) -> toml::Value {
+        let mut t = toml::Table::new();
+        match self {
+            TempLaw::Table(p) => {
+                let rows = p.iter().map(|&(a, b)| toml::Value::Array(vec![a.into(), b.into()])).collect();
+                t.insert("at".into(), toml::Value::Array(rows));
+            }
+            TempLaw::Linear { reference, value, slope } => {
+                t.insert("ref".into(), (*reference).into());
+                t.insert("value".into(), (*value).into());
+                t.insert("slope".into(), (*slope).into());
+            }
+        }
+        toml::Value::Table(t)
+    }
+
     /// Read a law from the TOML value of parameter `param`; `Ok(None)` when
     /// it is not a table with the key `at` or `ref` (a plain number, or a
     /// model's own table-valued parameter).
@@ -407,6 +449,20 @@ impl TempLaw {
         }
         Ok(Some(TempLaw::Linear { reference, value, slope }))
     }
+}
+
+/// The parameters of a model that may take a temperature law, as the
+/// scenario's `params` table would give them (`coulomb`: `fc`, and `fs`
+/// when set); empty for other models (their laws are refused by [`take_law`]).
+fn model_params_toml(m: &friction_models::AnyModel) -> toml::Table {
+    let mut t = toml::Table::new();
+    if let friction_models::AnyModel::Coulomb(c) = m {
+        t.insert("fc".into(), toml::Value::Float(c.params().fc));
+        if let Some(fs) = c.params().fs {
+            t.insert("fs".into(), toml::Value::Float(fs));
+        }
+    }
+    t
 }
 
 /// The message for a temperature law on a contact without a heat node.
