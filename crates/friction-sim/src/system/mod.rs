@@ -10,7 +10,9 @@
 //! - `checks.rs`: the checks shared by the scenario parser and the builder;
 //! - `builder.rs`: the typed builder;
 //! - `schedule.rs`: schedules and input signals;
-//! - `units.rs`: rotational or translational members and column units.
+//! - `units.rs`: rotational or translational members and column units;
+//! - `thermal.rs`, `thermal_law.rs`: thermal nodes, conductions, heat
+//!   sources, and parameters as functions of temperature.
 
 use std::collections::HashSet;
 
@@ -21,6 +23,7 @@ pub(crate) mod checks;
 mod human;
 pub mod schedule;
 pub mod thermal;
+mod thermal_law;
 pub mod units;
 
 pub use human::{duration_text, human_bytes};
