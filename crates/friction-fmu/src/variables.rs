@@ -11,7 +11,10 @@
 //! - parameters: every real parameter of every contact's model
 //!   (`CONTACT.PARAM`), in file order, then the registry's order; optional
 //!   parameters only when the scenario sets them. Integer, boolean, choice,
-//!   table and inner-model parameters are not FMU variables.
+//!   table and inner-model parameters, and parameters given as a
+//!   temperature law, are not FMU variables. Thermal nodes' temperatures
+//!   `T.NODE` and conductions' heat flows `Q.NAME` are outputs like every
+//!   column.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -90,6 +93,11 @@ pub fn variables(sys: &System, raw: &toml::Table) -> Result<Vec<Variable>, Strin
         let given =
             raw_contacts.and_then(|a| a.get(ci)).and_then(|c| c.get("params")).and_then(|p| p.as_table());
         for spec in info.params {
+            // a parameter following a temperature (`fc = { at = ... }`) is
+            // not a constant the master could set
+            if given.and_then(|g| g.get(spec.name)).is_some_and(toml::Value::is_table) {
+                continue;
+            }
             let value = given.and_then(|g| g.get(spec.name)).and_then(|v| match v {
                 toml::Value::Float(x) => Some(*x),
                 toml::Value::Integer(i) => Some(*i as f64),

@@ -355,3 +355,18 @@ fn state_saved_before_initialisation_restarts_the_run() {
     assert_eq!(continue_run(&f, 0.0), first);
     assert_eq!(unsafe { fmi2FreeFMUstate(f.c, &mut s) }, fmi2OK);
 }
+
+/// A scenario with heat: the temperatures and heat flows are outputs, and
+/// a friction coefficient given as a temperature law is not a parameter
+/// (the master setting it would replace the law by a constant).
+#[test]
+fn temperatures_are_outputs_and_a_temperature_law_is_no_parameter() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let text = std::fs::read_to_string(root.join("downhill_brake.toml")).unwrap();
+    let inst = Instance::from_text("t", &text, "downhill_brake.toml", root).unwrap();
+    let vars = inst.variables();
+    let kind = |n: &str| vars.iter().find(|v| v.name == n).map(|v| v.kind.clone());
+    assert!(matches!(kind("T.discs"), Some(friction_fmu::variables::Kind::Output(_))));
+    assert!(matches!(kind("Q.discs-air"), Some(friction_fmu::variables::Kind::Output(_))));
+    assert_eq!(kind("brake.fc"), None);
+}

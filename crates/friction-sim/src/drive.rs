@@ -74,6 +74,7 @@ pub fn drive_outcome(
         }],
         gaps: vec![],
         stops: vec![],
+        thermal: Default::default(),
         solver: SolverSettings {
             method: settings.method,
             linear_algebra: crate::system::LinearAlgebra::Auto,

@@ -116,7 +116,13 @@ pub struct Energy {
     pub gaps: Vec<(String, f64)>,
     /// Kinetic energy lost in impulses (sticking projections, impacts) \[J\].
     pub impacts: f64,
-    /// work in - (change of stored energy + dissipation) \[J\].
+    /// Heat per thermal node: stored `C (T_end - T0)` in a node with a
+    /// capacity, absorbed by a fixed node \[J\]. The heated elements'
+    /// dissipation (still listed under theirs) counts here in the balance.
+    pub thermal: Vec<(String, f64)>,
+    /// work in - (change of stored energy + dissipation) \[J\]; with
+    /// thermal nodes, work in - (change of stored energy + dissipation of
+    /// the elements without `heat` + heat stored + heat to fixed nodes).
     pub residual: f64,
 }
 

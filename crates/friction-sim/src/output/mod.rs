@@ -386,7 +386,7 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
     };
     let e = &out.energy;
     let dissipated = e.dissipated_total();
-    json!({
+    let mut v = json!({
         "name": sys.name,
         "status": if out.failure.is_some() { "failed" } else { "ok" },
         "partial": out.failure.is_some(),
@@ -435,7 +435,13 @@ fn summary_of(sys: &System, out: Results<'_>) -> Value {
             "residual": e.residual,
             "residual_relative": e.residual.abs() / dissipated.abs().max(e.work_forces.abs() + e.work_drivers.abs()).max(1e-300),
         },
-    })
+    });
+    if !e.thermal.is_empty() {
+        // heat per thermal node (stored in a capacity, absorbed by a fixed node)
+        v["energy"]["thermal"] =
+            e.thermal.iter().map(|(n, q)| (n.clone(), json!(q))).collect::<serde_json::Map<_, _>>().into();
+    }
+    v
 }
 
 #[cfg(test)]

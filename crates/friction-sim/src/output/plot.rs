@@ -37,7 +37,8 @@ const SIZE: (u32, u32) = (1100, 900);
 /// Width of the legend column right of each panel, in pixels.
 const LEGEND_WIDTH: u32 = 190;
 
-/// A PNG with positions, velocities and friction forces against time.
+/// A PNG with positions, velocities and friction forces against time, and
+/// the thermal nodes' temperatures when there are any.
 pub fn plot(out: &Outcome, path: &Path, title: &str) -> Result<(), SimError> {
     plot_as(out, path, title, PlotFormat::Png)
 }
@@ -116,7 +117,9 @@ where
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
     let root = root.titled(title, ("sans-serif", 22)).map_err(e)?;
-    let panels = root.split_evenly((3, 1));
+    // a fourth panel for the thermal nodes' temperatures, when there are any
+    let thermal = out.columns.iter().any(|c| c.starts_with("T."));
+    let panels = root.split_evenly((if thermal { 4 } else { 3 }, 1));
     let t: Vec<f64> = out.rows.iter().map(|r| r[0]).collect();
     let (t0, t1) = (t.first().copied().unwrap_or(0.0), t.last().copied().unwrap_or(1.0));
     let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
@@ -125,6 +128,7 @@ where
         ("x.", ("position x", "angle")),
         ("v.", ("velocity v", "angular velocity")),
         ("F.", ("friction force F", "friction torque")),
+        ("T.", ("temperature T", "temperature T")),
     ];
     for (panel, (prefix, words)) in panels.iter().zip(specs) {
         let cols: Vec<usize> =

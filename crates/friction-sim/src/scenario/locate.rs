@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use crate::error::SimError;
 
 /// The top-level keys of a scenario that are arrays of tables (`[[body]]`).
-const ARRAYS_OF_TABLES: [&str; 8] = ["driver", "body", "spring", "damper", "force", "contact", "stop", "gap"];
+const ARRAYS_OF_TABLES: [&str; 10] =
+    ["driver", "body", "spring", "damper", "force", "contact", "stop", "gap", "thermal", "conduction"];
 
 /// Where a scenario came from, for error messages and relative paths.
 pub(super) struct Src<'a> {

@@ -128,6 +128,7 @@ mod locate;
 pub mod overrides;
 pub mod schema;
 mod solver;
+mod thermal;
 
 use locate::Src;
 use solver::{solver_settings, RawSolver};
@@ -163,6 +164,10 @@ struct RawFile {
     stop: Vec<Spanned<RawStop>>,
     #[serde(default)]
     gap: Vec<Spanned<RawGap>>,
+    #[serde(default)]
+    thermal: Vec<Spanned<thermal::RawThermal>>,
+    #[serde(default)]
+    conduction: Vec<Spanned<thermal::RawConduction>>,
     solver: Option<Spanned<RawSolver>>,
 }
 
@@ -205,6 +210,7 @@ struct RawDamper {
     name: Option<String>,
     between: Vec<String>,
     coefficient: Option<f64>,
+    heat: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -224,6 +230,7 @@ struct RawContact {
     #[serde(default)]
     params: toml::Table,
     normal: Option<toml::Value>,
+    heat: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -235,6 +242,7 @@ struct RawGap {
     stiffness: Option<f64>,
     damping: Option<f64>,
     exponent: Option<f64>,
+    heat: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -342,6 +350,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         forces.push(Force { name, on, value });
     }
     let mut contacts = Vec::new();
+    let mut laws = Vec::new();
     let mut contact_names = std::collections::HashSet::new();
     for (i, c) in raw.contact.iter().enumerate() {
         let span = c.span();
@@ -350,7 +359,13 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         builder::check_contact_name(&mut contact_names, &name).map_err(|e| at(&span, e))?;
         let what = format!("contact \"{name}\"");
         let between = names.pair(&c.between, &what).map_err(|e| at(&span, e))?;
-        let params = toml_to_params(&c.params);
+        // a temperature law (`fc = { at = ... }`) builds the model with fc = 1
+        let law = crate::system::thermal::take_law(&c.model, &c.params)
+            .map_err(|m| src.err(src.key_line(span.clone(), "params"), format!("{what}: {m}")))?;
+        let params = toml_to_params(law.as_ref().map_or(&c.params, |l| &l.0));
+        if let Some((_, l)) = law {
+            laws.push((i, span.clone(), l));
+        }
         let model = friction_models::build(&c.model, &params).map_err(|e| {
             let (param, message) = builder::model_invalid(i, &what, &e);
             let line = match &param {
@@ -395,7 +410,9 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
     }
 
-    let sys = System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver };
+    let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(&raw), laws, &src)?;
+    let sys =
+        System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver, thermal };
     crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {
         let span = match link {
             crate::system::units::Link::Spring => raw.spring[i].span(),
@@ -412,6 +429,16 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
     }
     Ok(sys)
+}
+
+/// The `heat` keys of contacts, dampers and gaps.
+fn heat_refs(raw: &RawFile) -> Vec<thermal::HeatRef<'_>> {
+    use crate::system::thermal::Dissipator as D;
+    let c =
+        raw.contact.iter().enumerate().map(|(i, c)| (D::Contact(i), c.span(), c.get_ref().heat.as_deref()));
+    let d = raw.damper.iter().enumerate().map(|(i, c)| (D::Damper(i), c.span(), c.get_ref().heat.as_deref()));
+    let g = raw.gap.iter().enumerate().map(|(i, c)| (D::Gap(i), c.span(), c.get_ref().heat.as_deref()));
+    c.chain(d).chain(g).filter_map(|(e, span, h)| h.map(|h| (e, span, h))).collect()
 }
 
 /// Refuse a second input of the same name.

@@ -13,7 +13,8 @@ use crate::error::SimError;
 use crate::scenario;
 use crate::system::System;
 
-const ARRAYS: [&str; 8] = ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop"];
+const ARRAYS: [&str; 10] =
+    ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop", "thermal", "conduction"];
 const CONTACT_KEYS: [&str; 5] = ["name", "between", "model", "params", "normal"];
 /// Settings of the scenario format that must be TOML integers.
 const INTEGER_KEYS: [&str; 1] = ["max_steps"];
@@ -28,6 +29,7 @@ fn element_name(section: &str, i: usize, t: &toml::Table) -> Option<String> {
         "spring" | "damper" | "force" => Some(format!("{section}{i}")),
         "contact" => Some(format!("c{i}")),
         "gap" => Some(format!("g{i}")),
+        "conduction" => Some(format!("conduction{i}")),
         _ => None,
     }
 }

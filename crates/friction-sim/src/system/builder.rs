@@ -105,6 +105,7 @@ pub struct SystemBuilder {
     stops: Vec<(String, f64, f64, f64)>,
     solver: Option<SolverSettings>,
     rotational: Vec<String>,
+    thermal: crate::system::thermal::PendingThermal,
 }
 
 /// The parameters of a gap for [`SystemBuilder::gap`] (see
@@ -159,6 +160,7 @@ impl System {
             stops: vec![],
             solver: None,
             rotational: vec![],
+            thermal: Default::default(),
         }
     }
 
@@ -293,6 +295,47 @@ impl SystemBuilder {
         self
     }
 
+    /// A thermal node with heat capacity `capacity` [J/K] starting at
+    /// `t0` \[K\] (`[[thermal]]` with `capacity` and `T0`).
+    pub fn thermal(mut self, name: &str, capacity: f64, t0: f64) -> Self {
+        self.thermal.nodes.push((name.to_string(), Some(capacity), Some(t0), None));
+        self
+    }
+
+    /// A thermal node at the fixed temperature `temperature` \[K\], an
+    /// ambient (`[[thermal]]` with `fixed`).
+    pub fn ambient(mut self, name: &str, temperature: f64) -> Self {
+        self.thermal.nodes.push((name.to_string(), None, None, Some(temperature)));
+        self
+    }
+
+    /// A thermal conduction of conductance `conductance` [W/K] from node
+    /// `a` to node `b` (`[[conduction]]`).
+    pub fn conduction(mut self, name: &str, a: &str, b: &str, conductance: f64) -> Self {
+        self.thermal.conductions.push((name.to_string(), a.to_string(), b.to_string(), conductance));
+        self
+    }
+
+    /// Send the loss power of the contact, gap or damper `element` to the
+    /// thermal node `node` (`heat = "NODE"`).
+    pub fn heat(mut self, element: &str, node: &str) -> Self {
+        self.thermal.heat.push((element.to_string(), node.to_string()));
+        self
+    }
+
+    /// Parameter `param` of contact `contact`'s model as a function of the
+    /// temperature of its heat node (`params = { fc = { at = ... } }`; see
+    /// [`crate::system::thermal::TempLaw`] for what is covered).
+    pub fn temperature_law(
+        mut self,
+        contact: &str,
+        param: &str,
+        law: crate::system::thermal::TempLaw,
+    ) -> Self {
+        self.thermal.laws.push((contact.to_string(), param.to_string(), law));
+        self
+    }
+
     /// Check everything and build the system. The error is
     /// [`SimError::Input`] with `file` = `"<builder NAME>"`, no line, and the
     /// scenario parser's message for the same mistake.
@@ -380,7 +423,10 @@ impl SystemBuilder {
             gaps,
             stops,
             solver,
+            thermal: Default::default(),
         };
+        let mut sys = sys;
+        sys.thermal = self.thermal.build(&mut sys).map_err(inv)?;
         crate::system::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
         check_states(&sys).map_err(inv)?;
         check_columns(&sys).map_err(inv)?;

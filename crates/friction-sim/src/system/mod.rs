@@ -10,7 +10,9 @@
 //! - `checks.rs`: the checks shared by the scenario parser and the builder;
 //! - `builder.rs`: the typed builder;
 //! - `schedule.rs`: schedules and input signals;
-//! - `units.rs`: rotational or translational members and column units.
+//! - `units.rs`: rotational or translational members and column units;
+//! - `thermal.rs`, `thermal_law.rs`: thermal nodes, conductions, heat
+//!   sources, and parameters as functions of temperature.
 
 use std::collections::HashSet;
 
@@ -20,6 +22,8 @@ pub mod builder;
 pub(crate) mod checks;
 mod human;
 pub mod schedule;
+pub mod thermal;
+mod thermal_law;
 pub mod units;
 
 pub use human::{duration_text, human_bytes};
@@ -437,6 +441,9 @@ pub struct System {
     pub stops: Vec<Stop>,
     /// Solver settings.
     pub solver: SolverSettings,
+    /// Thermal nodes, conductions and the elements that heat them
+    /// (empty: no thermal part).
+    pub thermal: thermal::Thermal,
 }
 
 /// A failed check: the key it concerns (`None`: the element as a whole)
@@ -507,13 +514,18 @@ impl System {
             .filter(|(_, on)| *on)
             .map(|(c, _)| c.model.n_states() + c.model.n_memory())
             .sum();
-        1 + 2 * (self.bodies.len() + self.drivers.len()) + 3 * self.contacts.len() + states + self.gaps.len()
+        1 + 2 * (self.bodies.len() + self.drivers.len())
+            + 3 * self.contacts.len()
+            + states
+            + self.gaps.len()
+            + self.thermal.n_columns()
     }
 
     /// The names of the columns before [`SolverSettings::columns`] selects:
     /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
     /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses,
-    /// `F.NAME` of gaps (their contact force, >= 0).
+    /// `F.NAME` of gaps (their contact force, >= 0), `T.NODE` of thermal
+    /// nodes and `Q.NAME` of conductions.
     pub(crate) fn all_column_names(&self) -> Vec<String> {
         let mut cols = Vec::with_capacity(self.all_columns());
         cols.push("t".to_string());
@@ -542,6 +554,7 @@ impl System {
         for g in &self.gaps {
             cols.push(format!("F.{}", g.name));
         }
+        cols.extend(self.thermal.column_names());
         cols
     }
 

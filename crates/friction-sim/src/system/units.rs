@@ -131,6 +131,7 @@ fn all_column_units(sys: &System) -> Vec<String> {
     for g in &sys.gaps {
         u.push(sys.link_kind(g.between).unit(Quantity::Force).into());
     }
+    u.extend(sys.thermal.column_units());
     u
 }
 

@@ -539,6 +539,11 @@ impl Engine<'_> {
         if k < 2 * self.nb {
             return format!("v.{}", sys.bodies[k - self.nb].name);
         }
+        if k >= self.heat.t_off && k < self.q_off {
+            if let Some(n) = self.heat.state.iter().position(|&s| s == Some(k)) {
+                return format!("T.{}", self.sys.thermal.nodes[n].name);
+            }
+        }
         if k < self.q_off {
             if let Some(c) = (0..sys.contacts.len()).rev().find(|&c| self.z_off[c] <= k) {
                 return format!("z.{}.{}", sys.contacts[c].name, k - self.z_off[c]);

@@ -55,6 +55,15 @@ impl Engine<'_> {
         let dissipated =
             if gaps.is_empty() { dissipated } else { dissipated + gaps.iter().map(|g| g.1).sum::<f64>() };
         let residual = work_forces + work_drivers - stored - dissipated - impacts;
+        // heat: the heated elements' dissipation went to the nodes, where
+        // it is stored (capacities) or absorbed (fixed nodes)
+        let thermal = self.heat_balance(y_end, q);
+        let residual = if thermal.is_empty() {
+            residual
+        } else {
+            let heated: f64 = self.heat.feeds.iter().map(|&(at, _)| q[at]).sum();
+            residual + heated - thermal.iter().map(|h| h.1).sum::<f64>()
+        };
         Energy {
             work_forces,
             work_drivers,
@@ -64,6 +73,7 @@ impl Engine<'_> {
             dampers,
             gaps,
             impacts,
+            thermal,
             residual,
         }
     }

@@ -40,6 +40,8 @@ pub(crate) struct JacCache {
     z_owner: Vec<usize>,
     /// Per gap: ∂F/∂(x2 - x1), ∂F/∂(v2 - v1) ([`crate::engine::network::gap`]).
     gap: Vec<(f64, f64)>,
+    /// The heated elements' power partials ([`crate::engine::network::heat`]).
+    heat: crate::engine::network::heat::HeatJac,
 }
 
 impl JacCache {
@@ -71,6 +73,7 @@ impl JacCache {
             comp,
             z_owner,
             gap: vec![(0.0, 0.0); sys.gaps.len()],
+            heat: crate::engine::network::heat::HeatJac::new(sys.contacts.len(), sys.gaps.len()),
         }
     }
 
@@ -114,9 +117,12 @@ impl Engine<'_> {
             let nzc = ct.model.n_states();
             let off = self.z_off[c];
             ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
-            jc.normal[c] = ct.normal.value(t).max(0.0);
+            jc.normal[c] = self.load(t, y, c);
         }
         self.gap_partials(y, s, &mut jc.gap);
+        if !sys.thermal.is_empty() {
+            self.heat_partials(t, y, d, s, &mut jc.heat);
+        }
         jc.t = t;
         jc.y.copy_from_slice(y);
         jc.valid = true;
@@ -187,6 +193,10 @@ impl Engine<'_> {
         // a contact's force and its own state rates
         let hit_contact = |c: usize, j: usize, seen: &mut [usize], col: &mut Vec<usize>| {
             hit_bodies(sys.contacts[c].between, j, seen, col);
+            // its power heats a node
+            if let Some(r) = self.heat.contact_row[c] {
+                mark(r, j, seen, col);
+            }
             let off = self.z_off[c];
             for r in off..off + sys.contacts[c].model.n_states() {
                 mark(r, j, seen, col);
@@ -204,21 +214,42 @@ impl Engine<'_> {
                 }
                 for &k in &gaps[j] {
                     hit_bodies(sys.gaps[k].between, j, &mut seen, &mut col);
+                    if let Some(r) = self.heat.gap_row[k] {
+                        mark(r, j, &mut seen, &mut col);
+                    }
                 }
             } else if j < 2 * nb {
                 let i = j - nb;
                 mark(i, j, &mut seen, &mut col);
                 for &k in &dampers[i] {
                     hit_bodies(sys.dampers[k].between, j, &mut seen, &mut col);
+                    if let Some(r) = self.heat.damper_row[k] {
+                        mark(r, j, &mut seen, &mut col);
+                    }
                 }
                 for &c in &contacts[i] {
                     hit_contact(c, j, &mut seen, &mut col);
                 }
                 for &k in &gaps[i] {
                     hit_bodies(sys.gaps[k].between, j, &mut seen, &mut col);
+                    if let Some(r) = self.heat.gap_row[k] {
+                        mark(r, j, &mut seen, &mut col);
+                    }
                 }
-            } else {
+            } else if j < self.heat.t_off {
                 hit_contact(jc.z_owner[j - 2 * nb], j, &mut seen, &mut col);
+            } else {
+                // a temperature: the nodes it conducts to
+                for &r in &self.heat.t_col[j - self.heat.t_off] {
+                    mark(r, j, &mut seen, &mut col);
+                }
+                // and the contacts whose coefficient follows it
+                for &c in &self.heat.t_contacts[j - self.heat.t_off] {
+                    hit_bodies(sys.contacts[c].between, j, &mut seen, &mut col);
+                    if let Some(r) = self.heat.contact_row[c] {
+                        mark(r, j, &mut seen, &mut col);
+                    }
+                }
             }
             col.sort_unstable();
             out.extend(col.iter().map(|&r| (r, j)));
@@ -284,6 +315,7 @@ impl Engine<'_> {
             let p = &jc.parts[c];
             let n = jc.normal[c];
             let sliding = !matches!(d.modes[c], Mode::Stuck | Mode::Free) && n != 0.0;
+            jc.heat.dfc[c] = 0.0;
             if sliding || probing {
                 let mut dfc = p.df_dx * dx + p.df_dv * dv;
                 for j in 0..nzc {
@@ -291,6 +323,8 @@ impl Engine<'_> {
                 }
                 // probing: a disengaged contact may engage later
                 let dfc = if probing { dfc * n.max(1.0) } else { dfc * n };
+                let dfc = self.with_law_slope(c, &jc.heat, v, dfc);
+                jc.heat.dfc[c] = dfc;
                 add(&mut jc.df, ct.between[0], -dfc);
                 add(&mut jc.df, ct.between[1], dfc);
             }
@@ -322,6 +356,9 @@ impl Engine<'_> {
                     jv[nb + i] = a;
                 }
             }
+        }
+        if !sys.thermal.is_empty() {
+            self.heat_jvp(y, &jc.heat, v, jv);
         }
         jv[self.q_off..].fill(0.0);
     }
@@ -514,6 +551,125 @@ t_end = 1.0
         check("stuck clusters", &e, &mut y, 17);
         use crate::engine::outcome::Mode;
         assert_eq!(e.disc.borrow().modes, vec![Mode::Stuck, Mode::Stuck]);
+    }
+
+    /// The temperature rows: a sliding contact, a damper and a gap (in each
+    /// branch of its damping: free, held, released) heating capacities,
+    /// conductions among capacities and to an ambient, one element heating
+    /// the ambient directly, a friction coefficient following a
+    /// temperature; the product against differences, and the
+    /// structural pattern against the arithmetic probe.
+    #[test]
+    fn jacobian_products_cover_the_thermal_rows() {
+        let text = r#"
+[[driver]]
+name = "w"
+motion = { type = "ramp", rate = 0.5, offset = 0.3 }
+[[body]]
+name = "a"
+mass = 1.0
+x0 = -0.01
+v0 = 0.05
+[[body]]
+name = "b"
+mass = 2.0
+x0 = 0.09
+v0 = -3.0
+[[body]]
+name = "c"
+mass = 0.5
+v0 = 0.7
+[[spring]]
+between = ["a", "b"]
+stiffness = 40.0
+[[damper]]
+between = ["a", "c"]
+coefficient = 3.0
+heat = "h2"
+[[contact]]
+name = "lug"
+between = ["c", "ground"]
+model = "lugre"
+params = { sigma0 = 1e4, sigma1 = 100.0, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.01 }
+normal = 2.0
+heat = "h1"
+[[contact]]
+name = "cw"
+between = ["a", "w"]
+model = "coulomb"
+params = { fc = { ref = 300.0, value = 0.7, slope = -2e-3 } }
+heat = "h1"
+[[contact]]
+name = "cb"
+between = ["b", "ground"]
+model = "coulomb"
+params = { fc = 0.2 }
+heat = "air"
+[[gap]]
+name = "held"
+between = ["a", "b"]
+length = 0.2
+stiffness = 500.0
+damping = 30.0
+heat = "h2"
+[[gap]]
+name = "free"
+between = ["ground", "a"]
+stiffness = 1e3
+damping = 10.0
+exponent = 1.5
+heat = "h3"
+[[gap]]
+name = "released"
+between = ["b", "ground"]
+length = 0.05
+stiffness = 100.0
+damping = 10.0
+heat = "h3"
+[[thermal]]
+name = "h1"
+capacity = 2.0
+T0 = 300.0
+[[thermal]]
+name = "h2"
+capacity = 0.5
+T0 = 310.0
+[[thermal]]
+name = "h3"
+capacity = 4.0
+T0 = 290.0
+[[thermal]]
+name = "air"
+fixed = 293.15
+[[conduction]]
+between = ["h1", "h2"]
+conductance = 0.3
+[[conduction]]
+between = ["air", "h2"]
+conductance = 1.5
+[solver]
+t_end = 1.0
+"#;
+        let sys = scenario::parse(text, "t.toml", Path::new(".")).unwrap();
+        let e = Engine::new(&sys);
+        assert_eq!(e.heat.n_states, 3);
+        let mut y = e.initial_state();
+        let mut s = 29;
+        for (i, yi) in y.iter_mut().enumerate().take(e.q_off) {
+            *yi += if i < 2 * e.nb { 0.0 } else { 1e-6 * next(&mut s) };
+        }
+        check("thermal", &e, &mut y, 31);
+        let n = e.n;
+        let pattern = e.jacobian_pattern();
+        for j in 0..n {
+            let mut v = vec![0.0; n];
+            v[j] = f64::NAN;
+            let mut b = vec![0.0; n];
+            e.jvp_arith(0.0, &y, &v, &mut b, true);
+            let pa: Vec<usize> = pattern.iter().filter(|(_, c)| *c == j).map(|(r, _)| *r).collect();
+            let pb: Vec<usize> = (0..n).filter(|&r| b[r].is_nan()).collect();
+            assert_eq!(pa, pb, "column {j}");
+        }
     }
 
     /// The structural pattern (what diffsol is given instead of probing)

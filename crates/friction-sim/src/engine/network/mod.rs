@@ -17,6 +17,8 @@
 //! - `lcp/`: the box-constrained LCP solver;
 //! - `loops.rs`: the feasible split of a loop of stuck rows;
 //! - `energy.rs`: energy bookkeeping;
+//! - `heat.rs`: thermal nodes: temperatures as states, their rates and
+//!   Jacobian, heat in the energy balance;
 //! - `rows.rs`: output columns and rows;
 //! - `start.rs`: the initial state and modes.
 
@@ -26,6 +28,7 @@ mod energy;
 mod events;
 mod gap;
 mod grouping;
+pub(crate) mod heat;
 mod held;
 mod interior_roots;
 mod jacobian;
@@ -243,6 +246,8 @@ pub struct Engine<'s> {
     pub(crate) cross_work: RefCell<[Vec<f64>; 3]>,
     /// statically indeterminate sets of rows met during the run (warnings)
     pub(crate) indeterminate: RefCell<Vec<(Indeterminate, Vec<RowKind>)>>,
+    /// Where the thermal network lives in the state ([`heat`]).
+    pub(crate) heat: heat::HeatLayout,
 }
 
 /// Why the forces of a set of active rows are not unique.
@@ -266,10 +271,14 @@ impl<'s> Engine<'s> {
             nz += c.model.n_states();
         }
         let nc = sys.contacts.len();
-        let q_off = 2 * nb + nz;
+        // temperatures of the thermal nodes with a capacity, then the quadratures
+        let nq = nc + sys.dampers.len() + 2 + sys.gaps.len();
+        let heat =
+            heat::HeatLayout::new(&sys.thermal, 2 * nb + nz, nq, [nc, sys.dampers.len(), sys.gaps.len()]);
+        let q_off = 2 * nb + nz + heat.n_states;
         // quadratures: contact works (nc), damper dissipations (nd), force work, driver work
-        // then the gaps' damping dissipations (ng)
-        let n = q_off + nc + sys.dampers.len() + 2 + sys.gaps.len();
+        // then the gaps' damping dissipations (ng), then the heat into each fixed node
+        let n = q_off + nq + heat.n_fixed;
         let stuckable: Vec<bool> = sys
             .contacts
             .iter()
@@ -362,6 +371,7 @@ impl<'s> Engine<'s> {
             start_energy: Cell::new(None),
             cross_work: RefCell::new(Default::default()),
             indeterminate: RefCell::new(Vec::new()),
+            heat,
         };
         *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);
         let all = e.all_picks();
@@ -377,8 +387,8 @@ impl<'s> Engine<'s> {
         e
     }
 
-    /// Number of states of the ODE (positions, velocities, contact states
-    /// and the energy quadratures).
+    /// Number of states of the ODE (positions, velocities, contact states,
+    /// temperatures and the energy quadratures).
     pub fn n_states(&self) -> usize {
         self.n
     }

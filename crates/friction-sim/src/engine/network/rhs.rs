@@ -52,6 +52,9 @@ impl Engine<'_> {
             short::copy(&mut dy[..nb], &y[nb..2 * nb]);
             short::copy(&mut dy[nb..2 * nb], &s.a);
             self.powers_from(t, y, s, &mut dy[self.q_off..]);
+            if !self.sys.thermal.is_empty() {
+                self.heat_rates(y, dy);
+            }
         }
     }
 
@@ -74,7 +77,7 @@ impl Engine<'_> {
         let (inp, v) = self.contact_input(t, y, s, c, mode);
         s.vrel[c] = v;
         // a normal load <= 0 disengages the contact
-        let n = ct.normal.value(t).max(0.0);
+        let n = self.load(t, y, c);
         s.normal[c] = n;
         let off = self.z_off[c];
         let z = &y[off..off + ct.model.n_states()];

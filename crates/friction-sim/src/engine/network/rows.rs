@@ -1,7 +1,8 @@
 //! Output columns and rows: time, positions and velocities of bodies and
 //! drivers, contact forces, slips and slip velocities, the contacts'
 //! internal states (those chosen
-//! by `[solver] states`) and the gaps' forces, and where the rows go: kept in memory, or streamed
+//! by `[solver] states`), the gaps' forces, the thermal nodes' temperatures
+//! and the conductions' heat flows, and where the rows go: kept in memory, or streamed
 //! to a sink with a bounded, thinned copy kept for plots.
 
 use friction_models::FrictionModel;
@@ -190,6 +191,9 @@ pub(crate) enum Pick {
     Mem(usize, usize),
     /// A gap's contact force (>= 0).
     GapForce(usize),
+    /// A thermal node's temperature, a conduction's heat flow.
+    Temp(usize),
+    HeatFlow(usize),
 }
 
 impl Engine<'_> {
@@ -247,6 +251,9 @@ impl Engine<'_> {
             }
         }
         p.extend((0..sys.gaps.len()).map(Pick::GapForce));
+        // a capacity's temperature is a state (read on the fast path)
+        p.extend((0..sys.thermal.nodes.len()).map(|k| self.heat.state[k].map_or(Pick::Temp(k), Pick::Y)));
+        p.extend((0..sys.thermal.conductions.len()).map(Pick::HeatFlow));
         p
     }
 
@@ -300,6 +307,8 @@ impl Engine<'_> {
             Pick::SlipVel(c) => s.vrel[c],
             Pick::Mem(c, k) => d.mem[c][k],
             Pick::GapForce(k) => self.gap_force(y, &s, k).force,
+            Pick::Temp(k) => self.temperature(y, k),
+            Pick::HeatFlow(k) => self.heat_flow(y, k),
         }));
     }
 }

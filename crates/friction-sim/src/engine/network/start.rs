@@ -34,6 +34,7 @@ impl Engine<'_> {
             y[off..off + nzc].copy_from_slice(&z);
             d.dir[c] = friction_models::sign(va - vb);
         }
+        self.initial_temperatures(&mut y);
         // the initial signs of the turning-point functions
         for &(c, k) in &self.root_turn {
             self.accept_turns(0.0, &y, c, k, &mut d, &mut s);

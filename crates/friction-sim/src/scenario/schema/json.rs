@@ -102,7 +102,9 @@ fn key_schema(k: &Key) -> Value {
         }
         Kind::Integer { min } => json!({ "type": "integer", "minimum": min }),
         Kind::Member | Kind::Body => json!({ "type": "string" }),
-        Kind::Pair => json!({ "type": "array", "items": { "type": "string" }, "minItems": 2, "maxItems": 2 }),
+        Kind::Pair | Kind::NodePair => {
+            json!({ "type": "array", "items": { "type": "string" }, "minItems": 2, "maxItems": 2 })
+        }
         Kind::Signal => json!({ "oneOf": [{ "type": "number" }, { "$ref": "#/definitions/schedule" }] }),
         Kind::ScheduleTable => json!({ "$ref": "#/definitions/schedule" }),
         Kind::Choice(c) => json!({ "enum": c }),
@@ -219,15 +221,51 @@ pub(super) fn is_required(p: &ParamSpec) -> bool {
     matches!(p.kind, ParamKind::Real { default: None, .. } | ParamKind::Rows { .. })
 }
 
+/// A parameter as a function of the temperature of the contact's heat node
+/// (`crate::system::thermal::TempLaw`): a table or a linear law.
+fn temperature_law_schema() -> Value {
+    let pair = json!({ "type": "array", "items": { "type": "number" }, "minItems": 2, "maxItems": 2 });
+    json!({
+        "description": "the parameter as a function of the temperature of the contact's `heat` node: \
+                        piecewise linear through [T, value] pairs (T strictly increasing, held beyond \
+                        the ends), or value + slope (T - ref), held at 0 from below",
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": { "at": { "type": "array", "items": pair, "minItems": 2 } },
+                "required": ["at"],
+                "additionalProperties": false,
+            },
+            {
+                "type": "object",
+                "properties": {
+                    "ref": { "type": "number", "exclusiveMinimum": 0 },
+                    "value": { "type": "number" },
+                    "slope": { "type": "number" },
+                },
+                "required": ["ref", "value", "slope"],
+                "additionalProperties": false,
+            },
+        ],
+    })
+}
+
 /// The JSON Schema (draft-07) of a scenario file, read as JSON (TOML tables
 /// become objects, arrays of tables arrays of objects).
 pub fn json_schema() -> Value {
     let mut defs = Map::new();
     defs.insert("schedule".into(), schedule_table_schema());
+    defs.insert("temperature_law".into(), temperature_law_schema());
     let mut model_rules = vec![];
     for m in friction_models::all() {
-        let props: Map<String, Value> =
+        let mut props: Map<String, Value> =
             m.params.iter().map(|p| (p.name.to_string(), param_schema(p))).collect();
+        // a parameter that may follow a temperature (`crate::system::thermal::TempLaw`)
+        for (_, p) in crate::system::thermal::TEMPERATURE_PARAMS.iter().filter(|(id, _)| *id == m.id) {
+            if let Some(v) = props.get_mut(*p) {
+                *v = json!({ "anyOf": [v.take(), { "$ref": "#/definitions/temperature_law" }] });
+            }
+        }
         let required: Vec<&str> = m.params.iter().filter(|p| is_required(p)).map(|p| p.name).collect();
         defs.insert(
             format!("params_{}", m.id),

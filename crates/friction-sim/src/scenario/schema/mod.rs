@@ -50,6 +50,8 @@ pub enum Kind {
     Body,
     /// Two members: `["first", "second"]`.
     Pair,
+    /// Two thermal nodes: `["first", "second"]`.
+    NodePair,
     /// A number (a constant) or a schedule table.
     Signal,
     /// A schedule table only.
@@ -77,7 +79,7 @@ impl Kind {
             Kind::Number { .. } => "number",
             Kind::Integer { .. } => "integer",
             Kind::Member | Kind::Body => "string (a name)",
-            Kind::Pair => "array of 2 names",
+            Kind::Pair | Kind::NodePair => "array of 2 names",
             Kind::Signal => "number or schedule",
             Kind::ScheduleTable => "schedule",
             Kind::Choice(_) => "string",
@@ -119,6 +121,7 @@ impl Kind {
             Kind::Member => "a body, a driver or \"ground\"".to_string(),
             Kind::Body => "a body".to_string(),
             Kind::Pair => "two different members (bodies, drivers, \"ground\")".to_string(),
+            Kind::NodePair => "two different [[thermal]] nodes".to_string(),
             Kind::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
             Kind::Model => "see [Models](#models)".to_string(),
             Kind::Params => "see [Models](#models)".to_string(),
@@ -263,6 +266,7 @@ pub const TABLES: &[Table] = &[
             key("name", Kind::Name, "", "\"damperI\"", false, "name (I: the damper's index)"),
             key("between", Kind::Pair, "", "", true, "first and second member"),
             key("coefficient", NON_NEGATIVE, "N s/m", "", true, "damping coefficient c"),
+            key("heat", Kind::Name, "", "", false, "the [[thermal]] node that receives its loss power c (v2 - v1)²"),
         ],
     },
     Table {
@@ -294,7 +298,17 @@ pub const TABLES: &[Table] = &[
             key("name", Kind::Name, "", "\"cI\"", false, "unique contact name (I: the contact's index)"),
             key("between", Kind::Pair, "", "", true, "first and second member"),
             key("model", Kind::Model, "", "", true, "friction model id (`friction models` lists them)"),
-            key("params", Kind::Params, "", "{}", false, "the model's parameters; omitted ones take their defaults"),
+            key(
+                "params",
+                Kind::Params,
+                "",
+                "{}",
+                false,
+                "the model's parameters; omitted ones take their defaults. `fc` of `coulomb` (without `fs`) \
+                 may follow the temperature of the contact's `heat` node: `{ at = [[T1, v1], [T2, v2], ...] }` \
+                 (piecewise linear, T strictly increasing, held beyond the ends) or `{ ref = T0, value = v0, \
+                 slope = dv/dT }` (held at 0 from below)",
+            ),
             key(
                 "normal",
                 Kind::Signal,
@@ -303,6 +317,15 @@ pub const TABLES: &[Table] = &[
                 false,
                 "normal-load factor N(t): multiplies the friction force and the maximum static force; \
                  N <= 0 disengages the contact",
+            ),
+            key(
+                "heat",
+                Kind::Name,
+                "",
+                "",
+                false,
+                "the [[thermal]] node that receives its loss power F v_rel (what `energy.contacts.NAME` \
+                 integrates)",
             ),
         ],
     },
@@ -340,6 +363,36 @@ pub const TABLES: &[Table] = &[
                 false,
                 "exponent n of the spring force c p^n (1.5: Hertzian contact of spheres)",
             ),
+            key("heat", Kind::Name, "", "", false, "the [[thermal]] node that receives its damping's loss power"),
+        ],
+    },
+    Table {
+        name: "thermal",
+        array: true,
+        required: false,
+        doc: "A thermal node (Modelica's HeatCapacitor or FixedTemperature): a heat capacity C whose \
+              temperature T is a state integrated with the mechanics, C dT/dt = the loss power of the \
+              elements whose `heat` names it plus the heat conducted in; or, with `fixed`, an ambient \
+              that keeps its temperature and absorbs any heat. Output column `T.NAME` [K]; the summary's \
+              `energy.thermal.NAME` is the heat stored C (T_end - T0), or absorbed by a fixed node, and \
+              the energy balance counts it in place of the heated elements' dissipation.",
+        keys: &[
+            key("name", Kind::Name, "", "", true, "unique node name"),
+            key("capacity", POSITIVE, "J/K", "", false, "heat capacity C (required unless `fixed`)"),
+            key("T0", POSITIVE, "K", "", false, "initial temperature (required unless `fixed`)"),
+            key("fixed", POSITIVE, "K", "", false, "a fixed temperature: an ambient (without `capacity` and `T0`)"),
+        ],
+    },
+    Table {
+        name: "conduction",
+        array: true,
+        required: false,
+        doc: "A linear thermal conductor between two thermal nodes (Modelica's ThermalConductor): the \
+              heat flow Q = G (T1 - T2) from the first node to the second, output column `Q.NAME` [W].",
+        keys: &[
+            key("name", Kind::Name, "", "\"conductionI\"", false, "unique conduction name (I: its index)"),
+            key("between", Kind::NodePair, "", "", true, "first and second thermal node"),
+            key("conductance", NON_NEGATIVE, "W/K", "", true, "thermal conductance G"),
         ],
     },
     Table {
