@@ -108,7 +108,7 @@ impl Engine<'_> {
                 // stop was taken back at once and pulled for 0.12 s)
                 let rounding = |j: usize| {
                     let st = &self.sys.stops[(j - nc) / 2];
-                    let limit = if (j - nc) % 2 == 0 { st.min } else { st.max };
+                    let limit = if (j - nc).is_multiple_of(2) { st.min } else { st.max };
                     4.0 * f64::EPSILON * (1.0 + limit.abs())
                 };
                 let back = (nc..watch).find(|&j| {
