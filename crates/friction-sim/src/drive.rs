@@ -74,6 +74,7 @@ pub fn drive_outcome(
         }],
         gaps: vec![],
         stops: vec![],
+        structures: vec![],
         solver: SolverSettings {
             method: settings.method,
             linear_algebra: crate::system::LinearAlgebra::Auto,

@@ -48,6 +48,7 @@ pub fn cost_system(model: AnyModel) -> System {
         }],
         gaps: vec![],
         stops: vec![],
+        structures: vec![],
         solver: SolverSettings {
             method: Method::Auto,
             linear_algebra: friction_sim::scenario::LinearAlgebra::Auto,

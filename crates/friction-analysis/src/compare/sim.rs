@@ -151,6 +151,7 @@ pub(crate) fn body_run(
         }],
         gaps: vec![],
         stops: vec![],
+        structures: vec![],
         solver: SolverSettings {
             method: Method::Auto,
             linear_algebra: friction_sim::scenario::LinearAlgebra::Auto,

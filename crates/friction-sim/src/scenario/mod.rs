@@ -163,6 +163,8 @@ struct RawFile {
     stop: Vec<Spanned<RawStop>>,
     #[serde(default)]
     gap: Vec<Spanned<RawGap>>,
+    #[serde(default)]
+    structure: Vec<Spanned<crate::structure::parse::RawStructure>>,
     solver: Option<Spanned<RawSolver>>,
 }
 
@@ -311,6 +313,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         bodies.push(body);
     }
 
+    let mut structures = structures(&raw.structure, &src, &mut names)?;
+
     let mut springs = Vec::new();
     for (i, s) in raw.spring.iter().enumerate() {
         let span = s.span();
@@ -334,12 +338,16 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = f.span();
         let f = f.get_ref();
         let name = f.name.clone().unwrap_or_else(|| format!("force{i}"));
-        let on = builder::check_force_on(&names, &name, &f.on).map_err(|e| at(&span, e))?;
+        let on = builder::check_force_target(&names, &name, &f.on).map_err(|e| at(&span, e))?;
         let what = format!("force \"{name}\" value");
         let value = schedule_value(&f.value, &what, &src, t_end)
             .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
             .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
-        forces.push(Force { name, on, value });
+        match on {
+            Ok(on) => forces.push(Force { name, on, value }),
+            // a force on a structure's DOF: one of its loads
+            Err((s, on)) => structures[s].loads.push(Force { name, on, value }),
+        }
     }
     let mut contacts = Vec::new();
     let mut contact_names = std::collections::HashSet::new();
@@ -395,7 +403,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
     }
 
-    let sys = System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver };
+    let sys =
+        System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver, structures };
     crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {
         let span = match link {
             crate::system::units::Link::Spring => raw.spring[i].span(),
@@ -412,6 +421,31 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
     }
     Ok(sys)
+}
+
+/// Read every `[[structure]]` and register its DOFs as members; a matrix
+/// file's fault names that file and its line, a key's the scenario's line.
+fn structures(
+    raw: &[Spanned<crate::structure::parse::RawStructure>],
+    src: &Src<'_>,
+    names: &mut Names,
+) -> Result<Vec<crate::structure::Structure>, SimError> {
+    use crate::structure::parse::{from_raw, Refused};
+    let mut out = Vec::new();
+    for (i, r) in raw.iter().enumerate() {
+        let span = r.span();
+        let at = |e: Invalid| match e.key {
+            Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+            None => src.err(src.line_of(span.start), e.message),
+        };
+        let s = from_raw(r.get_ref(), &src.dir).map_err(|e| match e {
+            Refused::Key(e) => at(e),
+            Refused::File(e) => SimError::Input { file: e.file, line: e.line, message: e.message },
+        })?;
+        names.add_structure(&s.name, i, s.dofs.clone()).map_err(at)?;
+        out.push(s);
+    }
+    Ok(out)
 }
 
 /// Refuse a second input of the same name.
