@@ -79,8 +79,14 @@ fn dof_names_are_checked_where_members_are_named() {
 fn the_builder_takes_matrices_and_gives_the_parsers_messages() {
     let m = SymMatrix::diagonal(&[1.0, 1.0]);
     let k = SymMatrix::from_upper(2, vec![(0, 0, 2.0), (0, 1, -1.0), (1, 1, 2.0)]);
-    let spec =
-        StructureSpec { name: "beam".into(), mass: m, stiffness: k, damping: Damping::None, watch: vec![] };
+    let spec = StructureSpec {
+        name: "beam".into(),
+        mass: m,
+        stiffness: k,
+        damping: Damping::None,
+        watch: vec![],
+        reduce: None,
+    };
     let sys = System::builder("b")
         .structure(spec.clone())
         .spring("k", ("beam:0", "ground"), 1.0)
@@ -110,4 +116,32 @@ fn the_time_domain_engine_refuses_a_structure_naming_the_commands_that_take_it()
         e.contains("[[structure]] \"beam\"") && e.contains("friction frf") && e.contains("friction run"),
         "{e}"
     );
+}
+
+/// A reduced structure keeps the names of its kept DOFs, refuses the others
+/// by name, writes its reduced matrices when asked, and those read back are
+/// the matrices it uses.
+#[test]
+fn a_reduced_structure_names_its_kept_dofs_and_writes_its_matrices() {
+    let n = 12;
+    let diag = |v: f64| (0..n).map(|i| format!("{} {} {v}\n", i + 1, i + 1)).collect::<String>();
+    let off = (1..n).map(|i| format!("{} {} -1.0\n", i + 1, i)).collect::<String>();
+    let m = format!("%%MatrixMarket matrix coordinate real symmetric\n{n} {n} {n}\n{}", diag(1.0));
+    let k =
+        format!("%%MatrixMarket matrix coordinate real symmetric\n{n} {n} {}\n{}{off}", 2 * n - 1, diag(2.0));
+    let red = "reduce = { keep = [2, 9], modes = 3, write = \"reduced\" }\nwatch = [9]";
+    let spring = |to: &str| format!("{red}\n[[spring]]\nbetween = [\"{to}\", \"ground\"]\nstiffness = 1.0");
+    assert_eq!(load("reduced", &m, &k, &spring("beam:9")), "ok");
+    let sys = friction_sim::scenario::load(&scratch("reduced").join("s.toml")).unwrap();
+    let s = &sys.structures[0];
+    assert_eq!((s.n(), s.dofs.clone(), s.watch.clone()), (5, vec![2, 9], vec![1]));
+    assert_eq!(sys.springs[0].between[0], friction_sim::Member::Dof { structure: 0, index: 1 });
+    let text = std::fs::read_to_string(scratch("reduced").join("reduced/mass.mtx")).unwrap();
+    let back = friction_sim::structure::matrix_market::parse(&text, "mass.mtx")
+        .unwrap()
+        .into_symmetric("m")
+        .unwrap();
+    assert_eq!(back, s.mass);
+    let e = load("reduced_other", &m, &k, &spring("beam:4"));
+    assert!(e.contains("DOF 4 is not kept by the reduction") && e.contains("2, 9"), "{e}");
 }

@@ -29,6 +29,7 @@ pub mod calculix;
 pub mod matrix_market;
 pub mod modal;
 pub(crate) mod parse;
+pub mod reduce;
 pub mod sparse;
 
 use std::path::Path;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{read_matrix, Damping, MatrixError, Structure, SymMatrix};
+use super::{read_matrix, Damping, MatrixError, Reduce, Structure, SymMatrix};
 use crate::system::Invalid;
 
 /// `modal_damping`: one ratio for every mode, or one per mode.
@@ -30,6 +30,16 @@ pub(crate) struct RawStructure {
     pub modal_damping: Option<OneOrMany>,
     #[serde(default)]
     pub watch: Vec<usize>,
+    pub reduce: Option<RawReduce>,
+}
+
+/// `reduce = { keep, modes, write }` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawReduce {
+    pub keep: Vec<usize>,
+    pub modes: usize,
+    pub write: Option<String>,
 }
 
 /// Why a `[[structure]]` is refused: a key of the table, or a matrix file
@@ -106,13 +116,66 @@ pub(crate) fn from_raw(raw: &RawStructure, dir: &Path) -> Result<Structure, Refu
     };
     let file =
         |key: &str| dir.join(if key == "mass" { &raw.mass } else { &raw.stiffness }).display().to_string();
-    let mut s = check_matrices(&raw.name, mass, stiffness, damping, &raw.watch).map_err(|e| match e.key {
-        Some(k @ ("mass" | "stiffness")) => {
-            Refused::File(MatrixError { file: file(k), line: None, message: e.message })
-        }
-        _ => Refused::Key(e),
-    })?;
+    let reduce = raw.reduce.as_ref().map(|r| Reduce {
+        keep: r.keep.clone(),
+        modes: r.modes,
+        write: r.write.as_ref().map(|w| dir.join(w)),
+    });
+    let mut s = check_matrices(&raw.name, mass, stiffness, damping, &raw.watch, reduce.as_ref()).map_err(
+        |e| match e.key {
+            Some(k @ ("mass" | "stiffness")) => {
+                Refused::File(MatrixError { file: file(k), line: None, message: e.message })
+            }
+            _ => Refused::Key(e),
+        },
+    )?;
     s.labels = labels;
+    Ok(s)
+}
+
+/// Reduce `s` by Craig-Bampton ([`super::reduce`]): its matrices become the
+/// reduced ones, its physical DOFs `keep`, a damping matrix is projected
+/// (Rayleigh and modal damping apply to the reduced matrices as they are),
+/// its watched DOFs must be kept; the reduced mass and stiffness are
+/// written as MatrixMarket files into `write` when given.
+fn reduced(mut s: Structure, r: &Reduce) -> Result<Structure, Invalid> {
+    let what = format!("structure \"{}\" `reduce`", s.name);
+    let red = super::reduce::craig_bampton(&s.mass, &s.stiffness, &r.keep, r.modes)
+        .map_err(|m| Invalid::at("reduce", format!("{what}: {m}")))?;
+    if let Damping::Matrix(c) = &s.damping {
+        s.damping = Damping::Matrix(super::reduce::project(c, &red.t));
+    }
+    let mut watch = Vec::new();
+    for w in &s.watch {
+        let p = r.keep.iter().position(|k| k == w).ok_or_else(|| {
+            Invalid::at(
+                "watch",
+                format!("structure \"{}\": `watch` DOF {w} is not among `reduce.keep`", s.name),
+            )
+        })?;
+        watch.push(p);
+    }
+    s.watch = watch;
+    s.mass = red.mass;
+    s.stiffness = red.stiffness;
+    s.dofs = r.keep.clone();
+    if let Some(dir) = &r.write {
+        let io = |e: std::io::Error| {
+            Invalid::at("reduce", format!("{what}: cannot write into {}: {e}", dir.display()))
+        };
+        std::fs::create_dir_all(dir).map_err(io)?;
+        let note = format!(
+            "Craig-Bampton reduction of structure \"{}\": rows 1 to {} are the kept DOFs {:?} of the full model, \
+             then {} fixed-interface modal coordinates",
+            s.name,
+            r.keep.len(),
+            r.keep,
+            r.modes
+        );
+        std::fs::write(dir.join("mass.mtx"), super::matrix_market::write(&s.mass, &note)).map_err(io)?;
+        std::fs::write(dir.join("stiffness.mtx"), super::matrix_market::write(&s.stiffness, &note))
+            .map_err(io)?;
+    }
     Ok(s)
 }
 
@@ -125,6 +188,7 @@ pub(crate) fn check_matrices(
     stiffness: SymMatrix,
     damping: Damping,
     watch: &[usize],
+    reduce: Option<&Reduce>,
 ) -> Result<Structure, Invalid> {
     let what = format!("structure \"{name}\"");
     let n = mass.n();
@@ -188,7 +252,7 @@ pub(crate) fn check_matrices(
             ),
         ));
     }
-    Ok(Structure {
+    let s = Structure {
         name: name.to_string(),
         mass,
         stiffness,
@@ -197,5 +261,9 @@ pub(crate) fn check_matrices(
         watch: watch.to_vec(),
         loads: Vec::new(),
         labels: None,
-    })
+    };
+    match reduce {
+        Some(r) => reduced(s, r),
+        None => Ok(s),
+    }
 }

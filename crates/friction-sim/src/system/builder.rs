@@ -123,6 +123,8 @@ pub struct StructureSpec {
     pub damping: crate::structure::Damping,
     /// DOFs whose columns are written besides those something names.
     pub watch: Vec<usize>,
+    /// A Craig-Bampton reduction, applied after the checks.
+    pub reduce: Option<crate::structure::Reduce>,
 }
 
 /// The parameters of a gap for [`SystemBuilder::gap`] (see
@@ -354,6 +356,7 @@ impl SystemBuilder {
                 sp.stiffness,
                 sp.damping,
                 &sp.watch,
+                sp.reduce.as_ref(),
             )
             .map_err(inv)?;
             names.add_structure(&s.name, i, s.dofs.clone()).map_err(inv)?;

@@ -65,7 +65,7 @@ impl Names {
         let pos = if identity { Some(index) } else { dofs.iter().position(|&d| d == index) };
         match pos {
             Some(index) => Ok(Member::Dof { structure: *structure, index }),
-            None if dofs.iter().all(|&d| d < dofs.len()) => Err(Invalid::at(
+            None if dofs.iter().enumerate().all(|(k, &d)| k == d) => Err(Invalid::at(
                 key,
                 format!(
                     "{what}: \"{name}\": index {index} is past the {} DOFs of structure \"{s}\"; valid range 0 to {}",

@@ -428,6 +428,19 @@ pub const TABLES: &[Table] = &[
                  undamped); C = sum 2 zeta_r w_r (M phi_r)(M phi_r)^T over mass-normalised modes phi_r",
             ),
             key("watch", Kind::Indices, "", "[]", false, "DOFs whose results are written besides those something names"),
+            key(
+                "reduce",
+                Kind::Reduce,
+                "",
+                "",
+                false,
+                "Craig-Bampton reduction (Craig and Bampton 1968): `keep` = [interface DOFs] stay physical (and \
+                 keep their names NAME:INDEX; the others can no longer be named), `modes` = K fixed-interface \
+                 modes are added (NAME:mode.k in outputs); `write` = a directory (relative to the scenario) \
+                 receives the reduced mass.mtx and stiffness.mtx. Sparse: K_ii by sparse Cholesky, the modes \
+                 by subspace iteration past 400 interior DOFs. A damping matrix is projected; Rayleigh and \
+                 modal damping apply to the reduced matrices",
+            ),
         ],
     },
     Table {
