@@ -188,15 +188,16 @@ fn dense_modes(
     Ok((lam[..p].to_vec(), Mat::from_fn(n, p, |i, j| phi[(i, j)])))
 }
 
-/// `y = A x` for each column of `x`.
+/// `y = A x` for each column of `x` (the compressed columns walked directly).
 fn sp_mul(a: &SparseColMat<usize, f64>, x: &Mat<f64>) -> Mat<f64> {
+    let (cp, ri, v) = (a.symbolic().col_ptr(), a.symbolic().row_idx(), a.val());
     let mut y = Mat::<f64>::zeros(a.nrows(), x.ncols());
     for c in 0..x.ncols() {
-        for j in 0..a.ncols() {
-            let xj = x[(j, c)];
+        let (xc, yc) = (x.col_as_slice(c), y.col_as_slice_mut(c));
+        for (j, &xj) in xc.iter().enumerate() {
             if xj != 0.0 {
-                for (i, v) in a.row_idx_of_col(j).zip(a.val_of_col(j)) {
-                    y[(i, c)] += v * xj;
+                for p in cp[j]..cp[j + 1] {
+                    yc[ri[p]] += v[p] * xj;
                 }
             }
         }
@@ -226,18 +227,21 @@ fn subspace(
         ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64 - 0.5
     };
     let mut x = Mat::from_fn(n, q, |_, _| next());
+    // y = M x, carried from sweep to sweep (M (xb Q) = (M xb) Q)
+    let mut y = sp_mul(m, &x);
     let mut old = vec![f64::INFINITY; p];
     for _ in 0..200 {
-        let y = sp_mul(m, &x);
         let mut xb = y.clone();
         llt.solve_in_place(xb.as_mut());
         // Rayleigh-Ritz on span(xb): Kq = xbᵀ K xb = xbᵀ y, Mq = xbᵀ M xb
         let kq = xb.transpose() * &y;
-        let mq = xb.transpose() * sp_mul(m, &xb);
+        let mxb = sp_mul(m, &xb);
+        let mq = xb.transpose() * &mxb;
         let nd = |a: &Mat<f64>| DMatrix::from_fn(q, q, |i, j| 0.5 * (a[(i, j)] + a[(j, i)]));
         let (lam, qv) = modal::modes(&nd(&kq), &nd(&mq)).ok_or("subspace iteration lost its rank")?;
         let qf = Mat::from_fn(q, q, |i, j| qv[(i, j)]);
         x = &xb * &qf;
+        y = &mxb * &qf;
         let done = (0..p).all(|j| (lam[j] - old[j]).abs() <= 1e-12 * lam[j].abs());
         old.copy_from_slice(&lam[..p]);
         if done {
