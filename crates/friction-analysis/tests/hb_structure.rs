@@ -184,3 +184,20 @@ fn jointed_chain_as_bodies_and_as_matrices_gives_the_same_frf_and_backbone() {
         assert!((p.f - q.f).abs() < 1e-10 * p.f && (p.zeta - q.zeta).abs() < 1e-10 + 1e-8 * p.zeta.abs());
     }
 }
+
+/// Harmonic balance's matrices are dense: a structure past
+/// `MAX_DOFS` is refused before any is allocated, with the advice to reduce it.
+#[test]
+fn a_structure_too_large_for_dense_harmonic_balance_is_refused_with_the_advice_to_reduce() {
+    let (m, k) = bar(friction_analysis::hb::structure::MAX_DOFS + 2);
+    let sys = scenario(
+        &scratch("large"),
+        &m,
+        &k,
+        "",
+        "[[force]]\nname = \"p\"\non = \"bar:2\"\nvalue = { type = \"sine\", amplitude = 1.0, frequency = 1.0 }",
+    );
+    let e =
+        frf(&sys, "p", &FrfOptions { f_min: 1.0, f_max: 2.0, ..Default::default() }).unwrap_err().to_string();
+    assert!(e.contains("structure \"bar\": 2001 degrees of freedom") && e.contains("reduce = {"), "{e}");
+}

@@ -60,6 +60,12 @@ pub struct Structure {
     pub contacts: Vec<HbContact>,
 }
 
+/// The most degrees of freedom harmonic balance takes: its matrices are
+/// dense (three of 2000 x 2000 take 96 MB, and each Newton step factorises
+/// one of (2H + 1) times that size); a larger structure is refused with the
+/// advice to reduce it.
+pub const MAX_DOFS: usize = 2000;
+
 /// The names of every force of `sys`: on bodies, then on structures' DOFs.
 pub fn force_names(sys: &System) -> Vec<&str> {
     let loads = sys.structures.iter().flat_map(|s| s.loads.iter());
@@ -100,6 +106,14 @@ impl Structure {
         }
         if n == 0 {
             return Err(refuse(format!("scenario \"{}\": no body to excite", sys.name)));
+        }
+        if n > MAX_DOFS {
+            let big = sys.structures.iter().max_by_key(|s| s.n()).map_or("", |s| s.name.as_str());
+            return Err(refuse(format!(
+                "structure \"{big}\": {n} degrees of freedom in all; harmonic balance works on dense matrices of at \
+                 most {MAX_DOFS}: reduce the structure to its joints' DOFs and a few modes with \
+                 `reduce = {{ keep = [..], modes = K }}` (Craig-Bampton)"
+            )));
         }
         if let Some(d) = sys.drivers.first() {
             return Err(refuse(format!(
