@@ -44,6 +44,12 @@
 //! min = -0.1
 //! max = 0.1
 //! restitution = 0.0
+//! [[structure]]         # a linear structure from finite-element matrices (crate::structure);
+//! name = "beam"         # its DOFs are the members "beam:INDEX" (0-based), for frf and nnm
+//! mass = "beam.mas"     # MatrixMarket (.mtx) or CalculiX (.sti, .mas), relative to this file
+//! stiffness = "beam.sti"
+//! rayleigh = [0.0, 1e-5]   # or damping = "C.mtx", or modal_damping = 0.01
+//! reduce = { keep = [337], modes = 6 }   # optional Craig-Bampton reduction
 //! [solver]
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
