@@ -23,7 +23,14 @@
 //! - `sparse.rs`: the symmetric sparse matrix and the checks of a file's values;
 //! - `matrix_market.rs`, `calculix.rs`: the two readers;
 //! - `modal.rs`: dense modes and modal damping;
-//! - `parse.rs`: the `[[structure]]` table into a [`Structure`].
+//! - `reduce.rs`: Craig-Bampton reduction, sparse;
+//! - `parse.rs`: the `[[structure]]` table into a [`Structure`] (with the
+//!   checks the builder shares).
+//!
+//! `friction frf` and `friction nnm` take structures (harmonic balance, on
+//! dense matrices: reduce large models); the time-domain engine refuses them
+//! ([`refuse_in_time_domain`]), never integrating a consistent mass as if it
+//! were diagonal.
 
 pub mod calculix;
 pub mod matrix_market;
