@@ -71,6 +71,10 @@ fn dof_names_are_checked_where_members_are_named() {
     assert!(e.contains("0-based index"), "{e}");
     let e = load("watch", M_OK, K_OK, "watch = [4]");
     assert!(e.contains("s.toml:6:") && e.contains("`watch` index 4"), "{e}");
+    let e = load("stop", M_OK, K_OK, "[[stop]]\nbody = \"beam:0\"\nmax = 1.0");
+    assert!(e.contains("stops on a structure's DOF are not supported"), "{e}");
+    let e = load("force_ok", M_OK, K_OK, "[[force]]\non = \"beam:1\"\nvalue = 1.0");
+    assert_eq!(e, "ok");
     let e = load("rayleigh", M_OK, K_OK, "rayleigh = [1.0, -2.0]");
     assert!(e.contains("beta = -2"), "{e}");
 }
