@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _friction
+from . import _friction, _structure
 from ._errors import ScenarioError, SimulationError
 
 Scenario = Union[str, "os.PathLike[str]", Mapping[str, Any]]
@@ -74,7 +74,9 @@ class Result:
 def _source(scenario: Scenario) -> Tuple[str, str, str]:
     """(text, file name for messages, directory for relative table files)."""
     if isinstance(scenario, Mapping):
-        return _friction.to_toml(dict(scenario)), "<dict>", "."
+        # structure matrices as SciPy sparse matrices or arrays become files
+        scenario = _structure.with_matrix_files(dict(scenario))
+        return _friction.to_toml(scenario), "<dict>", "."
     if isinstance(scenario, os.PathLike) or (
             isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario):
         path = os.fspath(scenario)

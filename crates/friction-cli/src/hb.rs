@@ -176,6 +176,13 @@ fn levels(a: &FrfArgs) -> Result<(), AnalysisError> {
         if let Some(f) = sys.forces.iter().find(|f| f.name == a.force) {
             body = f.on;
         }
+        // a force on a structure's DOF: that DOF's place among the written ones
+        for st in &sys.structures {
+            if let Some(f) = st.loads.iter().find(|f| f.name == a.force) {
+                let name = st.coordinate_name(f.on);
+                body = r.bodies.iter().position(|b| *b == name).unwrap_or(0);
+            }
+        }
         name = sys.name;
         runs.push((level, r));
     }

@@ -21,7 +21,7 @@ use crate::variants::{self, Tuned};
 pub struct NnmArgs {
     /// Scenario TOML file.
     pub file: PathBuf,
-    /// The body whose fundamental amplitude is prescribed (default: the one moving most in the mode).
+    /// The body (or a structure's DOF, NAME:INDEX) whose fundamental amplitude is prescribed (default: the one moving most in the mode).
     #[arg(long)]
     pub body: Option<String>,
     /// The mode, 1-based in ascending linear frequency with every contact stuck.

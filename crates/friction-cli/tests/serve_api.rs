@@ -208,6 +208,15 @@ fn a_scenario_that_reads_a_file_is_refused() {
     assert_eq!(s, 400);
     let m = v["error"].as_str().unwrap();
     assert!(m.contains("cannot read files") && !m.contains("root:"), "{m}");
+    // a structure's matrix files: its reader's messages would quote the file
+    let text = format!(
+        "{}[[structure]]\nname = \"s\"\nmass = \"/etc/passwd\"\nstiffness = \"/etc/passwd\"\n",
+        common::BASE
+    );
+    let (s, v) = post("/api/run", "application/toml", &text);
+    assert_eq!(s, 400);
+    let m = v["error"].as_str().unwrap();
+    assert!(m.contains("[[structure]]") && m.contains("cannot read files") && !m.contains("root:"), "{m}");
 }
 
 #[test]

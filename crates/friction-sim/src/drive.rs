@@ -75,6 +75,7 @@ pub fn drive_outcome(
         gaps: vec![],
         stops: vec![],
         thermal: Default::default(),
+        structures: vec![],
         solver: SolverSettings {
             method: settings.method,
             linear_algebra: crate::system::LinearAlgebra::Auto,

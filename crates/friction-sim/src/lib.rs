@@ -49,6 +49,7 @@ pub mod error;
 pub mod output;
 pub mod run;
 pub mod scenario;
+pub mod structure;
 pub mod sweep;
 pub mod system;
 
@@ -60,7 +61,7 @@ pub use system::{builder, schedule, units};
 
 pub use engine::{simulate, simulate_flat, Event, FlatOutcome, Mode, Outcome};
 pub use error::SimError;
-pub use system::builder::{Between, End, GapSpec, Ground, SystemBuilder};
+pub use system::builder::{Between, End, GapSpec, Ground, StructureSpec, SystemBuilder};
 pub use system::schedule::Schedule;
 pub use system::{Member, Method, SolverSettings, StateColumns, System};
 

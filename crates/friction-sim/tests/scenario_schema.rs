@@ -66,7 +66,7 @@ fn documented_keys_are_the_parsers_keys() {
         assert!(top.remove(t.name), "table {} is not in the parser's top-level keys", t.name);
     }
     assert_eq!(top, keys_of(""), "top-level keys");
-    for table in ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop"] {
+    for table in ["body", "driver", "spring", "damper", "force", "contact", "gap", "stop", "structure"] {
         let got = accepted(&format!("[[{table}]]\nzzz_unknown = 1\n[solver]\nt_end = 1.0\n"));
         assert_eq!(got, keys_of(table), "[[{table}]]");
     }

@@ -49,6 +49,7 @@ pub fn cost_system(model: AnyModel) -> System {
         gaps: vec![],
         stops: vec![],
         thermal: Default::default(),
+        structures: vec![],
         solver: SolverSettings {
             method: Method::Auto,
             linear_algebra: friction_sim::scenario::LinearAlgebra::Auto,

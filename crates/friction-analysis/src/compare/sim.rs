@@ -152,6 +152,7 @@ pub(crate) fn body_run(
         gaps: vec![],
         stops: vec![],
         thermal: Default::default(),
+        structures: vec![],
         solver: SolverSettings {
             method: Method::Auto,
             linear_algebra: friction_sim::scenario::LinearAlgebra::Auto,

@@ -66,7 +66,8 @@ impl Default for FrfOptions {
 pub struct FrfPoint {
     /// Frequency \[Hz\].
     pub f: f64,
-    /// Fourier coefficients of every body (2H + 1 each, body after body) \[m\].
+    /// Fourier coefficients of every body (2H + 1 each, body after body;
+    /// with structures, of every coordinate of [`Structure::names`]) \[m\].
     pub coefficients: Vec<f64>,
     /// Per body: amplitude of the fundamental harmonic \[m\].
     pub amplitude: Vec<f64>,
@@ -483,10 +484,10 @@ pub fn estimate(sys: &System, force: &str, opts: &FrfOptions) -> Result<Estimate
 /// (before the structure is built, whose checks of the other forces would
 /// otherwise blame one of them).
 fn check_force(sys: &System, force: &str) -> Result<(), AnalysisError> {
-    if sys.forces.iter().any(|f| f.name == force) {
+    let known = super::structure::force_names(sys);
+    if known.contains(&force) {
         return Ok(());
     }
-    let known: Vec<&str> = sys.forces.iter().map(|f| f.name.as_str()).collect();
     Err(AnalysisError::Model(format!(
         "--force {force}: there is no force `{force}` in scenario \"{}\"; its forces: {}",
         sys.name,
@@ -532,15 +533,18 @@ pub fn frf_within(
                 assess_stability(&s, h, n, &mut points)?;
                 StabilityVerdict::Floquet
             };
-            return Ok(Frf {
-                bodies: s.names.clone(),
-                harmonics: h,
-                samples: n,
-                h_change: change,
-                points,
-                stability_assessed: !matches!(stability, StabilityVerdict::Unassessed(_)),
-                stability,
-            });
+            return Ok(shown(
+                &s,
+                Frf {
+                    bodies: s.names.clone(),
+                    harmonics: h,
+                    samples: n,
+                    h_change: change,
+                    points,
+                    stability_assessed: !matches!(stability, StabilityVerdict::Unassessed(_)),
+                    stability,
+                },
+            ));
         }
         // not converged: double H by single solves at this frequency until
         // the peak converges there, and trace the branch again only at that
@@ -566,6 +570,22 @@ pub fn frf_within(
         }
         h = hh;
     }
+}
+
+/// `r` with the per-body results (names, amplitude, phase, peak) kept for
+/// the DOFs that are written ([`Structure::shown`]: every body, and a
+/// structure's DOFs that something names); the Fourier coefficients stay
+/// those of every coordinate.
+fn shown(s: &Structure, mut r: Frf) -> Frf {
+    if s.shown.len() == s.names.len() {
+        return r;
+    }
+    let pick = |v: &[f64]| s.shown.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+    r.bodies = s.shown.iter().map(|&i| s.names[i].clone()).collect();
+    for p in &mut r.points {
+        (p.amplitude, p.phase, p.peak) = (pick(&p.amplitude), pick(&p.phase), pick(&p.peak));
+    }
+    r
 }
 
 /// The largest peak |x| over the bodies of the solution `x` at H = `h`,

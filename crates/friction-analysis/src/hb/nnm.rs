@@ -96,10 +96,19 @@ pub struct Nnm {
     pub points: Vec<NnmPoint>,
 }
 
-/// The linear modes of `(K, M)` (M diagonal and positive): angular
-/// frequencies ascending and the mass-normalised shapes as columns.
+/// The linear modes of `(K, M)` (M symmetric positive definite): angular
+/// frequencies ascending and the mass-normalised shapes as columns. A
+/// diagonal M (bodies only) scales K by `M^-1/2` on both sides; a full one
+/// (a structure's consistent mass) goes through its Cholesky factor
+/// ([`friction_sim::structure::modal::modes`]).
 pub fn linear_modes(k: &DMatrix<f64>, m: &DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
     let n = k.nrows();
+    let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[(i, j)] == 0.0));
+    if !diagonal {
+        if let Some((lam, phi)) = friction_sim::structure::modal::modes(k, m) {
+            return (lam.iter().map(|l| l.max(0.0).sqrt()).collect(), phi);
+        }
+    }
     let s: Vec<f64> = (0..n).map(|i| 1.0 / m[(i, i)].sqrt()).collect();
     let a = DMatrix::from_fn(n, n, |i, j| s[i] * k[(i, j)] * s[j]);
     let e = SymmetricEigen::new(a);

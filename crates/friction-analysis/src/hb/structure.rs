@@ -7,6 +7,11 @@
 //! M ẍ + C ẋ + K x + Σ_c B_c N_c F_c(x_rel, ẋ_rel) = f0 + e_j F sin(ω t + φ)
 //! x_rel = x_first - x_second of contact c, B_c = (+1 on first, -1 on second)
 //! ```
+//!
+//! The coordinates are the bodies (diagonal masses) followed by every
+//! coordinate of every `[[structure]]` (its mass, stiffness and damping
+//! matrices as blocks of M, K and C); connections and forces on a
+//! structure's DOF `NAME:INDEX` stamp into its rows as into a body's.
 
 use friction_sim::{AnyModel, Member, Schedule, System};
 use nalgebra::{DMatrix, DVector};
@@ -31,8 +36,12 @@ pub struct HbContact {
 /// The linear structure, its harmonic excitation and its contacts.
 #[derive(Debug, Clone)]
 pub struct Structure {
-    /// Body names, one per degree of freedom.
+    /// Body names, one per degree of freedom (`NAME:INDEX` for a
+    /// structure's DOF, `NAME:mode.K` for its K-th modal coordinate).
     pub names: Vec<String>,
+    /// The degrees of freedom whose results are written: every body, and of
+    /// the structures the DOFs a connection, a force or `watch` names.
+    pub shown: Vec<usize>,
     /// Mass matrix.
     pub m: DMatrix<f64>,
     /// Stiffness matrix.
@@ -49,6 +58,18 @@ pub struct Structure {
     pub force_phase: f64,
     /// The contacts.
     pub contacts: Vec<HbContact>,
+}
+
+/// The most degrees of freedom harmonic balance takes: its matrices are
+/// dense (three of 2000 x 2000 take 96 MB, and each Newton step factorises
+/// one of (2H + 1) times that size); a larger structure is refused with the
+/// advice to reduce it.
+pub const MAX_DOFS: usize = 2000;
+
+/// The names of every force of `sys`: on bodies, then on structures' DOFs.
+pub fn force_names(sys: &System) -> Vec<&str> {
+    let loads = sys.structures.iter().flat_map(|s| s.loads.iter());
+    sys.forces.iter().chain(loads).map(|f| f.name.as_str()).collect()
 }
 
 fn refuse(msg: String) -> AnalysisError {
@@ -75,9 +96,24 @@ impl Structure {
     }
 
     fn build(sys: &System, force: Option<&str>) -> Result<Self, AnalysisError> {
-        let n = sys.bodies.len();
+        let nb = sys.bodies.len();
+        // each structure's first coordinate
+        let mut off = Vec::with_capacity(sys.structures.len());
+        let mut n = nb;
+        for st in &sys.structures {
+            off.push(n);
+            n += st.n();
+        }
         if n == 0 {
             return Err(refuse(format!("scenario \"{}\": no body to excite", sys.name)));
+        }
+        if n > MAX_DOFS {
+            let big = sys.structures.iter().max_by_key(|s| s.n()).map_or("", |s| s.name.as_str());
+            return Err(refuse(format!(
+                "structure \"{big}\": {n} degrees of freedom in all; harmonic balance works on dense matrices of at \
+                 most {MAX_DOFS}: reduce the structure to its joints' DOFs and a few modes with \
+                 `reduce = {{ keep = [..], modes = K }}` (Craig-Bampton)"
+            )));
         }
         if let Some(d) = sys.drivers.first() {
             return Err(refuse(format!(
@@ -94,12 +130,41 @@ impl Structure {
         }
         let dof = |m: Member| match m {
             Member::Body(i) => Some(i),
-            _ => None,
+            Member::Dof { structure, index } => Some(off[structure] + index),
+            Member::Ground | Member::Driver(_) => None,
         };
         let mut kk = DMatrix::zeros(n, n);
         let mut cc = DMatrix::zeros(n, n);
         let mut f0 = DVector::zeros(n);
-        let mm = DMatrix::from_diagonal(&DVector::from_iterator(n, sys.bodies.iter().map(|b| b.mass)));
+        let mut mm = DMatrix::zeros(n, n);
+        for (i, b) in sys.bodies.iter().enumerate() {
+            mm[(i, i)] = b.mass;
+        }
+        let mut names: Vec<String> = sys.bodies.iter().map(|b| b.name.clone()).collect();
+        let mut shown: Vec<usize> = (0..nb).collect();
+        for (st, &o) in sys.structures.iter().zip(&off) {
+            let r = st.n();
+            mm.view_mut((o, o), (r, r)).copy_from(&st.mass.to_dense());
+            kk.view_mut((o, o), (r, r)).copy_from(&st.stiffness.to_dense());
+            cc.view_mut((o, o), (r, r)).copy_from(&st.damping_dense());
+            names.extend((0..r).map(|i| st.coordinate_name(i)));
+            shown.extend(st.watch.iter().map(|w| o + w));
+            shown.extend(st.loads.iter().map(|f| o + f.on));
+        }
+        let links = sys.springs.iter().map(|s| s.between);
+        let links = links.chain(sys.dampers.iter().map(|d| d.between));
+        for m in links.chain(sys.contacts.iter().map(|c| c.between)).flatten() {
+            if let (Member::Dof { .. }, Some(i)) = (m, dof(m)) {
+                shown.push(i);
+            }
+        }
+        shown.sort_unstable();
+        shown.dedup();
+        // forces on bodies, then the loads of every structure, at their coordinate
+        let loads = sys.forces.iter().map(|f| (f, f.on));
+        let loads = loads.chain(
+            sys.structures.iter().zip(&off).flat_map(|(st, &o)| st.loads.iter().map(move |f| (f, o + f.on))),
+        );
         let stamp = |mat: &mut DMatrix<f64>, a: Option<usize>, b: Option<usize>, v: f64| {
             if let Some(i) = a {
                 mat[(i, i)] += v;
@@ -127,12 +192,12 @@ impl Structure {
             stamp(&mut cc, dof(d.between[0]), dof(d.between[1]), d.coefficient);
         }
         let mut swept = None;
-        for f in &sys.forces {
+        for (f, on) in loads {
             let is_swept = force.is_some_and(|name| f.name == name);
             match (&f.value, is_swept) {
                 (Schedule::Sine { amplitude, phase, offset, .. }, true) => {
-                    swept = Some((f.on, *amplitude, *phase));
-                    f0[f.on] += offset;
+                    swept = Some((on, *amplitude, *phase));
+                    f0[on] += offset;
                 }
                 (_, true) => {
                     let force = force.unwrap_or_default();
@@ -140,8 +205,8 @@ impl Structure {
                         "--force {force}: the force \"{force}\" must be a `sine` schedule (its frequency is swept)"
                     )));
                 }
-                (Schedule::Constant { value }, false) => f0[f.on] += value,
-                (Schedule::Sine { offset, .. }, false) if force.is_none() => f0[f.on] += offset,
+                (Schedule::Constant { value }, false) => f0[on] += value,
+                (Schedule::Sine { offset, .. }, false) if force.is_none() => f0[on] += offset,
                 (_, false) => {
                     return Err(refuse(match force {
                         Some(force) => format!(
@@ -162,7 +227,7 @@ impl Structure {
             (Some(s), _) => s,
             (None, None) => (0, 0.0, 0.0),
             (None, Some(force)) => {
-                let known: Vec<&str> = sys.forces.iter().map(|f| f.name.as_str()).collect();
+                let known: Vec<&str> = force_names(sys);
                 return Err(refuse(format!(
                     "--force {force}: no force of that name; the forces of this scenario: {}",
                     if known.is_empty() { "(none)".to_string() } else { known.join(", ") }
@@ -204,7 +269,8 @@ impl Structure {
             }
         }
         Ok(Structure {
-            names: sys.bodies.iter().map(|b| b.name.clone()).collect(),
+            names,
+            shown,
             m: mm,
             k: kk,
             c: cc,

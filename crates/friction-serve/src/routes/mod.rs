@@ -69,7 +69,8 @@ pub fn from_json(v: &serde_json::Value) -> ApiResult<ScenarioBody> {
 }
 
 /// Refuse a scenario that would read a file on the server (a `table`
-/// schedule's `file`): the server serves nothing outside the application.
+/// schedule's `file`, a `[[structure]]`'s matrices): the server serves
+/// nothing outside the application.
 pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
     fn walk(v: &toml::Value) -> Option<String> {
         match v {
@@ -81,6 +82,12 @@ pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
         }
     }
     let Ok(t) = text.parse::<toml::Table>() else { return Ok(()) };
+    if t.contains_key("structure") {
+        return Err(ApiError::bad(format!(
+            "{file}: `[[structure]]` reads matrix files: a scenario run by `friction serve` cannot read files \
+             (and `friction run` does not take structures yet; `friction frf` and `friction nnm` do)"
+        )));
+    }
     match walk(&toml::Value::Table(t)) {
         Some(f) => Err(ApiError::bad(format!(
             "{file}: `file = {f}`: a scenario run by `friction serve` cannot read files; \

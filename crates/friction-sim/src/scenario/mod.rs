@@ -44,6 +44,12 @@
 //! min = -0.1
 //! max = 0.1
 //! restitution = 0.0
+//! [[structure]]         # a linear structure from finite-element matrices (crate::structure);
+//! name = "beam"         # its DOFs are the members "beam:INDEX" (0-based), for frf and nnm
+//! mass = "beam.mas"     # MatrixMarket (.mtx) or CalculiX (.sti, .mas), relative to this file
+//! stiffness = "beam.sti"
+//! rayleigh = [0.0, 1e-5]   # or damping = "C.mtx", or modal_damping = 0.01
+//! reduce = { keep = [337], modes = 6 }   # optional Craig-Bampton reduction
 //! [solver]
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
@@ -168,6 +174,8 @@ struct RawFile {
     thermal: Vec<Spanned<thermal::RawThermal>>,
     #[serde(default)]
     conduction: Vec<Spanned<thermal::RawConduction>>,
+    #[serde(default)]
+    structure: Vec<Spanned<crate::structure::parse::RawStructure>>,
     solver: Option<Spanned<RawSolver>>,
 }
 
@@ -319,6 +327,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         bodies.push(body);
     }
 
+    let mut structures = structures(&raw.structure, &src, &mut names)?;
+
     let mut springs = Vec::new();
     for (i, s) in raw.spring.iter().enumerate() {
         let span = s.span();
@@ -342,12 +352,16 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = f.span();
         let f = f.get_ref();
         let name = f.name.clone().unwrap_or_else(|| format!("force{i}"));
-        let on = builder::check_force_on(&names, &name, &f.on).map_err(|e| at(&span, e))?;
+        let on = builder::check_force_target(&names, &name, &f.on).map_err(|e| at(&span, e))?;
         let what = format!("force \"{name}\" value");
         let value = schedule_value(&f.value, &what, &src, t_end)
             .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
             .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
-        forces.push(Force { name, on, value });
+        match on {
+            Ok(on) => forces.push(Force { name, on, value }),
+            // a force on a structure's DOF: one of its loads
+            Err((s, on)) => structures[s].loads.push(Force { name, on, value }),
+        }
     }
     let mut contacts = Vec::new();
     let mut laws = Vec::new();
@@ -411,8 +425,20 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     }
 
     let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(&raw), laws, &src)?;
-    let sys =
-        System { name, bodies, drivers, springs, dampers, forces, contacts, gaps, stops, solver, thermal };
+    let sys = System {
+        name,
+        bodies,
+        drivers,
+        springs,
+        dampers,
+        forces,
+        contacts,
+        gaps,
+        stops,
+        solver,
+        thermal,
+        structures,
+    };
     crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {
         let span = match link {
             crate::system::units::Link::Spring => raw.spring[i].span(),
@@ -439,6 +465,31 @@ fn heat_refs(raw: &RawFile) -> Vec<thermal::HeatRef<'_>> {
     let d = raw.damper.iter().enumerate().map(|(i, c)| (D::Damper(i), c.span(), c.get_ref().heat.as_deref()));
     let g = raw.gap.iter().enumerate().map(|(i, c)| (D::Gap(i), c.span(), c.get_ref().heat.as_deref()));
     c.chain(d).chain(g).filter_map(|(e, span, h)| h.map(|h| (e, span, h))).collect()
+}
+
+/// Read every `[[structure]]` and register its DOFs as members; a matrix
+/// file's fault names that file and its line, a key's the scenario's line.
+fn structures(
+    raw: &[Spanned<crate::structure::parse::RawStructure>],
+    src: &Src<'_>,
+    names: &mut Names,
+) -> Result<Vec<crate::structure::Structure>, SimError> {
+    use crate::structure::parse::{from_raw, Refused};
+    let mut out = Vec::new();
+    for (i, r) in raw.iter().enumerate() {
+        let span = r.span();
+        let at = |e: Invalid| match e.key {
+            Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+            None => src.err(src.line_of(span.start), e.message),
+        };
+        let s = from_raw(r.get_ref(), &src.dir).map_err(|e| match e {
+            Refused::Key(e) => at(e),
+            Refused::File(e) => SimError::Input { file: e.file, line: e.line, message: e.message },
+        })?;
+        names.add_structure(&s.name, i, s.dofs.clone()).map_err(at)?;
+        out.push(s);
+    }
+    Ok(out)
 }
 
 /// Refuse a second input of the same name.

@@ -106,6 +106,26 @@ pub struct SystemBuilder {
     solver: Option<SolverSettings>,
     rotational: Vec<String>,
     thermal: crate::system::thermal::PendingThermal,
+    structures: Vec<StructureSpec>,
+}
+
+/// A linear structure from matrices for [`SystemBuilder::structure`]
+/// (`[[structure]]` of a scenario, see [`crate::structure`]); its DOFs are
+/// the members `"NAME:INDEX"`.
+#[derive(Debug, Clone)]
+pub struct StructureSpec {
+    /// Name.
+    pub name: String,
+    /// Mass matrix, symmetric positive definite.
+    pub mass: crate::structure::SymMatrix,
+    /// Stiffness matrix, symmetric.
+    pub stiffness: crate::structure::SymMatrix,
+    /// Damping ([`crate::structure::Damping::None`] for none).
+    pub damping: crate::structure::Damping,
+    /// DOFs whose columns are written besides those something names.
+    pub watch: Vec<usize>,
+    /// A Craig-Bampton reduction, applied after the checks.
+    pub reduce: Option<crate::structure::Reduce>,
 }
 
 /// The parameters of a gap for [`SystemBuilder::gap`] (see
@@ -161,6 +181,7 @@ impl System {
             solver: None,
             rotational: vec![],
             thermal: Default::default(),
+            structures: vec![],
         }
     }
 
@@ -280,6 +301,13 @@ impl SystemBuilder {
         self
     }
 
+    /// A linear structure from matrices (`[[structure]]`); name its DOFs
+    /// `"NAME:INDEX"` in connections and forces.
+    pub fn structure(mut self, spec: StructureSpec) -> Self {
+        self.structures.push(spec);
+        self
+    }
+
     /// The solver settings (required; start from [`SolverSettings::with_t_end`]).
     pub fn solver(mut self, s: SolverSettings) -> Self {
         self.solver = Some(s);
@@ -363,6 +391,20 @@ impl SystemBuilder {
             names.add(&name, Member::Body(i)).map_err(inv)?;
             bodies.push(check_body(&name, mass, x0, v0).map_err(inv)?);
         }
+        let mut structures = Vec::new();
+        for (i, sp) in self.structures.into_iter().enumerate() {
+            let s = crate::structure::parse::check_matrices(
+                &sp.name,
+                sp.mass,
+                sp.stiffness,
+                sp.damping,
+                &sp.watch,
+                sp.reduce.as_ref(),
+            )
+            .map_err(inv)?;
+            names.add_structure(&s.name, i, s.dofs.clone()).map_err(inv)?;
+            structures.push(s);
+        }
         let ends = |b: &Between| [b.0.name().to_string(), b.1.name().to_string()];
         let mut springs = Vec::new();
         for (name, between, k, l) in &self.springs {
@@ -374,9 +416,12 @@ impl SystemBuilder {
         }
         let mut forces = Vec::new();
         for (name, on, value) in self.forces {
-            let on = check_force_on(&names, &name, &on).map_err(inv)?;
+            let on = check_force_target(&names, &name, &on).map_err(inv)?;
             check_signal(&value, &format!("force \"{name}\" value"), t_end).map_err(err)?;
-            forces.push(Force { name, on, value });
+            match on {
+                Ok(on) => forces.push(Force { name, on, value }),
+                Err((s, on)) => structures[s].loads.push(Force { name, on, value }),
+            }
         }
         let mut contacts = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -410,6 +455,11 @@ impl SystemBuilder {
                 Member::Body(i) => bodies[i].kind = crate::system::units::Kind::Rotational,
                 Member::Driver(i) => drivers[i].kind = crate::system::units::Kind::Rotational,
                 Member::Ground => return Err(err("rotational: the ground has no kind".into())),
+                Member::Dof { .. } => {
+                    return Err(err(format!(
+                        "rotational: \"{r}\" is a structure's DOF, whose units are its matrices'"
+                    )))
+                }
             }
         }
         let sys = System {
@@ -424,6 +474,7 @@ impl SystemBuilder {
             stops,
             solver,
             thermal: Default::default(),
+            structures,
         };
         let mut sys = sys;
         sys.thermal = self.thermal.build(&mut sys).map_err(inv)?;

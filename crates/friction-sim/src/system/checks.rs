@@ -11,13 +11,77 @@ use super::{
     check_name, Body, Damper, Gap, Invalid, Member, SolverSettings, Spring, StateColumns, Stop, System,
 };
 
-/// The names of bodies and drivers (and `ground`), in the order they were added.
+/// The names of bodies and drivers (and `ground`), in the order they were
+/// added, and of structures with the file index of each of their physical
+/// DOFs (their members are `NAME:INDEX`).
 #[derive(Debug)]
-pub(crate) struct Names(HashMap<String, Member>);
+pub(crate) struct Names(HashMap<String, Member>, HashMap<String, (usize, Vec<usize>)>);
 
 impl Names {
     pub(crate) fn new() -> Self {
-        Names(HashMap::from([("ground".to_string(), Member::Ground)]))
+        Names(HashMap::from([("ground".to_string(), Member::Ground)]), HashMap::new())
+    }
+
+    /// Register structure `index` named `name` whose physical DOFs are the
+    /// file's DOFs `dofs` (in the order of its matrices).
+    pub(crate) fn add_structure(
+        &mut self,
+        name: &str,
+        index: usize,
+        dofs: Vec<usize>,
+    ) -> Result<(), Invalid> {
+        check_name(name).map_err(|msg| Invalid::at("name", format!("`name`: {msg}")))?;
+        if self.0.contains_key(name) || self.1.insert(name.to_string(), (index, dofs)).is_some() {
+            return Err(Invalid::at(
+                "name",
+                format!("name \"{name}\" is used twice (\"ground\" is reserved)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Resolve `NAME:INDEX`, a DOF of a structure.
+    fn dof(&self, name: &str, key: &'static str, what: &str) -> Result<Member, Invalid> {
+        let (s, i) = name.rsplit_once(':').unwrap_or((name, ""));
+        let Some((structure, dofs)) = self.1.get(s) else {
+            let mut known: Vec<_> = self.1.keys().cloned().collect();
+            known.sort();
+            let hint = friction_models::suggest::did_you_mean(s, known.iter().map(String::as_str));
+            return Err(Invalid::at(
+                key,
+                format!(
+                    "{what}: unknown structure \"{s}\" in \"{name}\"{hint}; structures: {}",
+                    if known.is_empty() { "(none)".to_string() } else { known.join(", ") }
+                ),
+            ));
+        };
+        let index: usize = i.parse().map_err(|_| {
+            Invalid::at(
+                key,
+                format!("{what}: \"{name}\": a DOF is `NAME:INDEX` with a 0-based index, found {i:?}"),
+            )
+        })?;
+        let identity = dofs.get(index) == Some(&index);
+        let pos = if identity { Some(index) } else { dofs.iter().position(|&d| d == index) };
+        match pos {
+            Some(index) => Ok(Member::Dof { structure: *structure, index }),
+            None if dofs.iter().enumerate().all(|(k, &d)| k == d) => Err(Invalid::at(
+                key,
+                format!(
+                    "{what}: \"{name}\": index {index} is past the {} DOFs of structure \"{s}\"; valid range 0 to {}",
+                    dofs.len(),
+                    dofs.len().saturating_sub(1)
+                ),
+            )),
+            None => Err(Invalid::at(
+                key,
+                format!(
+                    "{what}: \"{name}\": DOF {index} is not kept by the reduction of structure \"{s}\"; its \
+                     physical DOFs are those of `reduce.keep`: {}",
+                    dofs.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        }
     }
 
     /// Register a body or driver name: valid and not used before.
@@ -34,6 +98,17 @@ impl Names {
 
     /// Resolve a member name.
     pub(crate) fn member(&self, name: &str, key: &'static str, what: &str) -> Result<Member, Invalid> {
+        if name.contains(':') {
+            return self.dof(name, key, what);
+        }
+        if self.1.contains_key(name) {
+            return Err(Invalid::at(
+                key,
+                format!(
+                    "{what}: \"{name}\" is a structure; name one of its DOFs as \"{name}:INDEX\" (0-based)"
+                ),
+            ));
+        }
         self.0.get(name).copied().ok_or_else(|| {
             let mut known: Vec<_> = self.0.keys().cloned().collect();
             known.sort();
@@ -135,13 +210,22 @@ pub(crate) fn check_damper(
     Ok(Damper { name: name.to_string(), between, coefficient })
 }
 
-/// A force's name and body (its value is checked by [`check_signal`]).
-pub(crate) fn check_force_on(names: &Names, name: &str, on: &str) -> Result<usize, Invalid> {
+/// A force's name and what it acts on (its value is checked by
+/// [`check_signal`]): a body, or a structure's DOF `(structure, position)`.
+pub(crate) fn check_force_target(
+    names: &Names,
+    name: &str,
+    on: &str,
+) -> Result<Result<usize, (usize, usize)>, Invalid> {
     let what = format!("force \"{name}\"");
     check_name(name).map_err(|m| Invalid::at("name", format!("force: `name`: {m}")))?;
     match names.member(on, "on", &what)? {
-        Member::Body(b) => Ok(b),
-        _ => Err(Invalid::at("on", format!("{what}: `on` must name a body, found \"{on}\""))),
+        Member::Body(b) => Ok(Ok(b)),
+        Member::Dof { structure, index } => Ok(Err((structure, index))),
+        _ => Err(Invalid::at(
+            "on",
+            format!("{what}: `on` must name a body or a structure's DOF, found \"{on}\""),
+        )),
     }
 }
 
@@ -263,6 +347,15 @@ pub(crate) fn check_stop(
     let what = format!("stop on \"{body}\"");
     let b = match names.member(body, "body", &what)? {
         Member::Body(b) => b,
+        Member::Dof { .. } => {
+            return Err(Invalid::at(
+                "body",
+                format!(
+                    "{what}: stops on a structure's DOF are not supported (only `friction run` treats stops, and it \
+                     does not accept `[[structure]]` yet); name a body"
+                ),
+            ))
+        }
         _ => return Err(Invalid::at("body", format!("{what}: `body` must name a body"))),
     };
     if min >= max || min.is_nan() || max.is_nan() {

@@ -99,6 +99,14 @@ pub enum Member {
     Body(usize),
     /// Driver index.
     Driver(usize),
+    /// A degree of freedom of a structure (`"NAME:INDEX"` in a scenario):
+    /// the structure's index and the DOF's position in its matrices.
+    Dof {
+        /// Index into [`System::structures`].
+        structure: usize,
+        /// Position in the structure's matrices.
+        index: usize,
+    },
 }
 
 /// A mass with free motion.
@@ -444,6 +452,8 @@ pub struct System {
     /// Thermal nodes, conductions and the elements that heat them
     /// (empty: no thermal part).
     pub thermal: thermal::Thermal,
+    /// Linear structures from finite-element matrices (`[[structure]]`).
+    pub structures: Vec<crate::structure::Structure>,
 }
 
 /// A failed check: the key it concerns (`None`: the element as a whole)
@@ -471,12 +481,17 @@ impl System {
         d.chain(f).chain(n).filter_map(|s| s.input().cloned()).collect()
     }
 
-    /// Names of bodies and drivers, in the order of the output columns.
-    pub fn member_name(&self, m: Member) -> &str {
+    /// Names of bodies and drivers, in the order of the output columns;
+    /// `NAME:INDEX` for a structure's DOF.
+    pub fn member_name(&self, m: Member) -> std::borrow::Cow<'_, str> {
         match m {
-            Member::Ground => "ground",
-            Member::Body(i) => &self.bodies[i].name,
-            Member::Driver(i) => &self.drivers[i].name,
+            Member::Ground => "ground".into(),
+            Member::Body(i) => self.bodies[i].name.as_str().into(),
+            Member::Driver(i) => self.drivers[i].name.as_str().into(),
+            Member::Dof { structure, index } => match self.structures.get(structure) {
+                Some(s) => s.coordinate_name(index).into(),
+                None => format!("structure{structure}:{index}").into(),
+            },
         }
     }
 

@@ -75,6 +75,9 @@ impl System {
             Member::Ground => None,
             Member::Body(i) => Some(self.bodies[i].kind),
             Member::Driver(i) => Some(self.drivers[i].kind),
+            // an FE code's DOF may be a translation or a rotation: its units
+            // are those of the matrices, unknown here, so it joins either kind
+            Member::Dof { .. } => None,
         }
     }
 

@@ -694,7 +694,8 @@ fn schedule_time(sys: &System, t: f64) -> f64 {
 /// The positions and velocities of a member at a row.
 fn member(sys: &System, out: &Outcome, row: &[f64], m: Member) -> (f64, f64) {
     match m {
-        Member::Ground => (0.0, 0.0),
+        // random networks have no structures
+        Member::Ground | Member::Dof { .. } => (0.0, 0.0),
         Member::Body(i) => {
             let n = &sys.bodies[i].name;
             (row[out.col(&format!("x.{n}")).unwrap()], row[out.col(&format!("v.{n}")).unwrap()])

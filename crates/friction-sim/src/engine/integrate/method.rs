@@ -179,6 +179,7 @@ impl Engine<'_> {
         mut coupling: Option<&mut dyn Coupling>,
         flat: bool,
     ) -> Result<(Outcome, Kept), SimError> {
+        crate::structure::refuse_in_time_domain(self.sys)?;
         let start = Instant::now();
         let sys = self.sys;
         let st = &sys.solver;

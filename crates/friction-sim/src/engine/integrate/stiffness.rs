@@ -88,7 +88,7 @@ impl Engine<'_> {
         }
         // a member's position at the start
         let x0 = |m: Member| match m {
-            Member::Ground => 0.0,
+            Member::Ground | Member::Dof { .. } => 0.0,
             Member::Body(i) => sys.bodies[i].x0,
             Member::Driver(j) => sys.drivers[j].motion.eval(0.0).0,
         };

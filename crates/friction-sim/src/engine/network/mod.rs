@@ -400,6 +400,8 @@ impl<'s> Engine<'s> {
             Member::Ground => (0.0, 0.0),
             Member::Body(i) => (y[i], y[self.nb + i]),
             Member::Driver(d) => (s.drv[d].0, s.drv[d].1),
+            // a system with structures is refused before it runs (`Engine::run_full`)
+            Member::Dof { .. } => (0.0, 0.0),
         }
     }
 
@@ -430,6 +432,7 @@ impl<'s> Engine<'s> {
             Member::Ground => {}
             Member::Body(i) => s.f[i] += f,
             Member::Driver(d) => s.fd[d] += f,
+            Member::Dof { .. } => {}
         }
     }
 
@@ -440,12 +443,12 @@ impl<'s> Engine<'s> {
         match a {
             Member::Body(i) => r.ia = Some(i),
             Member::Driver(k) => r.da = Some(k),
-            Member::Ground => {}
+            Member::Ground | Member::Dof { .. } => {}
         }
         match b {
             Member::Body(i) => r.ib = Some(i),
             Member::Driver(k) => r.db = Some(k),
-            Member::Ground => {}
+            Member::Ground | Member::Dof { .. } => {}
         }
         r
     }

@@ -122,6 +122,25 @@ fn key_schema(k: &Key) -> Value {
             { "type": "array", "items": { "type": "string" } },
         ] }),
         Kind::Columns => json!({ "type": "array", "items": { "type": "string" } }),
+        Kind::File => json!({ "type": "string" }),
+        Kind::NumberPair => json!({
+            "type": "array", "items": { "type": "number", "minimum": 0 }, "minItems": 2, "maxItems": 2
+        }),
+        Kind::Ratios => json!({ "oneOf": [
+            { "type": "number", "minimum": 0 },
+            { "type": "array", "items": { "type": "number", "minimum": 0 }, "minItems": 1 }
+        ] }),
+        Kind::Indices => json!({ "type": "array", "items": { "type": "integer", "minimum": 0 } }),
+        Kind::Reduce => json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["keep", "modes"],
+            "properties": {
+                "keep": { "type": "array", "items": { "type": "integer", "minimum": 0 }, "minItems": 1 },
+                "modes": { "type": "integer", "minimum": 0 },
+                "write": { "type": "string" }
+            }
+        }),
     };
     let mut d = k.doc.to_string();
     if !k.unit.is_empty() && k.unit != "-" {

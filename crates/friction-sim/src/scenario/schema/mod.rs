@@ -68,6 +68,16 @@ pub enum Kind {
     States,
     /// A list of output column names.
     Columns,
+    /// A file path, relative to the scenario file.
+    File,
+    /// Two non-negative numbers `[a, b]`.
+    NumberPair,
+    /// A non-negative number, or a list of them.
+    Ratios,
+    /// A list of 0-based indices.
+    Indices,
+    /// A Craig-Bampton reduction table `{ keep, modes, write }`.
+    Reduce,
 }
 
 impl Kind {
@@ -88,6 +98,11 @@ impl Kind {
             Kind::Atol => "number or table",
             Kind::States => "string or array of names",
             Kind::Columns => "array of column names",
+            Kind::File => "string (a path)",
+            Kind::NumberPair => "array of 2 numbers",
+            Kind::Ratios => "number or array of numbers",
+            Kind::Indices => "array of integers",
+            Kind::Reduce => "table",
         }
     }
 
@@ -118,9 +133,12 @@ impl Kind {
             }
             Kind::Integer { min } => format!(">= {min}"),
             Kind::Name => format!("1 to {MAX_NAME_LEN} of `A-Z a-z 0-9 _ - .`, not starting with `.`"),
-            Kind::Member => "a body, a driver or \"ground\"".to_string(),
-            Kind::Body => "a body".to_string(),
-            Kind::Pair => "two different members (bodies, drivers, \"ground\")".to_string(),
+            Kind::Member => "a body, a driver, \"ground\" or a structure's DOF \"NAME:INDEX\"".to_string(),
+            Kind::Body => "a body (`on` of a force: or a structure's DOF \"NAME:INDEX\")".to_string(),
+            Kind::Pair => {
+                "two different members (bodies, drivers, \"ground\", structures' DOFs \"NAME:INDEX\")"
+                    .to_string()
+            }
             Kind::NodePair => "two different [[thermal]] nodes".to_string(),
             Kind::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
             Kind::Model => "see [Models](#models)".to_string(),
@@ -133,6 +151,11 @@ impl Kind {
                     .to_string()
             }
             Kind::Text => String::new(),
+            Kind::File => "MatrixMarket (.mtx) or CalculiX matrix storage (.sti, .mas)".to_string(),
+            Kind::NumberPair => "each in [0, inf)".to_string(),
+            Kind::Ratios => "each in [0, inf)".to_string(),
+            Kind::Indices => "each in [0, DOFs)".to_string(),
+            Kind::Reduce => "`keep`: DOF indices; `modes`: >= 0; `write`: a directory (optional)".to_string(),
         }
     }
 }
@@ -276,7 +299,7 @@ pub const TABLES: &[Table] = &[
         doc: "An external force on a body.",
         keys: &[
             key("name", Kind::Name, "", "\"forceI\"", false, "name (I: the force's index)"),
-            key("on", Kind::Body, "", "", true, "the body it acts on"),
+            key("on", Kind::Body, "", "", true, "the body it acts on, or a structure's DOF \"NAME:INDEX\""),
             key(
                 "value",
                 Kind::Signal,
@@ -416,6 +439,60 @@ pub const TABLES: &[Table] = &[
                 "0",
                 false,
                 "coefficient of restitution of an impact",
+            ),
+        ],
+    },
+    Table {
+        name: "structure",
+        array: true,
+        required: false,
+        doc: "A linear structure from finite-element matrices: M ẍ + C ẋ + K x = f, with M symmetric \
+              positive definite (a consistent mass is fine) and K, C symmetric. Its degrees of freedom are \
+              the members \"NAME:INDEX\" (0-based indices of the file's matrices, after the FE code's \
+              boundary conditions): contacts, springs, dampers and forces join them as they join bodies. \
+              Files: MatrixMarket (`coordinate` or `array`, `real`, `general` or `symmetric`, as \
+              scipy.io.mmwrite writes) or CalculiX's `*FREQUENCY, SOLVER=MATRIXSTORAGE` output \
+              (`jobname.sti`, `jobname.mas`, their size from `jobname.dof` beside them). A file that is \
+              not square, not symmetric, holds a value that is not finite or an index past its size, or a \
+              mass that is not positive definite is refused with its file, line and value. Taken by \
+              `friction frf` and `friction nnm` (whose outputs name a DOF `NAME:INDEX`, written for the \
+              DOFs a connection, a force or `watch` names); `friction run` refuses a scenario with a \
+              structure (its engine integrates bodies of diagonal mass).",
+        keys: &[
+            key("name", Kind::Name, "", "", true, "name; its DOFs are the members \"NAME:INDEX\""),
+            key("mass", Kind::File, "kg", "", true, "mass matrix file, relative to the scenario file"),
+            key("stiffness", Kind::File, "N/m", "", true, "stiffness matrix file, relative to the scenario file"),
+            key("damping", Kind::File, "N s/m", "", false, "damping matrix file (give one of damping, rayleigh, modal_damping)"),
+            key(
+                "rayleigh",
+                Kind::NumberPair,
+                "1/s, s",
+                "",
+                false,
+                "[alpha, beta]: C = alpha M + beta K (Rayleigh 1877), mode r damped by alpha / (2 w_r) + beta w_r / 2",
+            ),
+            key(
+                "modal_damping",
+                Kind::Ratios,
+                "-",
+                "",
+                false,
+                "modal damping ratios: one for every mode, or a list for the first modes (higher modes \
+                 undamped); C = sum 2 zeta_r w_r (M phi_r)(M phi_r)^T over mass-normalised modes phi_r",
+            ),
+            key("watch", Kind::Indices, "", "[]", false, "DOFs whose results are written besides those something names"),
+            key(
+                "reduce",
+                Kind::Reduce,
+                "",
+                "",
+                false,
+                "Craig-Bampton reduction (Craig and Bampton 1968): `keep` = [interface DOFs] stay physical (and \
+                 keep their names NAME:INDEX; the others can no longer be named), `modes` = K fixed-interface \
+                 modes are added (NAME:mode.k in outputs); `write` = a directory (relative to the scenario) \
+                 receives the reduced mass.mtx and stiffness.mtx. Sparse: K_ii by sparse Cholesky, the modes \
+                 by subspace iteration past 400 interior DOFs. A damping matrix is projected; Rayleigh and \
+                 modal damping apply to the reduced matrices",
             ),
         ],
     },

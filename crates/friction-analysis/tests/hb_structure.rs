@@ -1,0 +1,203 @@
+//! Harmonic balance on structures read from matrix files (`[[structure]]`):
+//! the imported matrices' modes against the closed form of a finite-element
+//! bar, a linear structure's response against the complex receptance, and
+//! one jointed chain written as bodies and springs and as matrices.
+
+use std::f64::consts::PI;
+use std::path::PathBuf;
+
+use friction_analysis::hb::frf::{frf, FrfOptions};
+use friction_analysis::hb::nnm::{linear_modes, nnm, NnmOptions};
+use friction_analysis::hb::structure::Structure;
+use friction_sim::structure::matrix_market;
+use friction_sim::structure::SymMatrix;
+use friction_sim::System;
+use nalgebra::{Complex, DMatrix, DVector};
+
+/// A scratch directory of its own for each test.
+fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hb_structure_{name}"));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A fixed-fixed bar of `ne` linear elements (EA = 1e6 N, ρA = 1 kg/m,
+/// length 1 m): its `ne - 1` interior nodes, consistent mass
+/// ρAh/6 [2 1; 1 2] and stiffness EA/h [1 -1; -1 1] per element.
+fn bar(ne: usize) -> (SymMatrix, SymMatrix) {
+    let (ea, rho_a, h) = (1e6, 1.0, 1.0 / ne as f64);
+    let n = ne - 1;
+    let (mut m, mut k) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        m.push((i, i, 4.0 * rho_a * h / 6.0));
+        k.push((i, i, 2.0 * ea / h));
+        if i + 1 < n {
+            m.push((i, i + 1, rho_a * h / 6.0));
+            k.push((i, i + 1, -ea / h));
+        }
+    }
+    (SymMatrix::from_upper(n, m), SymMatrix::from_upper(n, k))
+}
+
+/// Write `m`, `k` as MatrixMarket files and a scenario whose structure
+/// reads them, with `extra` appended; load it.
+fn scenario(
+    dir: &std::path::Path,
+    m: &SymMatrix,
+    k: &SymMatrix,
+    structure_keys: &str,
+    extra: &str,
+) -> System {
+    std::fs::write(dir.join("M.mtx"), matrix_market::write(m, "mass")).unwrap();
+    std::fs::write(dir.join("K.mtx"), matrix_market::write(k, "stiffness")).unwrap();
+    let text = format!(
+        "name = \"s\"\n[[structure]]\nname = \"bar\"\nmass = \"M.mtx\"\nstiffness = \"K.mtx\"\n{structure_keys}\n\
+         {extra}\n[solver]\nt_end = 1.0\n"
+    );
+    let path = dir.join("s.toml");
+    std::fs::write(&path, text).unwrap();
+    friction_sim::scenario::load(&path).unwrap()
+}
+
+/// The discrete eigenvalues of a fixed-fixed bar of linear elements with
+/// consistent mass are known in closed form (the dispersion relation of the
+/// element, e.g. Hughes 1987, "The finite element method", §9.2):
+/// ω_k² = (12 EA / (ρA h²)) sin²(θ/2) / (3 - 2 sin²(θ/2)), θ = kπ/ne. The
+/// matrices written to MatrixMarket, read back through a scenario and
+/// solved by the Cholesky-reduced eigenproblem give them to 1e-9.
+#[test]
+fn imported_bar_matrices_have_the_closed_form_eigenfrequencies_to_1e_9() {
+    let ne = 40;
+    let (m, k) = bar(ne);
+    let sys = scenario(&scratch("eig"), &m, &k, "", "");
+    let s = Structure::unforced(&sys).unwrap();
+    let (w, phi) = linear_modes(&s.k, &s.m);
+    let h = 1.0 / ne as f64;
+    let mut worst: f64 = 0.0;
+    for (i, wi) in w.iter().enumerate() {
+        let th = (i + 1) as f64 * PI / ne as f64;
+        let s2 = (th / 2.0).sin().powi(2);
+        let exact = (12.0 * 1e6 / h / h * s2 / (3.0 - 2.0 * s2)).sqrt();
+        worst = worst.max((wi - exact).abs() / exact);
+    }
+    assert!(worst < 1e-9, "worst relative error of the eigenfrequencies {worst:.2e}");
+    // and the shapes are mass-normalised
+    let g = phi.transpose() * &s.m * &phi;
+    assert!((g - DMatrix::identity(ne - 1, ne - 1)).norm() < 1e-9);
+}
+
+/// A linear structure from files, Rayleigh-damped (C = αM + βK), forced by
+/// F sin ωt on one DOF: harmonic balance with one harmonic gives at every
+/// point of its branch the complex receptance X = (K - ω²M + iωC)⁻¹ F of
+/// the forced DOF and of a watched one to 1e-8, and writes only those two.
+#[test]
+fn linear_structure_frf_equals_the_complex_receptance_to_1e_8() {
+    let (m, k) = bar(8);
+    let (alpha, beta) = (3.0, 2e-5);
+    let sys = scenario(
+        &scratch("frf"),
+        &m,
+        &k,
+        &format!("rayleigh = [{alpha}, {beta}]\nwatch = [5]"),
+        "[[force]]\nname = \"p\"\non = \"bar:2\"\nvalue = { type = \"sine\", amplitude = 2.0, frequency = 1.0 }",
+    );
+    let r =
+        frf(&sys, "p", &FrfOptions { f_min: 100.0, f_max: 1200.0, harmonics: Some(1), ..Default::default() })
+            .unwrap();
+    assert_eq!(r.bodies, vec!["bar:2", "bar:5"]);
+    assert!(r.points.len() > 50, "{} points", r.points.len());
+    let (md, kd) = (m.to_dense(), k.to_dense());
+    let cd = &md * alpha + &kd * beta;
+    let mut worst: f64 = 0.0;
+    for p in &r.points {
+        let w = 2.0 * PI * p.f;
+        let z = DMatrix::from_fn(7, 7, |i, j| Complex::new(kd[(i, j)] - w * w * md[(i, j)], w * cd[(i, j)]));
+        let mut f = DVector::from_element(7, Complex::new(0.0, 0.0));
+        f[2] = Complex::new(2.0, 0.0);
+        let x = z.lu().solve(&f).unwrap();
+        for (col, dof) in [2usize, 5].iter().enumerate() {
+            let scale = x[*dof].norm();
+            worst = worst.max((p.amplitude[col] - scale).abs() / scale);
+        }
+    }
+    assert!(worst < 1e-8, "worst relative error {worst:.3e}");
+}
+
+/// Three masses in a chain (ground - k - m1 - k - m2 - k - m3), a Jenkins
+/// joint between the middle mass and the ground, forced on the last: typed
+/// as bodies and springs, and as a structure whose diagonal mass and
+/// tridiagonal stiffness matrices are read from files, the frequency
+/// response is the same (the same equations in the same order: to 1e-10),
+/// and so is the backbone of the first nonlinear mode.
+#[test]
+fn jointed_chain_as_bodies_and_as_matrices_gives_the_same_frf_and_backbone() {
+    let (mass, kk) = (0.5, 2e4);
+    let bodies = friction_sim::scenario::parse(
+        &format!(
+            "name = \"chain\"\n\
+             [[body]]\nname = \"a\"\nmass = {mass}\n[[body]]\nname = \"b\"\nmass = {mass}\n[[body]]\nname = \"c\"\nmass = {mass}\n\
+             [[spring]]\nbetween = [\"a\", \"ground\"]\nstiffness = {kk}\n\
+             [[spring]]\nbetween = [\"b\", \"a\"]\nstiffness = {kk}\n\
+             [[spring]]\nbetween = [\"c\", \"b\"]\nstiffness = {kk}\n\
+             [[damper]]\nbetween = [\"c\", \"ground\"]\ncoefficient = 2.0\n\
+             [[contact]]\nname = \"j\"\nbetween = [\"b\", \"ground\"]\nmodel = \"jenkins\"\nparams = {{ kt = 1e4, fs = 0.5 }}\n\
+             [[force]]\nname = \"p\"\non = \"c\"\nvalue = {{ type = \"sine\", amplitude = 1.0, frequency = 1.0 }}\n\
+             [solver]\nt_end = 1.0\n"
+        ),
+        "chain.toml",
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    let m = SymMatrix::diagonal(&[mass; 3]);
+    let k = SymMatrix::from_upper(
+        3,
+        vec![(0, 0, 2.0 * kk), (0, 1, -kk), (1, 1, 2.0 * kk), (1, 2, -kk), (2, 2, kk)],
+    );
+    let matrices = scenario(
+        &scratch("chain"),
+        &m,
+        &k,
+        "",
+        "[[damper]]\nbetween = [\"bar:2\", \"ground\"]\ncoefficient = 2.0\n\
+         [[contact]]\nname = \"j\"\nbetween = [\"bar:1\", \"ground\"]\nmodel = \"jenkins\"\nparams = { kt = 1e4, fs = 0.5 }\n\
+         [[force]]\nname = \"p\"\non = \"bar:2\"\nvalue = { type = \"sine\", amplitude = 1.0, frequency = 1.0 }",
+    );
+    let opts = FrfOptions { f_min: 10.0, f_max: 60.0, harmonics: Some(5), ..Default::default() };
+    let a = frf(&bodies, "p", &opts).unwrap();
+    let b = frf(&matrices, "p", &opts).unwrap();
+    assert_eq!(b.bodies, vec!["bar:1", "bar:2"]);
+    assert_eq!(a.points.len(), b.points.len());
+    let mut worst: f64 = 0.0;
+    for (p, q) in a.points.iter().zip(&b.points) {
+        worst = worst.max((p.f - q.f).abs() / p.f);
+        // bodies b, c are the structure's DOFs 1, 2
+        for (i, j) in [(1, 0), (2, 1)] {
+            worst = worst.max((p.amplitude[i] - q.amplitude[j]).abs() / p.amplitude[i]);
+        }
+    }
+    assert!(worst < 1e-10, "worst relative difference {worst:.2e}");
+
+    let nopts = NnmOptions { amplitudes: vec![1e-5, 1e-4, 1e-3], ..Default::default() };
+    let na = nnm(&bodies, &NnmOptions { body: Some("c".into()), ..nopts.clone() }).unwrap();
+    let nb = nnm(&matrices, &NnmOptions { body: Some("bar:2".into()), ..nopts }).unwrap();
+    for (p, q) in na.points.iter().zip(&nb.points) {
+        assert!((p.f - q.f).abs() < 1e-10 * p.f && (p.zeta - q.zeta).abs() < 1e-10 + 1e-8 * p.zeta.abs());
+    }
+}
+
+/// Harmonic balance's matrices are dense: a structure past
+/// `MAX_DOFS` is refused before any is allocated, with the advice to reduce it.
+#[test]
+fn a_structure_too_large_for_dense_harmonic_balance_is_refused_with_the_advice_to_reduce() {
+    let (m, k) = bar(friction_analysis::hb::structure::MAX_DOFS + 2);
+    let sys = scenario(
+        &scratch("large"),
+        &m,
+        &k,
+        "",
+        "[[force]]\nname = \"p\"\non = \"bar:2\"\nvalue = { type = \"sine\", amplitude = 1.0, frequency = 1.0 }",
+    );
+    let e =
+        frf(&sys, "p", &FrfOptions { f_min: 1.0, f_max: 2.0, ..Default::default() }).unwrap_err().to_string();
+    assert!(e.contains("structure \"bar\": 2001 degrees of freedom") && e.contains("reduce = {"), "{e}");
+}
