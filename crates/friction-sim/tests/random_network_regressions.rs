@@ -1309,3 +1309,50 @@ t_end = 1.3
 "#,
     );
 }
+
+/// Seed 1407 of issue 50, shrunk: a body resting on its upper stop, and a
+/// contact to a neighbour sliding away from it whose normal load rises
+/// through zero. The contact engages sliding, with zero force, so the
+/// decision at its engagement saw no force on the stop and no acceleration
+/// away and kept it; the contact's pull then grew from zero, the stop's
+/// root started at -1e-12 and never fired, and the stop pulled for 53 ms
+/// (up to 0.42 N). After a contact engages sliding, a stop whose force
+/// came out as a pull lets go.
+#[test]
+fn a_stop_lets_go_when_an_engaging_contact_pulls_its_body_off() {
+    let text = r#"
+name = "seed_1407_shrunk"
+[[driver]]
+name = "d0"
+motion = { type = "sine", amplitude = 0.0743, frequency = 0.381, phase = 0.0, offset = 0.0 }
+[[body]]
+name = "m0"
+mass = 1.0
+[[body]]
+name = "m2"
+mass = 1.0
+x0 = -0.456
+[[contact]]
+name = "c1"
+between = ["m0", "m2"]
+model = "coulomb"
+params = { fc = 2.0 }
+normal = { type = "sine", amplitude = 1.19, frequency = 1.11, phase = 0.0, offset = 1.0 }
+[[contact]]
+name = "c5"
+between = ["m2", "d0"]
+model = "coulomb"
+params = { fc = 1.0 }
+[[stop]]
+body = "m0"
+max = 0.0
+[solver]
+t_end = 0.9
+"#;
+    assert_invariants(text);
+    let out = run(text);
+    let engage = out.events.iter().find(|e| e.contact == "c1" && e.from == "free").expect("c1 engages").t;
+    let release =
+        out.events.iter().find(|e| e.contact == "stop:m0" && e.to == "free").expect("the stop lets go").t;
+    assert_eq!(engage, release, "the stop lets go as the contact engages");
+}
