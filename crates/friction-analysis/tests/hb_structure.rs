@@ -3,9 +3,13 @@
 //! bar, a linear structure's response against the complex receptance, and
 //! one jointed chain written as bodies and springs and as matrices.
 
+#[path = "../../friction-sim/tests/support/fe_bar.rs"]
+mod fe_bar;
+
 use std::f64::consts::PI;
 use std::path::PathBuf;
 
+use fe_bar::{bar, bar_eigenvalue};
 use friction_analysis::hb::frf::{frf, FrfOptions};
 use friction_analysis::hb::nnm::{linear_modes, nnm, NnmOptions};
 use friction_analysis::hb::structure::Structure;
@@ -19,24 +23,6 @@ fn scratch(name: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hb_structure_{name}"));
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// A fixed-fixed bar of `ne` linear elements (EA = 1e6 N, ρA = 1 kg/m,
-/// length 1 m): its `ne - 1` interior nodes, consistent mass
-/// ρAh/6 [2 1; 1 2] and stiffness EA/h [1 -1; -1 1] per element.
-fn bar(ne: usize) -> (SymMatrix, SymMatrix) {
-    let (ea, rho_a, h) = (1e6, 1.0, 1.0 / ne as f64);
-    let n = ne - 1;
-    let (mut m, mut k) = (Vec::new(), Vec::new());
-    for i in 0..n {
-        m.push((i, i, 4.0 * rho_a * h / 6.0));
-        k.push((i, i, 2.0 * ea / h));
-        if i + 1 < n {
-            m.push((i, i + 1, rho_a * h / 6.0));
-            k.push((i, i + 1, -ea / h));
-        }
-    }
-    (SymMatrix::from_upper(n, m), SymMatrix::from_upper(n, k))
 }
 
 /// Write `m`, `k` as MatrixMarket files and a scenario whose structure
@@ -75,9 +61,7 @@ fn imported_bar_matrices_have_the_closed_form_eigenfrequencies_to_1e_9() {
     let h = 1.0 / ne as f64;
     let mut worst: f64 = 0.0;
     for (i, wi) in w.iter().enumerate() {
-        let th = (i + 1) as f64 * PI / ne as f64;
-        let s2 = (th / 2.0).sin().powi(2);
-        let exact = (12.0 * 1e6 / h / h * s2 / (3.0 - 2.0 * s2)).sqrt();
+        let exact = bar_eigenvalue(ne, h, i + 1).sqrt();
         worst = worst.max((wi - exact).abs() / exact);
     }
     assert!(worst < 1e-9, "worst relative error of the eigenfrequencies {worst:.2e}");

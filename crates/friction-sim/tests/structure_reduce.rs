@@ -3,37 +3,15 @@
 //! within the residual bound with a few, and the fixed-interface modes of
 //! the sparse subspace iteration against the closed form.
 
-use std::f64::consts::PI;
+#[path = "support/fe_bar.rs"]
+mod fe_bar;
+
+use fe_bar::{bar, bar_eigenvalue};
 
 use friction_sim::structure::modal::modes;
 use friction_sim::structure::reduce::craig_bampton;
 use friction_sim::structure::SymMatrix;
 use nalgebra::{DMatrix, DVector};
-
-/// A fixed-fixed bar of `ne` linear elements (EA = 1e6 N, ρA = 1 kg/m,
-/// length 1 m): its `ne - 1` interior nodes, consistent mass and stiffness.
-fn bar(ne: usize) -> (SymMatrix, SymMatrix) {
-    let (ea, rho_a, h) = (1e6, 1.0, 1.0 / ne as f64);
-    let n = ne - 1;
-    let (mut m, mut k) = (Vec::new(), Vec::new());
-    for i in 0..n {
-        m.push((i, i, 4.0 * rho_a * h / 6.0));
-        k.push((i, i, 2.0 * ea / h));
-        if i + 1 < n {
-            m.push((i, i + 1, rho_a * h / 6.0));
-            k.push((i, i + 1, -ea / h));
-        }
-    }
-    (SymMatrix::from_upper(n, m), SymMatrix::from_upper(n, k))
-}
-
-/// The closed-form eigenvalues ω_k² of a fixed-fixed bar of `ne` linear
-/// elements of length h with consistent mass:
-/// (12 EA / (ρA h²)) sin²(θ/2) / (3 - 2 sin²(θ/2)), θ = kπ/ne.
-fn bar_eigenvalue(ne: usize, h: f64, k: usize) -> f64 {
-    let s2 = (k as f64 * PI / ne as f64 / 2.0).sin().powi(2);
-    12.0 * 1e6 / h / h * s2 / (3.0 - 2.0 * s2)
-}
 
 /// With every interior mode kept the Craig-Bampton transformation is square
 /// and invertible: the reduced model's eigenvalues are the full model's
