@@ -91,24 +91,26 @@ fn bad_reductions_are_refused_with_the_reason() {
     assert!(craig_bampton(&mm, &three, &[2], 1).unwrap_err().contains("rigid-body"));
 }
 
-/// Not a test but a figure (run with `--ignored --nocapture`): the wall time
-/// of reducing a 100,000-DOF bar to 2 kept DOFs and 10 modes (subspace
-/// iteration), and its lowest fixed-interface eigenvalue against the closed
-/// form (the longest of the three segments the kept nodes 33,333 and 66,666
-/// leave: 33,335 elements).
+/// A model of 10^5 DOFs: a 100,000-DOF bar reduced to 2 kept DOFs and 10
+/// modes (the sparse path: subspace iteration on the interior block's
+/// Cholesky factor). Its lowest fixed-interface eigenvalue is the closed
+/// form of the longest of the three segments the kept nodes 33,333 and
+/// 66,666 leave (33,335 elements) to 1e-9 (measured 8e-11). The wall time
+/// is printed (`--nocapture`), not asserted: 5.0 s in the test profile.
 #[test]
-#[ignore]
-fn figure_reduction_of_a_100k_dof_bar() {
+fn a_100k_dof_bar_reduces_to_its_closed_form_lowest_interior_mode() {
     let (m, k) = bar(100_001);
     let t0 = std::time::Instant::now();
     let red = craig_bampton(&m, &k, &[33_332, 66_665], 10).unwrap();
     let dt = t0.elapsed();
     let exact = bar_eigenvalue(33_335, 1.0 / 100_001.0, 1);
+    let rel = (red.interior_eigenvalues[0] - exact).abs() / exact;
     println!(
         "100,000 DOFs -> {} (2 kept + 10 modes) in {dt:?}; lowest interior eigenvalue {} vs closed form {exact} \
-         (relative {:.1e})",
+         (relative {rel:.1e})",
         red.mass.n(),
         red.interior_eigenvalues[0],
-        (red.interior_eigenvalues[0] - exact).abs() / exact
     );
+    assert_eq!(red.mass.n(), 12);
+    assert!(rel < 1e-9, "lowest interior eigenvalue {} vs {exact}: {rel:.1e}", red.interior_eigenvalues[0]);
 }
