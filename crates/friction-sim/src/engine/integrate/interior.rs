@@ -50,13 +50,18 @@ impl Engine<'_> {
         if self.nroots == 0 || t1.partial_cmp(&t0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
-        let sliding: Vec<(usize, Mode)> = {
+        // the engine's work arrays: nothing allocated per step once grown
+        let mut work = self.arrival_work.borrow_mut();
+        let (sliding, g) = &mut *work;
+        sliding.clear();
+        {
             let d = self.disc.borrow();
-            (0..self.sys.contacts.len())
-                .filter(|&c| matches!(d.modes[c], Mode::Forward | Mode::Backward))
-                .map(|c| (c, d.modes[c]))
-                .collect()
-        };
+            sliding.extend(
+                (0..self.sys.contacts.len())
+                    .filter(|&c| matches!(d.modes[c], Mode::Forward | Mode::Backward))
+                    .map(|c| (c, d.modes[c])),
+            );
+        }
         if sliding.is_empty() {
             return None;
         }
@@ -75,7 +80,8 @@ impl Engine<'_> {
             }
         };
         // the root of every sliding contact at the four points
-        let mut g = vec![[0.0; 4]; sliding.len()];
+        g.clear();
+        g.resize(sliding.len(), [0.0; 4]);
         for (k, &tq) in [t0, t0 + eps, t1 - eps, t1].iter().enumerate() {
             if !at(tq, buf) {
                 return None;

@@ -50,6 +50,10 @@ use crate::engine::outcome::Mode;
 use crate::system::schedule::Schedule;
 use crate::system::{Driver, Member, System};
 
+/// The work arrays of `interior_arrival`: the sliding contacts with their
+/// modes, and each one's root at four points of the step.
+pub(crate) type ArrivalWork = (Vec<(usize, Mode)>, Vec<[f64; 4]>);
+
 /// State of an end stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StopMode {
@@ -244,6 +248,9 @@ pub struct Engine<'s> {
     /// The work arrays of `interior_crossing` (a state, the root functions
     /// at the step's start and at a sample).
     pub(crate) cross_work: RefCell<[Vec<f64>; 3]>,
+    /// The work arrays of `interior_arrival` (the sliding contacts with
+    /// their modes, and their roots at four points of the step).
+    pub(crate) arrival_work: RefCell<ArrivalWork>,
     /// statically indeterminate sets of rows met during the run (warnings)
     pub(crate) indeterminate: RefCell<Vec<(Indeterminate, Vec<RowKind>)>>,
     /// Where the thermal network lives in the state ([`heat`]).
@@ -370,6 +377,7 @@ impl<'s> Engine<'s> {
             disc_spare: RefCell::new(Default::default()),
             start_energy: Cell::new(None),
             cross_work: RefCell::new(Default::default()),
+            arrival_work: RefCell::new(Default::default()),
             indeterminate: RefCell::new(Vec::new()),
             heat,
         };
