@@ -1193,9 +1193,8 @@ t_end = 2.5
 /// 0.160 N against a capacity of 0.131 N for 0.17 s. The dip before a
 /// crossing is now searched from the second sample on. The break-away is
 /// the same whatever the output grid (a fine grid cuts the steps short).
-/// (Run to 2 s: at 3.49 s the same network shows a dip inside the first
-/// interval of a step whose later crossing is found first, a case the
-/// search does not cover yet; the README's known limits count it.)
+/// (Run to 4 s, the same network shows another case at 3.49 s: the next
+/// test.)
 #[test]
 fn a_capacity_dipping_at_a_long_step_s_start_breaks_away_at_once() {
     let text = r#"
@@ -1249,10 +1248,13 @@ t_end = 2.0
     assert!(a < 1.3602, "{a}");
 }
 
-/// Seed 5224's shrunk network run on to 3.6 s: at 3.49 s a stuck
-/// contact's margin dips below zero inside the first interval of a long
-/// step, while a later interval of the same step shows another crossing;
-/// the later crossing was taken and the dip before it not searched.
+/// Seed 5224's shrunk network run on to 4 s: at 3.489 s a contact sticks
+/// with its capacity margin at +4.4e-10 and falling; it dips to -0.012,
+/// rises above zero and crosses for good 0.07 s later, all inside the first
+/// interval of a 0.4 s step. Bisection between the interval's ends found
+/// the later crossing, and the contact carried 0.442 N against a capacity
+/// of 0.437 N at 3.492 s. The first crossing is narrowed by finer samples
+/// before the bisection now.
 #[test]
 fn a_capacity_dipping_in_a_step_s_first_interval_is_not_passed_for_a_later_crossing() {
     assert_invariants(
