@@ -95,7 +95,7 @@ fn max_steps_names_the_stiffest_gap_not_only_a_spring() {
 /// or fails with the time and the cause, and none panics.
 #[test]
 fn no_method_reports_success_on_a_non_finite_or_short_run() {
-    for method in ["bdf", "esdirk34", "tr_bdf2", "radau5"] {
+    for method in ["bdf", "esdirk34", "tr_bdf2", "radau5", "rodas5p"] {
         let sys =
             four_gaps(&format!("t_end = 6.0\noutput_dt = 0.01\nmethod = \"{method}\"\nmax_steps = 200000\n"));
         let out = simulate(&sys).unwrap();
@@ -160,8 +160,17 @@ fn gap_openings_and_closings_appear_in_the_summary_events() {
 #[test]
 fn a_stick_shorter_than_a_step_is_not_slid_through() {
     let t_star = 0.589_283_801_709_464_4;
-    // bdf is left out: diffsol's step there still slides through (2.3e-10)
-    for method in ["auto", "radau5"] {
+    // every method: none slides through. The lock's time is as accurate as
+    // the method's relative speed: the dip is 2.4e-10 rad/s deep with a
+    // curvature of 6.5 rad/s^3, so a speed error dv moves the crossing by
+    // dv / 7.9e-5 s (tr_bdf2, of order 2, locked 2.2e-5 s early; esdirk34
+    // 1.4e-6 s)
+    for method in ["auto", "radau5", "bdf", "dop853", "tsit45", "rodas5p", "esdirk34", "tr_bdf2"] {
+        let lock_tol = match method {
+            "tr_bdf2" => 5e-5,
+            "esdirk34" => 5e-6,
+            _ => 1e-6,
+        };
         let text = format!(
             r#"
 [[driver]]
@@ -202,7 +211,11 @@ atol = {{ position = 1e-12, velocity = 1e-12 }}
         let lock = clutch.iter().find(|e| e.to == "stuck").unwrap_or_else(|| panic!("{method}: {clutch:?}"));
         let free =
             clutch.iter().find(|e| e.from == "stuck").unwrap_or_else(|| panic!("{method}: {clutch:?}"));
-        assert!((lock.t - (t_star - 6.1e-6)).abs() < 1e-6, "{method}: locked at {}", lock.t);
-        assert!(free.t > lock.t && (free.t - t_star).abs() < 2e-6, "{method}: released at {}", free.t);
+        assert!((lock.t - (t_star - 6.1e-6)).abs() < lock_tol, "{method}: locked at {}", lock.t);
+        assert!(
+            free.t > lock.t && (free.t - t_star).abs() < 2.0 * lock_tol,
+            "{method}: released at {}",
+            free.t
+        );
     }
 }
