@@ -138,8 +138,8 @@ fn jenkins_joint_backbone_runs_from_the_stuck_to_the_gross_slip_eigenfrequency()
 /// cycle (`friction analyze --kind transient`): the backbone's frequency at
 /// each cycle's amplitude is the free decay's frequency of that cycle to
 /// 0.2 % (0.06 % measured, the README's figure; the damping ratios differ by
-/// up to 15 % at the largest amplitude, where the per-cycle log decrement
-/// averages over a fast-falling amplitude, and 4 % at 1 µm).
+/// up to 17 % at the largest amplitude and 3 % at 0.9 µm, as they should:
+/// tests/jointed_decay_damping.rs derives and checks the factor).
 #[test]
 fn jointed_decay_backbone_frequency_matches_the_free_decay_per_cycle() {
     let sys =
