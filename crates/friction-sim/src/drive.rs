@@ -71,6 +71,7 @@ pub fn drive_outcome(
             between: [Member::Driver(0), Member::Ground],
             model,
             normal,
+            normal_gap: None,
         }],
         gaps: vec![],
         stops: vec![],

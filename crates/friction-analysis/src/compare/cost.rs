@@ -45,6 +45,7 @@ pub fn cost_system(model: AnyModel) -> System {
             between: [Member::Body(0), Member::Ground],
             model,
             normal: Schedule::Constant { value: 1.0 },
+            normal_gap: None,
         }],
         gaps: vec![],
         stops: vec![],

@@ -148,6 +148,7 @@ pub(crate) fn body_run(
             between: [Member::Body(0), Member::Ground],
             model: model.clone(),
             normal: Schedule::Constant { value: 1.0 },
+            normal_gap: None,
         }],
         gaps: vec![],
         stops: vec![],

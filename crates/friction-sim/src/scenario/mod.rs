@@ -238,6 +238,7 @@ struct RawContact {
     #[serde(default)]
     params: toml::Table,
     normal: Option<toml::Value>,
+    normal_gap: Option<String>,
     heat: Option<String>,
 }
 
@@ -395,7 +396,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
         };
         builder::check_load(&model, &normal, &what).map_err(|e| at(&span, e))?;
-        contacts.push(Contact { name, between, model, normal });
+        contacts.push(Contact { name, between, model, normal, normal_gap: None });
     }
     let mut stops = Vec::new();
     for s in &raw.stop {
@@ -422,6 +423,16 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             exponent: g.exponent,
         };
         gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
+    }
+    // a contact's normal load from a gap's force
+    for (i, c) in raw.contact.iter().enumerate() {
+        let span = c.span();
+        if let Some(g) = &c.get_ref().normal_gap {
+            contacts[i].normal_gap = Some(
+                builder::check_normal_gap(&contacts[i], &gaps, g)
+                    .map_err(|m| src.err(src.key_line(span.clone(), "normal_gap"), m))?,
+            );
+        }
     }
 
     let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(&raw), laws, &src)?;

@@ -432,7 +432,7 @@ impl SystemBuilder {
             let model = c.model.map_err(|e| err(model_invalid(i, &what, &e).1))?;
             check_signal(&c.normal, &format!("{what} `normal`"), t_end).map_err(err)?;
             check_load(&model, &c.normal, &what).map_err(inv)?;
-            contacts.push(Contact { name: c.name, between, model, normal: c.normal });
+            contacts.push(Contact { name: c.name, between, model, normal: c.normal, normal_gap: None });
         }
         let mut gaps = Vec::new();
         for (name, between, g) in &self.gaps {

@@ -290,6 +290,23 @@ pub(crate) fn check_gap<S: AsRef<str>>(
     Ok(Gap { name: name.to_string(), between, length, stiffness, damping, exponent })
 }
 
+/// A contact's `normal_gap`: the index of the gap named `gap` among `gaps`
+/// (the message names the contact and the gaps there are).
+pub(crate) fn check_normal_gap(c: &crate::system::Contact, gaps: &[Gap], gap: &str) -> Result<usize, String> {
+    gaps.iter().position(|g| g.name == gap).ok_or_else(|| {
+        let known: Vec<&str> = gaps.iter().map(|g| g.name.as_str()).collect();
+        format!(
+            "contact \"{}\": `normal_gap` = \"{gap}\" names no gap ({})",
+            c.name,
+            if known.is_empty() {
+                "the scenario has no [[gap]]".to_string()
+            } else {
+                format!("gaps: {}", known.join(", "))
+            }
+        )
+    })
+}
+
 /// A model error of contact `i`, with the key path of the parameter.
 pub(crate) fn model_invalid(i: usize, what: &str, e: &ModelError) -> (Option<String>, String) {
     let key = match e.param() {

@@ -181,6 +181,11 @@ pub struct Contact {
     pub model: AnyModel,
     /// Normal load scale N(t) [-]; multiplies the force and the maximum static force.
     pub normal: Schedule,
+    /// The gap (index into [`System::gaps`]) whose contact force is this
+    /// contact's normal load, times `normal` (scenario key `normal_gap`):
+    /// the load then follows the state (a body pressed onto a compliant
+    /// floor, lifting off it). `None`: the load is `normal` alone.
+    pub normal_gap: Option<usize>,
 }
 
 /// A compliant one-sided contact between two members: Modelica's

@@ -112,8 +112,11 @@ impl Engine<'_> {
             }
         }
         let off = nc + 2 * self.sys.stops.len();
+        if self.normal_gaps {
+            s.drivers_at(&self.sys.drivers, t);
+        }
         for (i, &c) in self.root_normal.iter().enumerate() {
-            let raw = self.sys.contacts[c].normal.value(t);
+            let raw = self.raw_normal(t, y, &s, c);
             g[off + i] = if d.modes[c] == Mode::Free { raw - NORMAL_EPS } else { raw + NORMAL_EPS };
         }
         let off = off + self.root_normal.len();
@@ -145,7 +148,7 @@ impl Engine<'_> {
             if !self.stuckable[c] {
                 continue;
             }
-            let raw = self.sys.contacts[c].normal.value(t);
+            let raw = self.raw_normal(t, y, &s, c);
             let from = d.modes[c];
             let to = if raw <= 0.0 {
                 Mode::Free
@@ -368,10 +371,16 @@ impl Engine<'_> {
                 }
             }
         }
-        for &c in &self.root_normal {
-            let raw = self.sys.contacts[c].normal.value(t);
-            if (d.modes[c] == Mode::Free) != (raw <= 0.0) {
-                return true;
+        {
+            let mut s = self.scr.borrow_mut();
+            if self.normal_gaps {
+                s.drivers_at(&self.sys.drivers, t);
+            }
+            for &c in &self.root_normal {
+                let raw = self.raw_normal(t, y, &s, c);
+                if (d.modes[c] == Mode::Free) != (raw <= 0.0) {
+                    return true;
+                }
             }
         }
         // only contacts sliding in a set-valued mode can have reversed: without

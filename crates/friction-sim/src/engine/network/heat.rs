@@ -21,7 +21,7 @@
 //! A fixed node's quadrature integrates the same sum (the heat it absorbs).
 //! Nothing here allocates during a run.
 
-use crate::engine::network::Engine;
+use crate::engine::network::{Engine, Scratch};
 use crate::system::thermal::{Dissipator, NodeKind, Thermal};
 use crate::system::Member;
 
@@ -177,8 +177,8 @@ impl Engine<'_> {
     /// a temperature ([`crate::system::thermal::TempLaw`]), its value at the
     /// temperature of the contact's heat node.
     #[inline]
-    pub(crate) fn load(&self, t: f64, y: &[f64], c: usize) -> f64 {
-        let n = self.sys.contacts[c].normal.value(t).max(0.0);
+    pub(crate) fn load(&self, t: f64, y: &[f64], s: &Scratch, c: usize) -> f64 {
+        let n = self.normal_factor(t, y, s, c);
         match self.heat.law.get(c).copied().flatten() {
             None => n,
             Some((li, k)) => n * self.sys.thermal.laws[li].1.eval(self.temperature(y, k)).0,
@@ -188,10 +188,10 @@ impl Engine<'_> {
     /// `∂(load)/∂T` of contact `c` and the temperature state it follows
     /// (`None`: no law, or a fixed node's constant temperature).
     #[inline]
-    fn load_slope(&self, t: f64, y: &[f64], c: usize) -> Option<(f64, usize)> {
+    fn load_slope(&self, t: f64, y: &[f64], s: &Scratch, c: usize) -> Option<(f64, usize)> {
         let (li, k) = self.heat.law.get(c).copied().flatten()?;
         let i = self.heat.state[k]?;
-        let n = self.sys.contacts[c].normal.value(t).max(0.0);
+        let n = self.normal_factor(t, y, s, c);
         Some((n * self.sys.thermal.laws[li].1.eval(y[i]).1, i))
     }
 
@@ -263,7 +263,7 @@ impl Engine<'_> {
                     let ct = &self.sys.contacts[c];
                     let mode = d.modes[c];
                     let (inp, v) = self.contact_input(t, y, s, c, mode);
-                    let n = self.load(t, y, c);
+                    let n = self.load(t, y, s, c);
                     let sliding = !matches!(
                         mode,
                         crate::engine::outcome::Mode::Stuck | crate::engine::outcome::Mode::Free
@@ -276,7 +276,7 @@ impl Engine<'_> {
                     };
                     hj.fv[c] = (fc, v);
                     // the force n f, n = N(t) fc(T): its slope in T is N fc'(T) f
-                    hj.law_slope[c] = self.load_slope(t, y, c).map(|(dn, i)| {
+                    hj.law_slope[c] = self.load_slope(t, y, s, c).map(|(dn, i)| {
                         let f = if fc == 0.0 { 0.0 } else { fc / n };
                         (dn * f, i)
                     });

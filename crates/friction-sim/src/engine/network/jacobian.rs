@@ -40,6 +40,11 @@ pub(crate) struct JacCache {
     z_owner: Vec<usize>,
     /// Per gap: ∂F/∂(x2 - x1), ∂F/∂(v2 - v1) ([`crate::engine::network::gap`]).
     gap: Vec<(f64, f64)>,
+    /// Per contact whose load is a gap's force (`normal_gap`): the gap and
+    /// the slopes of the contact's force in the gap's `x2 - x1`, `v2 - v1`
+    /// (its model's force times the load's slopes); `None` otherwise or
+    /// while the load is zero.
+    nslope: Vec<Option<(usize, f64, f64)>>,
     /// The heated elements' power partials ([`crate::engine::network::heat`]).
     heat: crate::engine::network::heat::HeatJac,
 }
@@ -73,6 +78,7 @@ impl JacCache {
             comp,
             z_owner,
             gap: vec![(0.0, 0.0); sys.gaps.len()],
+            nslope: vec![None; sys.contacts.len()],
             heat: crate::engine::network::heat::HeatJac::new(sys.contacts.len(), sys.gaps.len()),
         }
     }
@@ -117,9 +123,26 @@ impl Engine<'_> {
             let nzc = ct.model.n_states();
             let off = self.z_off[c];
             ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
-            jc.normal[c] = self.load(t, y, c);
+            jc.normal[c] = self.load(t, y, s, c);
         }
         self.gap_partials(y, s, &mut jc.gap);
+        if self.normal_gaps {
+            for (c, ct) in sys.contacts.iter().enumerate() {
+                let nf = self.normal_factor(t, y, s, c);
+                jc.nslope[c] = match self.normal_slopes(t, c, &jc.gap) {
+                    Some((k, ns, nv)) if nf != 0.0 => {
+                        // force = load F_model, load = nf law(T): its slope
+                        // in the gap's motion is law(T) F_model dnf
+                        let (inp, _) = self.contact_input(t, y, s, c, d.modes[c]);
+                        let off = self.z_off[c];
+                        let f = ct.model.force(&inp, &y[off..off + ct.model.n_states()], &d.mem[c]);
+                        let scale = f * jc.normal[c] / nf;
+                        Some((k, scale * ns, scale * nv))
+                    }
+                    _ => None,
+                };
+            }
+        }
         if !sys.thermal.is_empty() {
             self.heat_partials(t, y, d, s, &mut jc.heat);
         }
@@ -167,6 +190,13 @@ impl Engine<'_> {
         for (k, g) in sys.gaps.iter().enumerate() {
             push(&mut gaps, g.between, k);
         }
+        // per gap: the contacts whose load is its force
+        let mut loaded = vec![Vec::new(); sys.gaps.len()];
+        for (c, ct) in sys.contacts.iter().enumerate() {
+            if let Some(k) = ct.normal_gap {
+                loaded[k].push(c);
+            }
+        }
         let mut members = vec![Vec::new(); nb];
         for i in 0..nb {
             members[jc.comp[i]].push(i);
@@ -202,6 +232,15 @@ impl Engine<'_> {
                 mark(r, j, seen, col);
             }
         };
+        // a contact's force through its load (not its states' rates)
+        let hit_load = |k: usize, j: usize, seen: &mut [usize], col: &mut Vec<usize>| {
+            for &c in &loaded[k] {
+                hit_bodies(sys.contacts[c].between, j, seen, col);
+                if let Some(r) = self.heat.contact_row[c] {
+                    mark(r, j, seen, col);
+                }
+            }
+        };
         let mut out = Vec::new();
         for j in 0..self.q_off {
             col.clear();
@@ -217,6 +256,7 @@ impl Engine<'_> {
                     if let Some(r) = self.heat.gap_row[k] {
                         mark(r, j, &mut seen, &mut col);
                     }
+                    hit_load(k, j, &mut seen, &mut col);
                 }
             } else if j < 2 * nb {
                 let i = j - nb;
@@ -235,6 +275,7 @@ impl Engine<'_> {
                     if let Some(r) = self.heat.gap_row[k] {
                         mark(r, j, &mut seen, &mut col);
                     }
+                    hit_load(k, j, &mut seen, &mut col);
                 }
             } else if j < self.heat.t_off {
                 hit_contact(jc.z_owner[j - 2 * nb], j, &mut seen, &mut col);
@@ -322,7 +363,20 @@ impl Engine<'_> {
                     dfc += p.df_dz[j] * dz[j];
                 }
                 // probing: a disengaged contact may engage later
-                let dfc = if probing { dfc * n.max(1.0) } else { dfc * n };
+                let mut dfc = if probing { dfc * n.max(1.0) } else { dfc * n };
+                // a load that follows a gap's motion (probing: whatever the
+                // gap's state now)
+                if let Some(k) = ct.normal_gap {
+                    let (a_s, a_v) = match (probing, jc.nslope[c]) {
+                        (true, _) => (1.0, 1.0),
+                        (false, Some((_, a_s, a_v))) => (a_s, a_v),
+                        (false, None) => (0.0, 0.0),
+                    };
+                    let g = &sys.gaps[k];
+                    let (dxa, dva) = self.dpos(v, g.between[0]);
+                    let (dxb, dvb) = self.dpos(v, g.between[1]);
+                    dfc += a_s * (dxb - dxa) + a_v * (dvb - dva);
+                }
                 let dfc = self.with_law_slope(c, &jc.heat, v, dfc);
                 jc.heat.dfc[c] = dfc;
                 add(&mut jc.df, ct.between[0], -dfc);
@@ -500,6 +554,69 @@ t_end = 1.0
         assert!(f[3].force == 0.0 && f[3].elastic == 0.0, "open: {:?}", f[3]);
         assert!(f[4].force > 0.0, "driven: {:?}", f[4]);
         check("gaps", &e, &mut y, 23);
+    }
+
+    /// Contacts whose normal load is a gap's force (`normal_gap`): a sliding
+    /// Stribeck contact and a smooth LuGre one on a floor in contact, with
+    /// a driver among the gap's members and a heat node on one of them.
+    #[test]
+    fn jacobian_products_follow_a_load_from_a_gap() {
+        let text = r#"
+[[driver]]
+name = "press"
+motion = { type = "ramp", rate = -0.2, offset = 0.01 }
+[[body]]
+name = "x"
+mass = 1.0
+v0 = 0.7
+[[body]]
+name = "y"
+mass = 2.0
+x0 = -2e-4
+v0 = -0.05
+[[body]]
+name = "x2"
+mass = 0.5
+v0 = -0.3
+[[thermal]]
+name = "pad"
+capacity = 10.0
+T0 = 300.0
+[[gap]]
+name = "floor"
+between = ["ground", "y"]
+stiffness = 1e5
+damping = 3.0
+exponent = 1.5
+[[gap]]
+name = "top"
+between = ["y", "press"]
+length = 0.0105
+stiffness = 2e4
+damping = 5.0
+[[contact]]
+name = "c"
+between = ["x", "ground"]
+model = "stribeck"
+params = { fc = 0.3, fs = 0.4, vs = 0.1, kv = 0.2 }
+normal_gap = "floor"
+heat = "pad"
+[[contact]]
+name = "l"
+between = ["x2", "y"]
+model = "lugre"
+normal_gap = "top"
+normal = 0.5
+[solver]
+t_end = 1.0
+"#;
+        let sys = scenario::parse(text, "t.toml", Path::new(".")).unwrap();
+        let e = Engine::new(&sys);
+        let mut y = e.initial_state();
+        let mut s = e.scr.borrow().clone();
+        s.drivers_at(&sys.drivers, 0.0);
+        assert!(e.gap_force(&y, &s, 0).force > 0.0 && e.gap_force(&y, &s, 1).force > 0.0);
+        check("normal gaps", &e, &mut y, 29);
     }
 
     /// Two bodies held by a stuck Coulomb contact move as one free cluster:

@@ -17,6 +17,7 @@
 //! - `lcp/`: the box-constrained LCP solver;
 //! - `loops.rs`: the feasible split of a loop of stuck rows;
 //! - `energy.rs`: energy bookkeeping;
+//! - `normal.rs`: a contact's normal load (its schedule, a gap's force);
 //! - `heat.rs`: thermal nodes: temperatures as states, their rates and
 //!   Jacobian, heat in the energy balance;
 //! - `rows.rs`: output columns and rows;
@@ -35,6 +36,7 @@ mod jacobian;
 pub(crate) mod lcp;
 mod loops;
 mod modes;
+mod normal;
 mod rhs;
 pub(crate) mod rows;
 mod start;
@@ -206,6 +208,9 @@ pub struct Engine<'s> {
     pub(crate) nroots: usize,
     /// Where the gaps' roots start ([`crate::engine::network::gap`]).
     pub(crate) root_gap: usize,
+    /// Whether some contact's normal load is a gap's force (`normal_gap`):
+    /// the normal roots then read the state, and the drivers' motions.
+    pub(crate) normal_gaps: bool,
     pub(crate) root_normal: Vec<usize>,
     pub(crate) root_rev: Vec<usize>,
     /// The contacts with turning-point functions (`FrictionModel::n_turns`)
@@ -296,7 +301,11 @@ impl<'s> Engine<'s> {
             })
             .collect();
         let root_normal: Vec<usize> = (0..nc)
-            .filter(|&c| stuckable[c] && !matches!(sys.contacts[c].normal, Schedule::Constant { .. }))
+            .filter(|&c| {
+                stuckable[c]
+                    && (!matches!(sys.contacts[c].normal, Schedule::Constant { .. })
+                        || sys.contacts[c].normal_gap.is_some())
+            })
             .collect();
         let root_rev: Vec<usize> = (0..nc).filter(|&c| sys.contacts[c].model.turns_at_reversals()).collect();
         // a contact that cannot stick keeps its smooth mode (its root would
@@ -330,6 +339,7 @@ impl<'s> Engine<'s> {
             nroots,
             root_gap,
             root_normal,
+            normal_gaps: sys.contacts.iter().any(|c| c.normal_gap.is_some()),
             root_rev,
             root_turn,
             n_turn,

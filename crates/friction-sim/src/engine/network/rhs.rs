@@ -77,7 +77,7 @@ impl Engine<'_> {
         let (inp, v) = self.contact_input(t, y, s, c, mode);
         s.vrel[c] = v;
         // a normal load <= 0 disengages the contact
-        let n = self.load(t, y, c);
+        let n = self.load(t, y, s, c);
         s.normal[c] = n;
         let off = self.z_off[c];
         let z = &y[off..off + ct.model.n_states()];

@@ -59,7 +59,7 @@ impl Engine<'_> {
             for c in 0..self.sys.contacts.len() {
                 if self.stuckable[c] {
                     let v = s.vrel[c];
-                    d.modes[c] = if self.sys.contacts[c].normal.value(0.0) <= 0.0 {
+                    d.modes[c] = if self.raw_normal(0.0, y, &s, c) <= 0.0 {
                         Mode::Free
                     } else if v > 0.0 {
                         Mode::Forward
