@@ -107,6 +107,8 @@ pub struct SystemBuilder {
     rotational: Vec<String>,
     thermal: crate::system::thermal::PendingThermal,
     structures: Vec<StructureSpec>,
+    /// (contact, gap) of `normal_gap`
+    normal_gaps: Vec<(String, String)>,
 }
 
 /// A linear structure from matrices for [`SystemBuilder::structure`]
@@ -181,6 +183,7 @@ impl System {
             solver: None,
             rotational: vec![],
             thermal: Default::default(),
+            normal_gaps: Vec::new(),
             structures: vec![],
         }
     }
@@ -364,6 +367,13 @@ impl SystemBuilder {
         self
     }
 
+    /// The normal load of contact `contact` is the force of gap `gap`
+    /// (times its `normal` factor): `normal_gap = "GAP"` of a scenario.
+    pub fn normal_gap(mut self, contact: &str, gap: &str) -> Self {
+        self.normal_gaps.push((contact.to_string(), gap.to_string()));
+        self
+    }
+
     /// Check everything and build the system. The error is
     /// [`SimError::Input`] with `file` = `"<builder NAME>"`, no line, and the
     /// scenario parser's message for the same mistake.
@@ -445,6 +455,13 @@ impl SystemBuilder {
                 exponent: Some(g.exponent),
             };
             gaps.push(check_gap(&names, &mut seen, raw).map_err(inv)?);
+        }
+        for (contact, gap) in &self.normal_gaps {
+            let c = contacts
+                .iter()
+                .position(|c| &c.name == contact)
+                .ok_or_else(|| err(format!("normal_gap: no contact named \"{contact}\"")))?;
+            contacts[c].normal_gap = Some(check_normal_gap(&contacts[c], &gaps, gap).map_err(err)?);
         }
         let mut stops = Vec::new();
         for (body, min, max, e) in &self.stops {
