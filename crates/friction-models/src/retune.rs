@@ -45,14 +45,27 @@ macro_rules! settable_models {
             /// model, else the model checked by its constructor. Allocates
             /// nothing.
             pub fn with_real(&self, name: &str, value: f64) -> Option<Result<AnyModel, ModelError>> {
+                self.with_reals([(name, value)])
+            }
+
+            /// This model with several of its real parameters set at once
+            /// (then checked together, so that `fs >= fc` may hold only
+            /// after both changed): `None` when one of the names is not
+            /// one of [`settable`] for this model. Allocates nothing.
+            pub fn with_reals<'a>(
+                &self,
+                set: impl IntoIterator<Item = (&'a str, f64)>,
+            ) -> Option<Result<AnyModel, ModelError>> {
                 match self {
                     $(
                         AnyModel::$variant(m) => {
                             let mut p = *m.params();
-                            match name {
-                                $(stringify!($field) => p.$field = value,)*
-                                $(stringify!($ofield) => p.$ofield = Some(value),)*
-                                _ => return None,
+                            for (name, value) in set {
+                                match name {
+                                    $(stringify!($field) => p.$field = value,)*
+                                    $(stringify!($ofield) => p.$ofield = Some(value),)*
+                                    _ => return None,
+                                }
                             }
                             Some($module::$ty::new(p).map(AnyModel::$variant))
                         }
@@ -145,5 +158,9 @@ mod tests {
         let e = m.with_real("fs", -0.5).unwrap().unwrap_err().to_string();
         assert!(e.contains("fs"), "{e}");
         assert!(m.with_real("no_such", 1.0).is_none());
+        // set together, fs >= fc holds only after both changed
+        let s = build("stribeck", &ParamMap::new()).unwrap();
+        assert!(s.with_real("fc", 2.0).unwrap().is_err());
+        assert!(s.with_reals([("fc", 2.0), ("fs", 2.5)]).unwrap().is_ok());
     }
 }

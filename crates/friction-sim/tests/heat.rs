@@ -290,7 +290,11 @@ fn bad_temperature_laws_are_refused_with_the_parameter_named() {
         (with("{ fc = { at = [[300.0, 0.4], [400.0, -0.1]] } }", h), "`fc` at a temperature of its law"),
         (with("{ fc = { ref = 300.0, value = 0.4 } }", h), "missing key `slope`"),
         (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3, max = 2 } }", h), "unknown key `max`"),
-        (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 }, fs = 0.5 }", h), "without `fs`"),
+        // with `fs`, fc rises above it towards 0 K
+        (
+            with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 }, fs = 0.5 }", h),
+            "`fc` = 0.7 at T = 0 K (its temperature law): model `coulomb`: parameter `fs` = 0.5: must be >= fc",
+        ),
         (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 } }", ""), "needs `heat = \"NODE\"`"),
     ] {
         let msg = refused(&text);
@@ -305,7 +309,7 @@ fn bad_temperature_laws_are_refused_with_the_parameter_named() {
             )
             .replace("HEAT", ""),
     );
-    assert!(msg.contains("not `fc` of `lugre`"), "{msg}");
+    assert!(msg.contains("needs `heat = \"NODE\"`"), "{msg}");
 }
 
 fn example(name: &str) -> Outcome {

@@ -42,6 +42,9 @@ pub(crate) struct JacCache {
     gap: Vec<(f64, f64)>,
     /// The heated elements' power partials ([`crate::engine::network::heat`]).
     heat: crate::engine::network::heat::HeatJac,
+    /// The temperature partials of models that follow a temperature
+    /// ([`crate::engine::network::heat_model`]).
+    tj: crate::engine::network::heat_model::ModelTempJac,
 }
 
 impl JacCache {
@@ -74,6 +77,7 @@ impl JacCache {
             z_owner,
             gap: vec![(0.0, 0.0); sys.gaps.len()],
             heat: crate::engine::network::heat::HeatJac::new(sys.contacts.len(), sys.gaps.len()),
+            tj: crate::engine::network::heat_model::ModelTempJac::new(e),
         }
     }
 
@@ -116,7 +120,13 @@ impl Engine<'_> {
             let (inp, _) = self.contact_input(t, y, s, c, d.modes[c]);
             let nzc = ct.model.n_states();
             let off = self.z_off[c];
-            ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
+            // a model that follows a temperature: at the temperature of `y`
+            let tm = self.model_at_temp(y, c);
+            let m = tm.as_ref().unwrap_or(&ct.model);
+            m.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
+            if tm.is_some() {
+                self.model_temp_partials(y, c, m, &inp, &d.mem[c], &mut jc.tj);
+            }
             jc.normal[c] = self.load(t, y, c);
         }
         self.gap_partials(y, s, &mut jc.gap);
@@ -244,11 +254,9 @@ impl Engine<'_> {
                     mark(r, j, &mut seen, &mut col);
                 }
                 // and the contacts whose coefficient follows it
+                // (their forces, powers, and the rates of their states)
                 for &c in &self.heat.t_contacts[j - self.heat.t_off] {
-                    hit_bodies(sys.contacts[c].between, j, &mut seen, &mut col);
-                    if let Some(r) = self.heat.contact_row[c] {
-                        mark(r, j, &mut seen, &mut col);
-                    }
+                    hit_contact(c, j, &mut seen, &mut col);
                 }
             }
             col.sort_unstable();
@@ -324,6 +332,11 @@ impl Engine<'_> {
                 // probing: a disengaged contact may engage later
                 let dfc = if probing { dfc * n.max(1.0) } else { dfc * n };
                 let dfc = self.with_law_slope(c, &jc.heat, v, dfc);
+                // a model that follows a temperature: its force's change with it
+                let dfc = match jc.tj.df_dt.get(c).copied().flatten() {
+                    Some((dft, i)) => dfc + dft * v[i] * if probing { n.max(1.0) } else { n },
+                    None => dfc,
+                };
                 jc.heat.dfc[c] = dfc;
                 add(&mut jc.df, ct.between[0], -dfc);
                 add(&mut jc.df, ct.between[1], dfc);
@@ -334,6 +347,11 @@ impl Engine<'_> {
                     g += p.dg_dz[i * nzc + j] * dz[j];
                 }
                 jv[off + i] = g;
+            }
+            if let Some((_, ti)) = jc.tj.df_dt.get(c).copied().flatten() {
+                for (i, dgt) in jc.tj.dg_dt[c].iter().enumerate() {
+                    jv[off + i] += dgt * v[ti];
+                }
             }
         }
         jv[..nb].copy_from_slice(&v[nb..2 * nb]);
