@@ -87,6 +87,11 @@ impl Engine<'_> {
         mj.df_dt[c] = None;
         let Some((li, k)) = self.heat.model_law.get(c).copied().flatten() else { return };
         let Some(i) = self.heat.state[k] else { return };
+        let laws = &self.sys.thermal.model_laws[li].1;
+        // constant laws: no entries in the temperature's column (the layout's pattern)
+        if laws.iter().all(|(_, l)| l.is_constant()) {
+            return;
+        }
         let nzc = tm.n_states();
         let off = self.z_off[c];
         let z = &y[off..off + nzc];
@@ -97,7 +102,7 @@ impl Engine<'_> {
         let dg = &mut mj.dg_dt[c];
         dg.fill(0.0);
         let mut df = 0.0;
-        for (p, law) in &self.sys.thermal.model_laws[li].1 {
+        for (p, law) in laws {
             let (val, slope) = law.eval(temp);
             if slope == 0.0 {
                 continue;

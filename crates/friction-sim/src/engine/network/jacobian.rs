@@ -608,7 +608,7 @@ heat = "h2"
 name = "lug"
 between = ["c", "ground"]
 model = "lugre"
-params = { sigma0 = 1e4, sigma1 = 100.0, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.01 }
+params = { sigma0 = 1e4, sigma1 = 100.0, sigma2 = 0.4, fc = 1.0, fs = { at = [[250.0, 1.8], [350.0, 1.2]] }, vs = { ref = 300.0, value = 0.01, slope = 1e-5 } }
 normal = 2.0
 heat = "h1"
 [[contact]]
