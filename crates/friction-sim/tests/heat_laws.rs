@@ -83,7 +83,8 @@ fn stribeck_with_fc_and_fs_linear_in_temperature_follows_the_linear_odes_closed_
         let f = n * (a + b * (temp[i] - tr));
         assert!((force[i] + f).abs() < 1e-9 * f, "F at t = {}: {} vs {}", t[i], force[i], -f);
     }
-    assert!(worst < 1e-9, "temperature rise off by {worst:.3e} relative");
+    // measured 2.2e-13
+    assert!(worst < 1e-11, "temperature rise off by {worst:.3e} relative");
     // the fade is visible: the end rise is below the cold coefficient's
     let rise = out.last("T.pad") - ta;
     assert!(rise > 50.0 && rise < n * v * a / g * (1.0 - (-g * 200.0 / c).exp()), "{rise}");
@@ -130,8 +131,9 @@ fn lugre_with_fs_linear_in_temperature_matches_an_independent_integration() {
             worst.1 = worst.1.max((force[i] + n * rhs(z, temp).2).abs() / n);
         }
     }
-    assert!(worst.0 < 1e-6, "temperature rise off by {:.3e} relative", worst.0);
-    assert!(worst.1 < 1e-6, "force off by {:.3e} N per N of load", worst.1);
+    // measured 2.9e-12 and 7.9e-13
+    assert!(worst.0 < 1e-10, "temperature rise off by {:.3e} relative", worst.0);
+    assert!(worst.1 < 1e-10, "force off by {:.3e} N per N of load", worst.1);
     // fs fell by tens of per cent of its cold value: the law mattered
     let hot = fs0 + bs * (out.last("T.pad") - tr);
     assert!(hot < 0.85 * fs0, "fs at the end {hot}");
