@@ -395,3 +395,26 @@ fn builder_temperature_law_gives_the_scenario_files_system() {
     let msg = build(false).unwrap_err().to_string();
     assert!(msg.contains("needs `heat = \"NODE\"`"), "{msg}");
 }
+
+/// The run plot has a fourth panel, the thermal nodes' temperatures in
+/// kelvin with a legend entry per node, when the run has thermal nodes, and
+/// three panels without.
+#[test]
+fn the_run_plot_gets_a_temperature_panel_with_thermal_nodes() {
+    use friction_sim::output::{plot_as, PlotFormat};
+    let dir = std::env::temp_dir().join(format!("friction-heat-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = |text: &str, name: &str| {
+        let path = dir.join(name);
+        plot_as(&run(&parse(text)), &path, "heat", PlotFormat::Svg).unwrap();
+        std::fs::read_to_string(path).unwrap()
+    };
+    let with = svg(DRIVEN, "with.svg");
+    assert!(with.contains("temperature T [K]"), "no temperature axis");
+    assert!(with.contains("T.pad") && with.contains("T.air"), "no legend entry per node");
+    let plain_text = DRIVEN.split("heat = \"pad\"").collect::<String>();
+    let plain_text = plain_text.split("[[thermal]]").next().unwrap().to_string() + "[solver]\nt_end = 5.0\n";
+    let without = svg(&plain_text, "without.svg");
+    assert!(!without.contains("temperature T"), "a temperature axis without thermal nodes");
+    let _ = std::fs::remove_dir_all(&dir);
+}
