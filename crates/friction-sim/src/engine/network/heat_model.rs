@@ -127,8 +127,8 @@ impl Engine<'_> {
             };
             let s = slope / den;
             df += s * (fp - fm);
-            for j in 0..nzc {
-                dg[j] += s * (wp[j] - wm[j]);
+            for ((g, a), b) in dg.iter_mut().zip(wp.iter()).zip(wm.iter()) {
+                *g += s * (a - b);
             }
         }
         mj.df_dt[c] = Some((df, i));

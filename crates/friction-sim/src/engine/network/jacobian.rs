@@ -126,6 +126,8 @@ impl Engine<'_> {
             m.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
             if tm.is_some() {
                 self.model_temp_partials(y, c, m, &inp, &d.mem[c], &mut jc.tj);
+            } else if let Some(x) = jc.tj.df_dt.get_mut(c) {
+                *x = None;
             }
             jc.normal[c] = self.load(t, y, c);
         }
