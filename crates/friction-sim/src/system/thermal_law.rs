@@ -213,7 +213,8 @@ pub(crate) fn take_laws(model: &str, params: &toml::Table) -> Result<Option<Take
             laws.push((k.clone(), law));
         }
     }
-    if laws.is_empty() {
+    // no laws, or an unknown model (its build names it)
+    if laws.is_empty() || friction_models::info(model).is_none() {
         return Ok(None);
     }
     let allowed = temperature_params(model);
