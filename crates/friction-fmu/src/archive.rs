@@ -157,7 +157,7 @@ pub fn write(
     Ok(Summary {
         outputs: count(|k| matches!(k, Kind::Output(_))),
         inputs: count(|k| matches!(k, Kind::Input(_))),
-        parameters: count(|k| matches!(k, Kind::Parameter { .. })),
+        parameters: count(Kind::is_parameter),
         stop_time: sys.solver.t_end,
     })
 }

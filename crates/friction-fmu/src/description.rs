@@ -104,7 +104,7 @@ pub fn model_description(sys: &System, text: &str, vars: &[Variable], descriptio
         let (causality, variability, initial) = match v.kind {
             Kind::Output(_) => ("output", "continuous", None),
             Kind::Input(_) => ("input", "continuous", None),
-            Kind::Parameter { .. } => ("parameter", "fixed", Some("exact")),
+            Kind::Parameter { .. } | Kind::Thermal { .. } => ("parameter", "fixed", Some("exact")),
         };
         x.push_str(&format!(
             "    <!-- {} -->\n    <ScalarVariable name=\"{}\" valueReference=\"{}\" description=\"{}\" causality=\"{causality}\" variability=\"{variability}\"{}>\n",
@@ -195,7 +195,7 @@ pub fn model_description_v3(
         let (causality, variability) = match v.kind {
             Kind::Output(_) => ("output", "continuous"),
             Kind::Input(_) => ("input", "continuous"),
-            Kind::Parameter { .. } => ("parameter", "fixed"),
+            Kind::Parameter { .. } | Kind::Thermal { .. } => ("parameter", "fixed"),
         };
         let unit = v.unit.as_deref().map(|u| format!(" unit=\"{}\"", esc(u))).unwrap_or_default();
         let start = v.start.map(|s| format!(" start=\"{}\"", num(s))).unwrap_or_default();

@@ -21,7 +21,7 @@ use friction_sim::scenario::System;
 pub use crate::description::LOG_CATEGORIES;
 pub use crate::lifecycle::{FmiError, State};
 use crate::state::{Command, Replay, Snapshot};
-use crate::variables::{variables, with_parameters, Kind, Variable};
+use crate::variables::{variables, with_overrides, Kind, Variable};
 use crate::worker::Worker;
 
 /// One instance of the FMU.
@@ -189,20 +189,26 @@ impl Instance {
 
     /// The system with the current parameter values and solver settings.
     fn system(&self) -> Result<System, FmiError> {
-        let overrides: Vec<(usize, String, f64)> = self
+        // the parameters the master changed, at their override paths
+        let overrides: Vec<(String, f64)> = self
             .vars
             .iter()
-            .filter_map(|v| match &v.kind {
-                Kind::Parameter { contact, param } if Some(self.values[v.vr as usize]) != v.start => {
-                    Some((*contact, param.clone(), self.values[v.vr as usize]))
-                }
-                _ => None,
+            .filter(|v| Some(self.values[v.vr as usize]) != v.start)
+            .filter_map(|v| {
+                let path = match &v.kind {
+                    Kind::Parameter { contact, param } => {
+                        format!("contact.{}.params.{param}", self.base.contacts[*contact].name)
+                    }
+                    Kind::Thermal { path } => path.clone(),
+                    _ => return None,
+                };
+                Some((path, self.values[v.vr as usize]))
             })
             .collect();
         let mut sys = if overrides.is_empty() {
             self.base.clone()
         } else {
-            with_parameters(&self.text, &self.file, &self.dir, &self.base, &overrides).map_err(FmiError)?
+            with_overrides(&self.text, &self.file, &self.dir, &overrides).map_err(FmiError)?
         };
         sys.solver.t_end = self.stop_time;
         if let Some(r) = self.rtol {
@@ -315,7 +321,7 @@ impl Instance {
                             s.cached = None;
                         }
                     }
-                    Kind::Parameter { .. } => {
+                    Kind::Parameter { .. } | Kind::Thermal { .. } => {
                         if !matches!(s.state, State::Instantiated | State::Initialization) {
                             return Err(FmiError(format!(
                                 "fmi2SetReal: parameter \"{}\" is fixed; it can be set only before \

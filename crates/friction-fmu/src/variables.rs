@@ -12,9 +12,13 @@
 //!   (`CONTACT.PARAM`), in file order, then the registry's order; optional
 //!   parameters only when the scenario sets them. Integer, boolean, choice,
 //!   table and inner-model parameters, and parameters given as a
-//!   temperature law, are not FMU variables. Thermal nodes' temperatures
-//!   `T.NODE` and conductions' heat flows `Q.NAME` are outputs like every
-//!   column.
+//!   temperature law, are not FMU variables;
+//! - thermal parameters: every thermal node's `NODE.capacity` and
+//!   `NODE.T0`, or `NODE.fixed` (an ambient's temperature), then every
+//!   conduction's `NAME.conductance`, in file order.
+//!
+//! Thermal nodes' temperatures `T.NODE` and conductions' heat flows
+//! `Q.NAME` are outputs like every column.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -37,6 +41,22 @@ pub enum Kind {
         /// Parameter name in the scenario's `params` table.
         param: String,
     },
+    /// A thermal parameter (a node's capacity, initial or fixed
+    /// temperature, a conduction's conductance) at its override path
+    /// (`thermal.NODE.capacity`, `conduction.NAME.conductance`; see
+    /// `friction_sim::sweep`).
+    Thermal {
+        /// The override path.
+        path: String,
+    },
+}
+
+impl Kind {
+    /// Whether the variable is a parameter (of a contact's model or of the
+    /// thermal network).
+    pub fn is_parameter(&self) -> bool {
+        matches!(self, Kind::Parameter { .. } | Kind::Thermal { .. })
+    }
 }
 
 /// One FMU variable (all are `Real`).
@@ -127,6 +147,7 @@ pub fn variables(sys: &System, raw: &toml::Table) -> Result<Vec<Variable>, Strin
             });
         }
     }
+    thermal_parameters(sys, &mut vars);
     let mut seen = HashSet::new();
     for (i, v) in vars.iter_mut().enumerate() {
         v.vr = i as u32;
@@ -139,6 +160,60 @@ pub fn variables(sys: &System, raw: &toml::Table) -> Result<Vec<Variable>, Strin
         }
     }
     Ok(vars)
+}
+
+/// The thermal network's parameters into `vars`: per node its capacity and
+/// initial temperature, or its fixed temperature; per conduction its
+/// conductance.
+fn thermal_parameters(sys: &System, vars: &mut Vec<Variable>) {
+    use friction_sim::system::thermal::NodeKind;
+    let mut push = |name: String, path: String, start: f64, unit: &str, description: String| {
+        vars.push(Variable {
+            name,
+            vr: 0,
+            kind: Kind::Thermal { path },
+            start: Some(start),
+            unit: Some(unit.to_string()),
+            description,
+        });
+    };
+    for n in &sys.thermal.nodes {
+        let what = format!("thermal node {}", n.name);
+        match n.kind {
+            NodeKind::Capacity { capacity, t0 } => {
+                push(
+                    format!("{}.capacity", n.name),
+                    format!("thermal.{}.capacity", n.name),
+                    capacity,
+                    "J/K",
+                    format!("heat capacity of {what}; valid range (0, inf)"),
+                );
+                push(
+                    format!("{}.T0", n.name),
+                    format!("thermal.{}.T0", n.name),
+                    t0,
+                    "K",
+                    format!("initial temperature of {what}; valid range (0, inf)"),
+                );
+            }
+            NodeKind::Fixed { temperature } => push(
+                format!("{}.fixed", n.name),
+                format!("thermal.{}.fixed", n.name),
+                temperature,
+                "K",
+                format!("fixed temperature of {what} (an ambient); valid range (0, inf)"),
+            ),
+        }
+    }
+    for c in &sys.thermal.conductions {
+        push(
+            format!("{}.conductance", c.name),
+            format!("conduction.{}.conductance", c.name),
+            c.conductance,
+            "W/K",
+            format!("thermal conductance of conduction {}; valid range [0, inf)", c.name),
+        );
+    }
 }
 
 fn column_description(c: &str) -> String {
@@ -172,7 +247,14 @@ pub fn with_parameters(
         let c = base.contacts.get(*ci).ok_or_else(|| format!("{file}: no contact[{ci}]"))?;
         paths.push((format!("contact.{}.params.{name}", c.name), *value));
     }
-    friction_sim::sweep::parse_with_overrides(text, file, dir, &paths).map_err(|(_, e)| match e {
+    with_overrides(text, file, dir, &paths)
+}
+
+/// The scenario `text` with values set at override paths
+/// (`thermal.NODE.capacity`, `contact.NAME.params.PARAM`, ...), validated
+/// as a scenario file is.
+pub fn with_overrides(text: &str, file: &str, dir: &Path, paths: &[(String, f64)]) -> Result<System, String> {
+    friction_sim::sweep::parse_with_overrides(text, file, dir, paths).map_err(|(_, e)| match e {
         friction_sim::SimError::Input { message, .. } => format!("{file}: {message}"),
         other => other.to_string(),
     })

@@ -370,3 +370,75 @@ fn temperatures_are_outputs_and_a_temperature_law_is_no_parameter() {
     assert!(matches!(kind("Q.discs-air"), Some(friction_fmu::variables::Kind::Output(_))));
     assert_eq!(kind("brake.fc"), None);
 }
+
+/// A Coulomb contact driven at constant speed heating a capacity `C`
+/// conducting to an ambient `Ta` through `G`: `T(t) = Ta + (P/G) (1 -
+/// exp(-G t / C))`, `P = fc N v`.
+const HEATED: &str = r#"
+[[driver]]
+name = "w"
+motion = { type = "ramp", rate = 0.4 }
+[[contact]]
+name = "c"
+between = ["w", "ground"]
+model = "coulomb"
+params = { fc = 0.3 }
+normal = 250.0
+heat = "pad"
+[[thermal]]
+name = "pad"
+capacity = 120.0
+T0 = 293.15
+[[thermal]]
+name = "air"
+fixed = 293.15
+[[conduction]]
+name = "pad-air"
+between = ["pad", "air"]
+conductance = 2.5
+[solver]
+t_end = 100.0
+rtol = 1e-12
+"#;
+
+/// The thermal parameters are FMU parameters (capacity, initial and fixed
+/// temperatures, conductance, with their units); set before
+/// initialisation, they give the temperature of the closed form with the
+/// new values; a negative conductance is refused naming the key and range.
+#[test]
+fn thermal_parameters_set_before_initialisation_give_the_closed_form_temperature() {
+    let inst = Instance::from_text("t", HEATED, "heated.toml", PathBuf::from(".")).unwrap();
+    let vars = inst.variables();
+    let var = |n: &str| vars.iter().find(|v| v.name == n).unwrap_or_else(|| panic!("no variable {n}"));
+    for (n, unit, start) in [
+        ("pad.capacity", "J/K", 120.0),
+        ("pad.T0", "K", 293.15),
+        ("air.fixed", "K", 293.15),
+        ("pad-air.conductance", "W/K", 2.5),
+    ] {
+        assert!(var(n).kind.is_parameter(), "{n}");
+        assert_eq!(var(n).unit.as_deref(), Some(unit), "{n}");
+        assert_eq!(var(n).start, Some(start), "{n}");
+    }
+    let (p, cases) = (0.3 * 250.0 * 0.4, [(2.5, 120.0, 293.15, 293.15), (7.5, 60.0, 300.0, 280.0)]);
+    for (g, c, t0, ta) in cases {
+        let f = instantiate("thermal", HEATED);
+        for (n, x) in [("pad-air.conductance", g), ("pad.capacity", c), ("pad.T0", t0), ("air.fixed", ta)] {
+            assert_eq!(set(&f, var(n).vr, x), fmi2OK, "{n}");
+        }
+        start(&f);
+        let mut worst = 0.0f64;
+        for k in 0..10 {
+            assert_eq!(step(&f, k as f64 * 10.0, 10.0), fmi2OK);
+            let t = (k + 1) as f64 * 10.0;
+            // T(t) = Ta + (T0 - Ta) e^(-G t / C) + (P/G) (1 - e^(-G t / C))
+            let e = (-g * t / c).exp();
+            let exact = ta + (t0 - ta) * e + (p / g) * (1.0 - e);
+            worst = worst.max((get(&f, var("T.pad").vr) - exact).abs() / (exact - ta).abs());
+        }
+        assert!(worst < 1e-9, "G = {g}: temperature off by {worst:.3e} relative");
+    }
+    let mut inst = Instance::from_text("t", HEATED, "heated.toml", PathBuf::from(".")).unwrap();
+    let e = inst.set_real(&[var("pad-air.conductance").vr], &[-1.0]).unwrap_err();
+    assert!(e.0.contains("conductance") && e.0.contains("-1") && e.0.contains("[0, inf)"), "{e}");
+}

@@ -66,6 +66,7 @@ pub mod models;
 pub mod params;
 pub mod references;
 pub mod registry;
+pub mod retune;
 pub mod shape;
 mod sliders;
 pub mod suggest;

@@ -263,10 +263,16 @@
   function randomId(prefix) {
     return prefix + [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
+  // the thermal nodes' temperatures (columns `T.NODE`, kelvin): a panel of their own
+  function temperatureNames(names) { return names.filter((n) => n.startsWith("T.")); }
   function plotRun() {
     const r = F.run; if (!r) return;
     const names = [...document.querySelectorAll("#columns input:checked")].map((c) => c.value);
-    F.plots.run = timePlot($("plot-run"), names, r.columns, r.summary.events, Math.max(500, $("plot-run").clientWidth || 620));
+    const width = Math.max(500, $("plot-run").clientWidth || 620);
+    F.plots.run = timePlot($("plot-run"), names, r.columns, r.summary.events, width);
+    const temps = temperatureNames(r.names);
+    $("temp-panel").hidden = !temps.length;
+    F.plots.temperature = timePlot($("plot-temp"), temps, r.columns, r.summary.events, width);
   }
   $("run").addEventListener("click", async () => {
     const id = randomId("page-");

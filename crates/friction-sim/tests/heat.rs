@@ -290,7 +290,11 @@ fn bad_temperature_laws_are_refused_with_the_parameter_named() {
         (with("{ fc = { at = [[300.0, 0.4], [400.0, -0.1]] } }", h), "`fc` at a temperature of its law"),
         (with("{ fc = { ref = 300.0, value = 0.4 } }", h), "missing key `slope`"),
         (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3, max = 2 } }", h), "unknown key `max`"),
-        (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 }, fs = 0.5 }", h), "without `fs`"),
+        // with `fs`, fc rises above it towards 0 K
+        (
+            with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 }, fs = 0.5 }", h),
+            "`fc` = 0.7 at T = 0 K (its temperature law): model `coulomb`: parameter `fs` = 0.5: must be >= fc",
+        ),
         (with("{ fc = { ref = 300.0, value = 0.4, slope = -1e-3 } }", ""), "needs `heat = \"NODE\"`"),
     ] {
         let msg = refused(&text);
@@ -305,7 +309,7 @@ fn bad_temperature_laws_are_refused_with_the_parameter_named() {
             )
             .replace("HEAT", ""),
     );
-    assert!(msg.contains("not `fc` of `lugre`"), "{msg}");
+    assert!(msg.contains("needs `heat = \"NODE\"`"), "{msg}");
 }
 
 fn example(name: &str) -> Outcome {
@@ -390,4 +394,27 @@ fn builder_temperature_law_gives_the_scenario_files_system() {
     assert_eq!(format!("{:?}", build(true).unwrap()), format!("{:?}", parse(&text)));
     let msg = build(false).unwrap_err().to_string();
     assert!(msg.contains("needs `heat = \"NODE\"`"), "{msg}");
+}
+
+/// The run plot has a fourth panel, the thermal nodes' temperatures in
+/// kelvin with a legend entry per node, when the run has thermal nodes, and
+/// three panels without.
+#[test]
+fn the_run_plot_gets_a_temperature_panel_with_thermal_nodes() {
+    use friction_sim::output::{plot_as, PlotFormat};
+    let dir = std::env::temp_dir().join(format!("friction-heat-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = |text: &str, name: &str| {
+        let path = dir.join(name);
+        plot_as(&run(&parse(text)), &path, "heat", PlotFormat::Svg).unwrap();
+        std::fs::read_to_string(path).unwrap()
+    };
+    let with = svg(DRIVEN, "with.svg");
+    assert!(with.contains("temperature T [K]"), "no temperature axis");
+    assert!(with.contains("T.pad") && with.contains("T.air"), "no legend entry per node");
+    let plain_text = DRIVEN.split("heat = \"pad\"").collect::<String>();
+    let plain_text = plain_text.split("[[thermal]]").next().unwrap().to_string() + "[solver]\nt_end = 5.0\n";
+    let without = svg(&plain_text, "without.svg");
+    assert!(!without.contains("temperature T"), "a temperature axis without thermal nodes");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -374,13 +374,11 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         builder::check_contact_name(&mut contact_names, &name).map_err(|e| at(&span, e))?;
         let what = format!("contact \"{name}\"");
         let between = names.pair(&c.between, &what).map_err(|e| at(&span, e))?;
-        // a temperature law (`fc = { at = ... }`) builds the model with fc = 1
-        let law = crate::system::thermal::take_law(&c.model, &c.params)
+        // temperature laws (`fc = { at = ... }`): `fc` of `coulomb` builds
+        // the model with fc = 1, the others with their first values
+        let law = crate::system::thermal::take_laws(&c.model, &c.params)
             .map_err(|m| src.err(src.key_line(span.clone(), "params"), format!("{what}: {m}")))?;
-        let params = toml_to_params(law.as_ref().map_or(&c.params, |l| &l.0));
-        if let Some((_, l)) = law {
-            laws.push((i, span.clone(), l));
-        }
+        let params = toml_to_params(law.as_ref().map_or(&c.params, |l| &l.params));
         let model = friction_models::build(&c.model, &params).map_err(|e| {
             let (param, message) = builder::model_invalid(i, &what, &e);
             let line = match &param {
@@ -396,6 +394,11 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
         };
         builder::check_load(&model, &normal, &what).map_err(|e| at(&span, e))?;
+        if let Some(l) = law {
+            crate::system::thermal::check_laws(&model, &l.model)
+                .map_err(|(p, m)| src.err(src.key_line(span.clone(), &p), format!("{what}: {m}")))?;
+            laws.push((i, span.clone(), l));
+        }
         contacts.push(Contact { name, between, model, normal, normal_gap: None });
     }
     let mut stops = Vec::new();

@@ -27,7 +27,8 @@ use toml::Spanned;
 
 use crate::error::SimError;
 use crate::system::thermal::{
-    check_conduction, check_conduction_names, check_node, node, Dissipator, TempLaw, Thermal, LAW_NEEDS_HEAT,
+    check_conduction, check_conduction_names, check_node, node, Dissipator, TakenLaws, Thermal,
+    LAW_NEEDS_HEAT,
 };
 use crate::system::Invalid;
 
@@ -62,7 +63,7 @@ pub(super) fn thermal(
     nodes: &[Spanned<RawThermal>],
     conductions: &[Spanned<RawConduction>],
     heat: &[HeatRef<'_>],
-    laws: Vec<(usize, Range<usize>, TempLaw)>,
+    laws: Vec<(usize, Range<usize>, TakenLaws)>,
     src: &Src<'_>,
 ) -> Result<Thermal, SimError> {
     let at = |span: &Range<usize>, e: Invalid| match e.key {
@@ -99,7 +100,12 @@ pub(super) fn thermal(
         if th.node_of(Dissipator::Contact(c)).is_none() {
             return Err(at(&span, Invalid::at("heat", LAW_NEEDS_HEAT.into())));
         }
-        th.laws.push((c, law));
+        if let Some(l) = law.load {
+            th.laws.push((c, l));
+        }
+        if !law.model.is_empty() {
+            th.model_laws.push((c, law.model));
+        }
     }
     Ok(th)
 }

@@ -355,8 +355,11 @@ impl SystemBuilder {
     }
 
     /// Parameter `param` of contact `contact`'s model as a function of the
-    /// temperature of its heat node (`params = { fc = { at = ... } }`; see
-    /// [`crate::system::thermal::TempLaw`] for what is covered).
+    /// temperature of its heat node (`params = { fc = { at = ... } }`): any
+    /// of [`crate::system::thermal::temperature_params`], several of one
+    /// contact by several calls, checked at build time as the scenario
+    /// parser checks them ([`crate::system::thermal::check_laws`]; see
+    /// [`crate::system::thermal::TempLaw`] for how they are followed).
     pub fn temperature_law(
         mut self,
         contact: &str,

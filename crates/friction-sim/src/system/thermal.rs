@@ -31,9 +31,9 @@ use std::collections::HashMap;
 
 use super::{check_name, Invalid};
 
-pub(crate) use super::thermal_law::{model_params_toml, take_law, LAW_NEEDS_HEAT};
 #[doc(inline)]
-pub use super::thermal_law::{TempLaw, TEMPERATURE_PARAMS};
+pub use super::thermal_law::{check_laws, check_temperatures, temperature_params, TempLaw, LAW_CHECK_MAX};
+pub(crate) use super::thermal_law::{model_at, take_laws, TakenLaws, LAW_NEEDS_HEAT};
 
 /// A thermal node: a heat capacity with its own temperature, or a fixed
 /// temperature (an ambient).
@@ -96,8 +96,14 @@ pub struct Thermal {
     /// Which element heats which node (index into `nodes`).
     pub heat: Vec<(Dissipator, usize)>,
     /// Contacts whose friction coefficient depends on the temperature of
-    /// their heat node (index into [`crate::System::contacts`]), with the law.
+    /// their heat node (index into [`crate::System::contacts`]), with the
+    /// law: `fc` of `coulomb` without `fs`, followed through the load
+    /// ([`TempLaw`]).
     pub laws: Vec<(usize, TempLaw)>,
+    /// Contacts with parameters of their model that depend on the
+    /// temperature of their heat node, one entry per contact, with its laws
+    /// (parameter, law), checked by [`check_laws`].
+    pub model_laws: Vec<(usize, Vec<(String, TempLaw)>)>,
 }
 
 impl Thermal {
@@ -279,28 +285,51 @@ impl PendingThermal {
             let what = format!("\"{element}\"");
             th.heat.push((e, node(&names, n, "heat", &what)?));
         }
+        // the laws of each contact together (`fs >= fc` may need both)
+        let mut per_contact: Vec<(usize, Vec<(String, TempLaw)>)> = Vec::new();
         for (contact, param, law) in &self.laws {
-            let what = format!("contact \"{contact}\"");
             let Some(c) = sys.contacts.iter().position(|c| &c.name == contact) else {
                 return Err(Invalid::at(
                     "params",
                     format!("temperature law: no contact is named \"{contact}\""),
                 ));
             };
-            // the parser's check on the model's own parameters with the law in place
+            match per_contact.iter_mut().find(|e| e.0 == c) {
+                Some(e) => e.1.push((param.clone(), law.clone())),
+                None => per_contact.push((c, vec![(param.clone(), law.clone())])),
+            }
+        }
+        for (c, laws) in per_contact {
             let ct = &mut sys.contacts[c];
-            let mut params = model_params_toml(&ct.model);
-            params.insert(param.clone(), law.to_toml());
-            let id = friction_models::FrictionModel::info(&ct.model).id;
-            let (p, law) = take_law(id, &params)
-                .map_err(|m| Invalid::at("params", format!("{what}: {m}")))?
-                .ok_or_else(|| Invalid::at("params", format!("{what}: `{param}`: not a temperature law")))?;
-            ct.model = friction_models::build(id, &friction_models::params::from_toml(&p))
-                .map_err(|e| Invalid::at("params", format!("{what}: {e}")))?;
+            let what = format!("contact \"{}\"", ct.name);
+            if let Some(dup) = laws.iter().enumerate().find(|(i, l)| laws[..*i].iter().any(|m| m.0 == l.0)) {
+                return Err(Invalid::at(
+                    "params",
+                    format!("{what}: `{}` has two temperature laws", dup.1 .0),
+                ));
+            }
+            check_laws(&ct.model, &laws).map_err(|(_, m)| Invalid::at("params", format!("{what}: {m}")))?;
             if th.node_of(Dissipator::Contact(c)).is_none() {
                 return Err(Invalid::at("heat", format!("{what}: {LAW_NEEDS_HEAT}")));
             }
-            th.laws.push((c, law));
+            let load_law = matches!(&ct.model, friction_models::AnyModel::Coulomb(m) if m.params().fs.is_none())
+                && laws.len() == 1
+                && laws[0].0 == "fc";
+            if load_law {
+                // the contact built with fc = 1, its load times fc(T)
+                if let Some(Ok(m)) = ct.model.with_real("fc", 1.0) {
+                    ct.model = m;
+                }
+                th.laws.extend(laws.into_iter().map(|(_, l)| (c, l)));
+            } else {
+                // the model as the scenario parser builds it: at the first
+                // temperature the laws are checked at
+                let t0 = check_temperatures(&laws)[0];
+                if let Some(Ok(m)) = model_at(&ct.model, &laws, t0) {
+                    ct.model = m;
+                }
+                th.model_laws.push((c, laws));
+            }
         }
         Ok(th)
     }

@@ -34,7 +34,8 @@ impl Engine<'_> {
             self.pos(y, &s, ct.between[0]).1 - self.pos(y, &s, ct.between[1]).1
         };
         let dir = if mode == Mode::Forward { 1.0 } else { -1.0 };
-        dir * v - ct.model.stick_band()
+        // a model that follows a temperature: its band at the temperature of `y`
+        dir * v - self.model_at_temp(y, c).as_ref().unwrap_or(&ct.model).stick_band()
     }
 
     /// A sliding contact's arrival at rest inside the last step `[t0, t1]`

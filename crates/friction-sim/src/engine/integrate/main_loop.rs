@@ -47,14 +47,17 @@ impl Engine<'_> {
             // the force is a function of (input, states, memory): without
             // memory, unchanged states mean an unchanged force
             let memory = ct.model.n_memory() > 0;
-            let f0 = if memory { ct.model.force(&inp, &y[off..off + nzc], &d.mem[c]) } else { 0.0 };
+            // a model that follows a temperature: at the temperature of `y`
+            let tm = self.model_at_temp(y, c);
+            let model = tm.as_ref().unwrap_or(&ct.model);
+            let f0 = if memory { model.force(&inp, &y[off..off + nzc], &d.mem[c]) } else { 0.0 };
             s.zbuf.clear();
             s.zbuf.extend_from_slice(&y[off..off + nzc]);
-            ct.model.accept(&inp, &mut y[off..off + nzc], &mut d.mem[c]);
+            model.accept(&inp, &mut y[off..off + nzc], &mut d.mem[c]);
             if y[off..off + nzc] != s.zbuf[..] {
                 jumped = true;
             } else if memory {
-                let f1 = ct.model.force(&inp, &y[off..off + nzc], &d.mem[c]);
+                let f1 = model.force(&inp, &y[off..off + nzc], &d.mem[c]);
                 if (f1 - f0).abs() > 1e-9 * (1.0 + f0.abs()) {
                     jumped = true;
                 }

@@ -425,7 +425,7 @@ impl Engine<'_> {
     fn row_range(&self, d: &Discrete, s: &Scratch, r: &Row, orient: f64) -> RowRange {
         match r.kind {
             RowKind::Contact(c) => {
-                let (lo, hi) = self.sys.contacts[c].model.static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
+                let (lo, hi) = self.cmodel(s, c).static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
                 let n = s.normal[c];
                 if orient > 0.0 {
                     RowRange { lo: lo * n, hi: hi * n, stop: 0.0 }
@@ -547,8 +547,12 @@ impl Engine<'_> {
             for &(j, orient) in plan.members_of(b) {
                 s.lim.push(match rows[j].kind {
                     RowKind::Contact(c) => {
-                        let (lo, hi) =
-                            sys.contacts[c].model.static_range(&[], &d.mem[c]).unwrap_or((0.0, 0.0));
+                        let (lo, hi) = match s.tmodel.get(c) {
+                            Some(Some(m)) => m,
+                            _ => &sys.contacts[c].model,
+                        }
+                        .static_range(&[], &d.mem[c])
+                        .unwrap_or((0.0, 0.0));
                         let n = s.normal[c];
                         // a member the other way round sees the range mirrored
                         if orient > 0.0 {

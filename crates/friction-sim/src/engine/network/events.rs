@@ -50,7 +50,7 @@ impl Engine<'_> {
             }
         }
         g.fill(1.0);
-        for (c, ct) in self.sys.contacts.iter().enumerate() {
+        for c in 0..self.sys.contacts.len() {
             g[c] = match d.modes[c] {
                 Mode::Smooth | Mode::Free => 1.0,
                 // the least positive margin: a contact that broke away from
@@ -58,9 +58,9 @@ impl Engine<'_> {
                 // shows no sign change (a* b < 0) when the contact comes
                 // back through zero within the first step (issue 50: slid
                 // backward with the forward force for 15 ms)
-                Mode::Forward => s.vrel[c] - ct.model.stick_band() + f64::MIN_POSITIVE,
-                Mode::Backward => -s.vrel[c] - ct.model.stick_band() + f64::MIN_POSITIVE,
-                Mode::Stuck => match ct.model.static_range(&[], &d.mem[c]) {
+                Mode::Forward => s.vrel[c] - self.cmodel(&s, c).stick_band() + f64::MIN_POSITIVE,
+                Mode::Backward => -s.vrel[c] - self.cmodel(&s, c).stick_band() + f64::MIN_POSITIVE,
+                Mode::Stuck => match self.cmodel(&s, c).static_range(&[], &d.mem[c]) {
                     Some((lo, hi)) if lo != -hi => {
                         let n = s.normal[c];
                         one_way_margin(lo * n, hi * n, s.fc[c], 1e-9)
@@ -337,7 +337,7 @@ impl Engine<'_> {
             .filter(|&c| {
                 d.modes[c] == Mode::Stuck && !in_bundle(c) && {
                     let (n, f) = (s.normal[c], s.fc[c]);
-                    match self.sys.contacts[c].model.static_range(&[], &d.mem[c]) {
+                    match self.cmodel(&s, c).static_range(&[], &d.mem[c]) {
                         Some((lo, hi)) if lo != -hi => one_way_margin(lo * n, hi * n, f, -rel) <= 0.0,
                         range => f.abs() >= range.map_or(0.0, |r| r.1) * n * (1.0 - rel) - 1e-300,
                     }

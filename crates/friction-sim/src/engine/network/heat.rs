@@ -51,8 +51,11 @@ pub(crate) struct HeatLayout {
     /// Per contact: its temperature law's index in [`Thermal::laws`] and the
     /// node whose temperature it follows (empty without thermal nodes).
     pub law: Vec<Option<(usize, usize)>>,
+    /// Per contact: its model laws' index in [`Thermal::model_laws`] and
+    /// the node whose temperature they follow (empty without model laws).
+    pub model_law: Vec<Option<(usize, usize)>>,
     /// Per temperature state (from `t_off`): the contacts whose friction
-    /// coefficient follows it.
+    /// coefficient or model parameters follow it.
     pub t_contacts: Vec<Vec<usize>>,
     /// The number of temperature states and of fixed nodes.
     pub n_states: usize,
@@ -118,6 +121,18 @@ impl HeatLayout {
                 let Some(k) = th.node_of(Dissipator::Contact(*c)) else { continue };
                 l.law[*c] = Some((li, k));
                 if let Some(i) = l.state[k] {
+                    l.t_contacts[i - t_off].push(*c);
+                }
+            }
+        }
+        if !th.model_laws.is_empty() {
+            l.model_law = vec![None; nc];
+            for (li, (c, laws)) in th.model_laws.iter().enumerate() {
+                let Some(k) = th.node_of(Dissipator::Contact(*c)) else { continue };
+                l.model_law[*c] = Some((li, k));
+                // constant laws: no entries in the temperature's column
+                let varies = laws.iter().any(|(_, law)| !law.is_constant());
+                if let (true, Some(i)) = (varies, l.state[k]) {
                     l.t_contacts[i - t_off].push(*c);
                 }
             }
@@ -269,8 +284,10 @@ impl Engine<'_> {
                         crate::engine::outcome::Mode::Stuck | crate::engine::outcome::Mode::Free
                     ) && n != 0.0;
                     let off = self.z_off[c];
+                    let tm = self.model_at_temp(y, c);
+                    let m = tm.as_ref().unwrap_or(&ct.model);
                     let fc = if sliding {
-                        n * ct.model.force(&inp, &y[off..off + ct.model.n_states()], &d.mem[c])
+                        n * m.force(&inp, &y[off..off + ct.model.n_states()], &d.mem[c])
                     } else {
                         0.0
                     };

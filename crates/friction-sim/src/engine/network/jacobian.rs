@@ -47,6 +47,9 @@ pub(crate) struct JacCache {
     nslope: Vec<Option<(usize, f64, f64)>>,
     /// The heated elements' power partials ([`crate::engine::network::heat`]).
     heat: crate::engine::network::heat::HeatJac,
+    /// The temperature partials of models that follow a temperature
+    /// ([`crate::engine::network::heat_model`]).
+    tj: crate::engine::network::heat_model::ModelTempJac,
 }
 
 impl JacCache {
@@ -80,6 +83,7 @@ impl JacCache {
             gap: vec![(0.0, 0.0); sys.gaps.len()],
             nslope: vec![None; sys.contacts.len()],
             heat: crate::engine::network::heat::HeatJac::new(sys.contacts.len(), sys.gaps.len()),
+            tj: crate::engine::network::heat_model::ModelTempJac::new(e),
         }
     }
 
@@ -122,7 +126,15 @@ impl Engine<'_> {
             let (inp, _) = self.contact_input(t, y, s, c, d.modes[c]);
             let nzc = ct.model.n_states();
             let off = self.z_off[c];
-            ct.model.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
+            // a model that follows a temperature: at the temperature of `y`
+            let tm = self.model_at_temp(y, c);
+            let m = tm.as_ref().unwrap_or(&ct.model);
+            m.partials(&inp, &y[off..off + nzc], &d.mem[c], &mut jc.parts[c]);
+            if tm.is_some() {
+                self.model_temp_partials(y, c, m, &inp, &d.mem[c], &mut jc.tj);
+            } else if let Some(x) = jc.tj.df_dt.get_mut(c) {
+                *x = None;
+            }
             jc.normal[c] = self.load(t, y, s, c);
         }
         self.gap_partials(y, s, &mut jc.gap);
@@ -135,7 +147,9 @@ impl Engine<'_> {
                         // in the gap's motion is law(T) F_model dnf
                         let (inp, _) = self.contact_input(t, y, s, c, d.modes[c]);
                         let off = self.z_off[c];
-                        let f = ct.model.force(&inp, &y[off..off + ct.model.n_states()], &d.mem[c]);
+                        let tm = self.model_at_temp(y, c);
+                        let m = tm.as_ref().unwrap_or(&ct.model);
+                        let f = m.force(&inp, &y[off..off + m.n_states()], &d.mem[c]);
                         let scale = f * jc.normal[c] / nf;
                         Some((k, scale * ns, scale * nv))
                     }
@@ -285,11 +299,9 @@ impl Engine<'_> {
                     mark(r, j, &mut seen, &mut col);
                 }
                 // and the contacts whose coefficient follows it
+                // (their forces, powers, and the rates of their states)
                 for &c in &self.heat.t_contacts[j - self.heat.t_off] {
-                    hit_bodies(sys.contacts[c].between, j, &mut seen, &mut col);
-                    if let Some(r) = self.heat.contact_row[c] {
-                        mark(r, j, &mut seen, &mut col);
-                    }
+                    hit_contact(c, j, &mut seen, &mut col);
                 }
             }
             col.sort_unstable();
@@ -378,6 +390,11 @@ impl Engine<'_> {
                     dfc += a_s * (dxb - dxa) + a_v * (dvb - dva);
                 }
                 let dfc = self.with_law_slope(c, &jc.heat, v, dfc);
+                // a model that follows a temperature: its force's change with it
+                let dfc = match jc.tj.df_dt.get(c).copied().flatten() {
+                    Some((dft, i)) => dfc + dft * v[i] * if probing { n.max(1.0) } else { n },
+                    None => dfc,
+                };
                 jc.heat.dfc[c] = dfc;
                 add(&mut jc.df, ct.between[0], -dfc);
                 add(&mut jc.df, ct.between[1], dfc);
@@ -388,6 +405,11 @@ impl Engine<'_> {
                     g += p.dg_dz[i * nzc + j] * dz[j];
                 }
                 jv[off + i] = g;
+            }
+            if let Some((_, ti)) = jc.tj.df_dt.get(c).copied().flatten() {
+                for (i, dgt) in jc.tj.dg_dt[c].iter().enumerate() {
+                    jv[off + i] += dgt * v[ti];
+                }
             }
         }
         jv[..nb].copy_from_slice(&v[nb..2 * nb]);
@@ -707,7 +729,7 @@ heat = "h2"
 name = "lug"
 between = ["c", "ground"]
 model = "lugre"
-params = { sigma0 = 1e4, sigma1 = 100.0, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.01 }
+params = { sigma0 = 1e4, sigma1 = 100.0, sigma2 = 0.4, fc = 1.0, fs = { at = [[250.0, 1.8], [350.0, 1.2]] }, vs = { ref = 300.0, value = 0.01, slope = 1e-5 } }
 normal = 2.0
 heat = "h1"
 [[contact]]

@@ -30,6 +30,7 @@ mod events;
 mod gap;
 mod grouping;
 pub(crate) mod heat;
+pub(crate) mod heat_model;
 mod held;
 mod interior_roots;
 mod jacobian;
@@ -165,6 +166,9 @@ pub(crate) struct Scratch {
     pub ranges: Vec<crate::engine::network::loops::RowRange>,
     pub lsplit: Vec<f64>,
     pub lw: crate::engine::network::loops::LoopWork,
+    /// Per contact whose model follows a temperature: the model at the
+    /// temperature of the last evaluation ([`heat_model`]); empty without.
+    pub tmodel: Vec<Option<friction_models::AnyModel>>,
 }
 
 impl Scratch {
@@ -379,6 +383,7 @@ impl<'s> Engine<'s> {
                 ranges: Vec::new(),
                 lsplit: Vec::new(),
                 lw: Default::default(),
+                tmodel: if sys.thermal.model_laws.is_empty() { Vec::new() } else { vec![None; nc] },
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),

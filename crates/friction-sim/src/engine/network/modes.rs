@@ -369,13 +369,14 @@ impl Engine<'_> {
                         let ct = &sys.contacts[c];
                         let n = normal[c];
                         let mem = &d.mem[c];
-                        let (slo, shi) = ct.model.static_range(&[], mem).unwrap_or((0.0, 0.0));
+                        // a model that follows a temperature: at the temperature of `y`
+                        let tm = self.model_at_temp(y, c);
+                        let model = tm.as_ref().unwrap_or(&ct.model);
+                        let (slo, shi) = model.static_range(&[], mem).unwrap_or((0.0, 0.0));
                         let (xa, _) = self.pos(y, &self.scr.borrow(), ct.between[0]);
                         let (xb, _) = self.pos(y, &self.scr.borrow(), ct.between[1]);
-                        let fp =
-                            n * ct.model.force(&Input::new(t, xa - xb, f64::MIN_POSITIVE), &[], mem).abs();
-                        let fm =
-                            n * ct.model.force(&Input::new(t, xa - xb, -f64::MIN_POSITIVE), &[], mem).abs();
+                        let fp = n * model.force(&Input::new(t, xa - xb, f64::MIN_POSITIVE), &[], mem).abs();
+                        let fm = n * model.force(&Input::new(t, xa - xb, -f64::MIN_POSITIVE), &[], mem).abs();
                         stat[jj] = (slo * n, shi * n);
                         kin[jj] = (-fm, fp);
                         broken[jj] = must_slide.contains(&c);

@@ -79,6 +79,12 @@ impl Engine<'_> {
         // a normal load <= 0 disengages the contact
         let n = self.load(t, y, s, c);
         s.normal[c] = n;
+        // a model that follows a temperature: at the temperature of `y`,
+        // kept for the stick/slip logic after this evaluation
+        if let Some(m) = self.model_at_temp(y, c) {
+            s.tmodel[c] = Some(m);
+        }
+        let model = self.cmodel(s, c);
         let off = self.z_off[c];
         let z = &y[off..off + ct.model.n_states()];
         let sliding = !matches!(mode, Mode::Stuck | Mode::Free) && n != 0.0;
@@ -86,13 +92,13 @@ impl Engine<'_> {
             Some(dz) if !dz.is_empty() => {
                 if sliding {
                     // one call: LuGre's force contains its own rate
-                    ct.model.force_and_rates(&inp, z, &d.mem[c], dz)
+                    model.force_and_rates(&inp, z, &d.mem[c], dz)
                 } else {
-                    ct.model.rates(&inp, z, &d.mem[c], dz);
+                    model.rates(&inp, z, &d.mem[c], dz);
                     0.0
                 }
             }
-            _ if sliding => ct.model.force(&inp, z, &d.mem[c]),
+            _ if sliding => model.force(&inp, z, &d.mem[c]),
             _ => 0.0,
         };
         let fc = if sliding { n * f } else { 0.0 };

@@ -23,6 +23,8 @@ impl Engine<'_> {
             s.drv[k] = dr.motion.eval(0.0);
         }
         let mut d = self.disc.borrow_mut();
+        // first: a model that follows a temperature starts at the initial one
+        self.initial_temperatures(&mut y);
         for (c, ct) in sys.contacts.iter().enumerate() {
             let (xa, va) = self.pos(&y, &s, ct.between[0]);
             let (xb, vb) = self.pos(&y, &s, ct.between[1]);
@@ -30,11 +32,11 @@ impl Engine<'_> {
             let off = self.z_off[c];
             let inp = Input::new(0.0, xa - xb, va - vb);
             let mut z = vec![0.0; nzc];
-            ct.model.init(&inp, &mut z, &mut d.mem[c]);
+            let tm = self.model_at_temp(&y, c);
+            tm.as_ref().unwrap_or(&ct.model).init(&inp, &mut z, &mut d.mem[c]);
             y[off..off + nzc].copy_from_slice(&z);
             d.dir[c] = friction_models::sign(va - vb);
         }
-        self.initial_temperatures(&mut y);
         // the initial signs of the turning-point functions
         for &(c, k) in &self.root_turn {
             self.accept_turns(0.0, &y, c, k, &mut d, &mut s);

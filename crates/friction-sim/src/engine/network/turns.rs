@@ -18,7 +18,8 @@ impl Engine<'_> {
         let (xb, vb) = self.pos(y, s, ct.between[1]);
         let off = self.z_off[c];
         let inp = Input::new(t, xa - xb, va - vb);
-        ct.model.turns(&inp, &y[off..off + ct.model.n_states()], mem, g);
+        let tm = self.model_at_temp(y, c);
+        tm.as_ref().unwrap_or(&ct.model).turns(&inp, &y[off..off + ct.model.n_states()], mem, g);
     }
 
     /// The turning-point roots into `g` (`n_turn` values, the last block of

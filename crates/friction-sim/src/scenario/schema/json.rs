@@ -247,7 +247,8 @@ fn temperature_law_schema() -> Value {
     json!({
         "description": "the parameter as a function of the temperature of the contact's `heat` node: \
                         piecewise linear through [T, value] pairs (T strictly increasing, held beyond \
-                        the ends), or value + slope (T - ref), held at 0 from below",
+                        the ends), or value + slope (T - ref), held at 0 from below; every value it takes \
+                        from 0 to 1e6 K must be in the parameter's valid range",
         "oneOf": [
             {
                 "type": "object",
@@ -280,7 +281,7 @@ pub fn json_schema() -> Value {
         let mut props: Map<String, Value> =
             m.params.iter().map(|p| (p.name.to_string(), param_schema(p))).collect();
         // a parameter that may follow a temperature (`crate::system::thermal::TempLaw`)
-        for (_, p) in crate::system::thermal::TEMPERATURE_PARAMS.iter().filter(|(id, _)| *id == m.id) {
+        for p in crate::system::thermal::temperature_params(m.id) {
             if let Some(v) = props.get_mut(*p) {
                 *v = json!({ "anyOf": [v.take(), { "$ref": "#/definitions/temperature_law" }] });
             }

@@ -327,10 +327,13 @@ pub const TABLES: &[Table] = &[
                 "",
                 "{}",
                 false,
-                "the model's parameters; omitted ones take their defaults. `fc` of `coulomb` (without `fs`) \
-                 may follow the temperature of the contact's `heat` node: `{ at = [[T1, v1], [T2, v2], ...] }` \
-                 (piecewise linear, T strictly increasing, held beyond the ends) or `{ ref = T0, value = v0, \
-                 slope = dv/dT }` (held at 0 from below)",
+                "the model's parameters; omitted ones take their defaults. Any plain real parameter (the \
+                 JSON schema's `temperature_law` lists them per model; not a Stribeck shape's, an integer, a \
+                 choice, rows or an inner model) may follow the temperature of the contact's `heat` node, \
+                 several at once: `{ at = [[T1, v1], [T2, v2], ...] }` (piecewise linear, T strictly \
+                 increasing, held beyond the ends) or `{ ref = T0, value = v0, slope = dv/dT }` (held at 0 \
+                 from below); every value a law takes from 0 to 1e6 K must be valid for the model, else the \
+                 file is refused naming the parameter, its value and the temperature",
             ),
             key(
                 "normal",
