@@ -161,8 +161,9 @@ pub enum UpdateError {
         /// How many contacts failed.
         failed: usize,
     },
-    /// A tangent was asked of an update that has none
-    /// ([`planar::update_2d_tangent`] for `bouc_wen`). Nothing is changed.
+    /// A tangent was asked of an update that has none. Nothing is changed.
+    /// No update of this version returns it (`bouc_wen`'s 2-D update, which
+    /// did, has its tangent); kept for callers that match on it.
     #[error("model `{model}`: the update has no consistent tangent: {reason}")]
     NoTangent {
         /// Model id.
