@@ -42,6 +42,8 @@ const MAX_NEWTON: usize = 12;
 pub(crate) struct Implicit<'a, M> {
     pub m: &'a M,
     pub l: Layout,
+    /// The model's return to a switching surface, if it has one.
+    pub switch: Option<Switch<'a>>,
 }
 
 /// Work space of [`Implicit`], allocated once per call, never per contact.
@@ -201,6 +203,20 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
     }
 }
 
+/// A model's return to a switching surface of its state equation, called at
+/// the end of every accepted sub-step (before [`FrictionModel::accept`])
+/// with `(end, dt, z at the sub-step's start, z at its end, memory, S)`: a
+/// state that crossed a surface on which the exact motion stays (a `gms`
+/// element reaching its slip force: its rate falls from `v` to 0 there) is
+/// put back on it, and its sensitivity `S = dz/dΔu` (when carried) jumps
+/// as the forward sensitivity does at a discontinuity of the state equation,
+/// `S⁺ = S⁻ + (g⁻ - g⁺) dτ*/dΔu` at the crossing time `τ*` (Hiskens & Pai
+/// 2000, "Trajectory sensitivity analysis of hybrid systems", IEEE Trans.
+/// Circuits Syst. I 47(2)). Without it the discrete step would carry the
+/// state past the surface by up to `v h` of the crossing sub-step, an
+/// overshoot that depends on where the sub-steps fall, not on `Δu` alone.
+pub(crate) type Switch<'s> = &'s (dyn Fn(&Input, f64, &[f64], &mut [f64], &[f64], Option<&mut [f64]>) + Sync);
+
 /// Work space of the forward sensitivity carried through the sub-steps by
 /// [`Implicit::advance`] (allocated once per call): `S = dz/dΔu`, and with
 /// [`Sens::with_start`] also `Φ = dz/dz₀`, the sensitivity to the states at
@@ -336,7 +352,7 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
         let (f, rest) = rest.split_at_mut(n);
         let (fp, rest) = rest.split_at_mut(n);
         let (r, rest) = rest.split_at_mut(n);
-        let (_spare, rest) = rest.split_at_mut(n);
+        let (za, rest) = rest.split_at_mut(n);
         let (jac, mem) = rest.split_at_mut(n * n);
         let mut s = Be { f, fp, r, jac };
         z.copy_from_slice(&st[self.l.z()]);
@@ -418,6 +434,9 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                         sz[i] = if explicit { s2[i] } else { 2.0 * s2[i] - s1[i] };
                     }
                 }
+                if self.switch.is_some() {
+                    za.copy_from_slice(z);
+                }
                 for i in 0..n {
                     z[i] = if explicit { z2[i] } else { 2.0 * z2[i] - z1[i] };
                 }
@@ -427,6 +446,9 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                 } else {
                     Input::new(t0 + tau, x0 + v * tau, v)
                 };
+                if let Some(sw) = self.switch {
+                    sw(&end, dt, za, z, mem, sens.as_deref_mut().map(|se| &mut se.buf[..n]));
+                }
                 if let Some(se) = sens.as_deref_mut() {
                     se.mem.copy_from_slice(mem);
                     // z before accept, to see which states it sets
@@ -437,8 +459,8 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                 if let Some(se) = sens.as_deref_mut() {
                     // a state that accept sets (the reset integrator's stop
                     // at ±z0) is a constant there: its sensitivity is 0
-                    let (sz, before) = se.buf.split_at_mut(n * se.cols);
-                    let before = &before[before.len() - n..];
+                    let (sz, rest) = se.buf.split_at_mut(n * se.cols);
+                    let before = &rest[rest.len() - n..];
                     for col in sz.chunks_exact_mut(n) {
                         for ((s, &zi), &zb) in col.iter_mut().zip(z.iter()).zip(before) {
                             if zi != zb {

@@ -364,7 +364,7 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
             if l.n_states == 0 {
                 run(&Direct { m: $x, n_memory: l.n_memory }, a, par)
             } else {
-                run(&Implicit { m: $x, l }, a, par)
+                run(&Implicit { m: $x, l, switch: None }, a, par)
             }
         }};
     }
@@ -401,7 +401,13 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
         A::FrictionLag(x) => generic!(x),
         A::RateState(x) => generic!(x),
         A::Leuven(x) => generic!(x),
-        A::Gms(x) => generic!(x),
+        A::Gms(x) => {
+            let switch =
+                |end: &Input, dt: f64, za: &[f64], z: &mut [f64], mem: &[f64], s: Option<&mut [f64]>| {
+                    x.return_to_slip(end, dt, za, z, mem, s)
+                };
+            run(&Implicit { m: x, l: Layout::of(x), switch: Some(&switch) }, a, par)
+        }
         A::Armstrong(x) => generic!(x),
         A::MaxwellSlip(x) => sliders(x.sliders(), a, par),
         A::Jenkins(x) => generic!(x),

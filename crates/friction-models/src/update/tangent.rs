@@ -342,7 +342,7 @@ fn tangent_dispatch(m: &AnyModel, o: Out<'_>, par: bool) {
                 let set_valued = $x.info().family == Family::SetValued;
                 run(&DirectT { m: $x, l, set_valued }, o, par)
             } else {
-                run(&ImplicitT(Implicit { m: $x, l }), o, par)
+                run(&ImplicitT(Implicit { m: $x, l, switch: None }), o, par)
             }
         }};
     }
@@ -373,7 +373,13 @@ fn tangent_dispatch(m: &AnyModel, o: Out<'_>, par: bool) {
         A::FrictionLag(x) => generic!(x),
         A::RateState(x) => generic!(x),
         A::Leuven(x) => generic!(x),
-        A::Gms(x) => generic!(x),
+        A::Gms(x) => {
+            let switch =
+                |end: &Input, dt: f64, za: &[f64], z: &mut [f64], mem: &[f64], s: Option<&mut [f64]>| {
+                    x.return_to_slip(end, dt, za, z, mem, s)
+                };
+            run(&ImplicitT(Implicit { m: x, l: Layout::of(x), switch: Some(&switch) }), o, par)
+        }
         A::Armstrong(x) => generic!(x),
         A::MaxwellSlip(x) => generic!(x),
         A::Jenkins(x) => generic!(x),

@@ -141,7 +141,7 @@ pub(super) fn run(
     force: &mut [f64],
 ) -> Result<(), SliceFailure> {
     let framed = Framed(p);
-    let stepper = Implicit { m: &framed, l: Layout { n_states: 2, n_memory: 0 } };
+    let stepper = Implicit { m: &framed, l: Layout { n_states: 2, n_memory: 0 }, switch: None };
     let mut work = stepper.scratch();
     let mut failure: Option<SliceFailure> = None;
     for (i, ((st, f), (u, &nf))) in state
@@ -187,7 +187,7 @@ pub(super) struct TangentWork {
 impl TangentWork {
     pub(super) fn new(p: &BoucWenParams) -> Self {
         let l = Layout { n_states: 2, n_memory: 0 };
-        TangentWork { work: Implicit { m: &Framed(p), l }.scratch(), sens: Sens::with_start(l) }
+        TangentWork { work: Implicit { m: &Framed(p), l, switch: None }.scratch(), sens: Sens::with_start(l) }
     }
 }
 
@@ -229,7 +229,7 @@ pub(super) fn tangent(
             [p.k * (p.a - g * zx * zx), -p.k * g * zx * zy, -p.k * g * zy * zx, p.k * (p.a - g * zy * zy)];
         return Ok(([1.0 * (p.k * zx), 1.0 * (p.k * zy)], kk));
     }
-    let stepper = Implicit { m: &Framed(p), l: Layout { n_states: 2, n_memory: 0 } };
+    let stepper = Implicit { m: &Framed(p), l: Layout { n_states: 2, n_memory: 0 }, switch: None };
     let (ex, ey) = (u[0] / s, u[1] / s);
     let mut local = [st[T], 0.0, ex * zx + ey * zy, ex * zy - ey * zx];
     stepper.advance(&mut tw.work, dt, s, &mut local, Some(&mut tw.sens))?;
