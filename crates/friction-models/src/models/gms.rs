@@ -59,6 +59,11 @@
 //! element that reaches its slip force within a step already follows the
 //! slip law (so its force does not overshoot), and a slipping element whose
 //! velocity has reversed already sticks, before `accept` records the change.
+//! The per-step update (`friction_models::update`) also returns an element
+//! that reached its slip force within one of its sub-steps to the slip
+//! surface `k_i z_i = α_i g(v) sign(v)`, where the exact motion at the
+//! step's constant velocity stays (the slip law's rate is 0 there), instead
+//! of leaving it past the surface by up to `v h` of that sub-step.
 //!
 //! # Switches as events
 //! The two transitions of an element (Al-Bender, Lampaert, Swevers 2005;
