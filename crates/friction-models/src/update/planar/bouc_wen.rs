@@ -117,10 +117,10 @@ impl FrictionModel for Framed<'_> {
         let phi = (q.beta * z[0].abs() + q.gamma * z[0]) * rn2;
         let grad =
             [(q.beta * s1 + q.gamma) * rn2 + (q.n - 2.0) * phi * z[0] / r2, (q.n - 2.0) * phi * z[1] / r2];
-        for i in 0..2 {
-            for j in 0..2 {
+        for (i, &zi) in z.iter().enumerate().take(2) {
+            for (j, &gj) in grad.iter().enumerate() {
                 let delta = if i == j { phi } else { 0.0 };
-                p.dg_dz[2 * i + j] = -v * (delta + z[i] * grad[j]);
+                p.dg_dz[2 * i + j] = -v * (delta + zi * gj);
             }
         }
         p.dg_dv[0] = q.a - phi * z[0];
@@ -252,4 +252,45 @@ pub(super) fn tangent(
         kk[2 + d] = p.k * (ey * dzp + ex * dzq + (zp * p1 + zq * p0) / s);
     }
     Ok((f, kk))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::partials::{partials_by_differences, Partials};
+    use rand::{RngExt, SeedableRng};
+
+    /// The frame's analytic partials (which the 2-D tangent's sensitivity
+    /// uses) against central differences of its rates, for n = 1, 1.5, 2
+    /// at seeded random states of either sign and slip speeds.
+    #[test]
+    fn framed_partials_equal_differences_of_the_rates() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4608);
+        for n in [1.0, 1.5, 2.0] {
+            let p = BoucWenParams { a: 0.9, beta: 3e4, gamma: 2e4, n, k: 1e5 };
+            let zu = (p.a / (p.beta + p.gamma)).powf(1.0 / n);
+            let m = Framed(&p);
+            let (mut got, mut want) = (Partials::new(2), Partials::new(2));
+            let mut worst = 0.0f64;
+            for _ in 0..200 {
+                let z = [rng.random_range(-1.5..1.5) * zu, rng.random_range(-1.5..1.5) * zu];
+                let v = 10f64.powf(rng.random_range(-6.0..-1.0));
+                let inp = Input::new(0.0, 0.0, v);
+                m.partials(&inp, &z, &[], &mut got);
+                partials_by_differences(&m, &inp, &z, &[], 1e-9 * zu, &mut want);
+                // ∂g/∂z scaled by v |z|^(n-1) (its size), ∂g/∂v by A
+                let sz = v * (p.beta + p.gamma) * (z[0].hypot(z[1])).powf(n - 1.0);
+                for i in 0..4 {
+                    let e = (got.dg_dz[i] - want.dg_dz[i]).abs() / sz;
+                    worst = worst.max(e);
+                    assert!(e < 1e-6, "n {n} z {z:?} v {v}: dg/dz {:?} vs {:?}", got.dg_dz, want.dg_dz);
+                }
+                for i in 0..2 {
+                    let e = (got.dg_dv[i] - want.dg_dv[i]).abs() / p.a;
+                    assert!(e < 1e-6, "n {n} z {z:?} v {v}: dg/dv {:?} vs {:?}", got.dg_dv, want.dg_dv);
+                }
+            }
+            eprintln!("n {n}: worst {worst:.1e}");
+        }
+    }
 }
