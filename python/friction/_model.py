@@ -126,8 +126,9 @@ class Model:
             for each model (return mapping of sliders, derivative of the
             exact LuGre/Dahl/Dankowicz update, the sliding slope of
             set-valued laws, 0 for them at a zero increment) is documented in
-            ``friction_models::update::tangent``; Bouc-Wen has no 2-D
-            tangent (``ValueError``).
+            ``friction_models::update::tangent`` (Bouc-Wen's 2-D tangent:
+            the forward sensitivity of its update in the frame of the slip,
+            ``friction_models::update::planar::tangent``).
 
         The contacts are spread over all cores with the GIL released.
         """

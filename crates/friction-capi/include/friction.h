@@ -265,7 +265,8 @@ int friction_model_update_tangent_parallel(const struct FrictionModel *m,
 // load. Either may be NULL: not wanted. States and forces are those of
 // `friction_model_update_2d`, bit for bit. In slip the elements' tangent
 // is the radial return's, `k (φ/|t|) (I - n nᵀ)`: nothing along the slip,
-// stiff across it. `bouc_wen` has no 2-D tangent (`FRICTION_ERR_MODEL`).
+// stiff across it. `bouc_wen`'s is the forward sensitivity of its implicit
+// update in the frame of the slip, with the turn of that frame.
 //
 // # Safety
 // As [`friction_model_update_2d`](crate::friction_model_update_2d);

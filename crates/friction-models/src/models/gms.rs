@@ -59,6 +59,11 @@
 //! element that reaches its slip force within a step already follows the
 //! slip law (so its force does not overshoot), and a slipping element whose
 //! velocity has reversed already sticks, before `accept` records the change.
+//! The per-step update (`friction_models::update`) also returns an element
+//! that reached its slip force within one of its sub-steps to the slip
+//! surface `k_i z_i = α_i g(v) sign(v)`, where the exact motion at the
+//! step's constant velocity stays (the slip law's rate is 0 there), instead
+//! of leaving it past the surface by up to `v h` of that sub-step.
 //!
 //! # Switches as events
 //! The two transitions of an element (Al-Bender, Lampaert, Swevers 2005;
@@ -308,6 +313,54 @@ impl Gms {
     #[inline]
     fn slipping(e: &GmsElement, s: f64, g: f64, z: f64, mode: f64) -> bool {
         mode == s || (sign(z) == s && e.k * z.abs() >= e.alpha * g)
+    }
+
+    /// The return to the slip surface at the end of a sub-step of the
+    /// per-step update (`crate::update`, velocity `v = Δu/dt` constant over
+    /// the step), before [`FrictionModel::accept`]: an element that was on
+    /// the stick branch at the sub-step's start (`za`) and is past its slip
+    /// force at its end (`z`) reached that force within the sub-step, where
+    /// its rate fell from `v` to the slip law's, which is 0 on the surface
+    /// `z_i = α_i g(v) s / k_i` (`s = sign(v)`): the exact motion stays
+    /// there, and so does the update (`z_i` is set to it, not left past it
+    /// by up to `v h`). The sensitivity `S_i = dz_i/dΔu`, when given, jumps
+    /// there as the saltation of the forward sensitivity at a switch of the
+    /// state equation, `S⁺ = S⁻ + (v - 0) dτ*/dΔu` with the crossing time
+    /// from `k_i z_i(τ*) s = α_i g(v)`, `dτ*/dΔu = (α_i s g'(v)/(k_i dt) -
+    /// S⁻)/v`, which leaves `S⁺ = α_i s g'(v) / (k_i dt)`: the derivative of
+    /// the slip force the element holds.
+    pub(crate) fn return_to_slip(
+        &self,
+        end: &Input,
+        dt: f64,
+        za: &[f64],
+        z: &mut [f64],
+        mem: &[f64],
+        mut s: Option<&mut [f64]>,
+    ) {
+        let v = end.v;
+        let d = sign(v);
+        if d == 0.0 {
+            return;
+        }
+        let g = self.g(v);
+        for (i, ((e, (&a, zi)), &mode)) in
+            self.p.elements.iter().zip(za.iter().zip(z.iter_mut())).zip(mem).enumerate()
+        {
+            if Self::slipping(e, d, g, a, mode) || !Self::slipping(e, d, g, *zi, mode) {
+                continue;
+            }
+            let mut on = e.alpha * g * d / e.k;
+            // on the slip side of the surface to rounding, as accept tests it
+            while e.k * on.abs() < e.alpha * g {
+                on += d * on.abs() * f64::EPSILON;
+            }
+            *zi = on;
+            if let Some(s) = s.as_deref_mut() {
+                let dg = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+                s[i] = e.alpha * d * dg / (e.k * dt);
+            }
+        }
     }
 
     /// `(∂g_i/∂z_i, ∂g_i/∂v)` of [`Gms::element_rate`] on the branch it takes,

@@ -42,6 +42,8 @@ const MAX_NEWTON: usize = 12;
 pub(crate) struct Implicit<'a, M> {
     pub m: &'a M,
     pub l: Layout,
+    /// The model's return to a switching surface, if it has one.
+    pub switch: Option<Switch<'a>>,
 }
 
 /// Work space of [`Implicit`], allocated once per call, never per contact.
@@ -201,11 +203,30 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
     }
 }
 
-/// Work space of the forward sensitivity `S = dz/dΔu` carried through the
-/// sub-steps by [`Implicit::advance`] (allocated once per call).
+/// A model's return to a switching surface of its state equation, called at
+/// the end of every accepted sub-step (before [`FrictionModel::accept`])
+/// with `(end, dt, z at the sub-step's start, z at its end, memory, S)`: a
+/// state that crossed a surface on which the exact motion stays (a `gms`
+/// element reaching its slip force: its rate falls from `v` to 0 there) is
+/// put back on it, and its sensitivity `S = dz/dΔu` (when carried) jumps
+/// as the forward sensitivity does at a discontinuity of the state equation,
+/// `S⁺ = S⁻ + (g⁻ - g⁺) dτ*/dΔu` at the crossing time `τ*` (Hiskens & Pai
+/// 2000, "Trajectory sensitivity analysis of hybrid systems", IEEE Trans.
+/// Circuits Syst. I 47(2)). Without it the discrete step would carry the
+/// state past the surface by up to `v h` of the crossing sub-step, an
+/// overshoot that depends on where the sub-steps fall, not on `Δu` alone.
+pub(crate) type Switch<'s> = &'s (dyn Fn(&Input, f64, &[f64], &mut [f64], &[f64], Option<&mut [f64]>) + Sync);
+
+/// Work space of the forward sensitivity carried through the sub-steps by
+/// [`Implicit::advance`] (allocated once per call): `S = dz/dΔu`, and with
+/// [`Sens::with_start`] also `Φ = dz/dz₀`, the sensitivity to the states at
+/// the start of the step (one column per state).
 pub(crate) struct Sens {
-    /// `S` at the current sub-step, then `S1`, `Sh`, `S2` of the three
-    /// backward-Euler solves, the right-hand side, and `I - h ∂g/∂z`.
+    /// Columns of the sensitivity (1, or `1 + n` with the start states).
+    cols: usize,
+    /// `S` (its `cols` columns of `n`) at the current sub-step, then those
+    /// of `S1`, `Sh`, `S2` of the three backward-Euler solves, `I - h ∂g/∂z`,
+    /// and the states before [`FrictionModel::accept`].
     buf: Vec<f64>,
     /// The memory before the last [`FrictionModel::accept`].
     mem: Vec<f64>,
@@ -213,16 +234,42 @@ pub(crate) struct Sens {
 }
 
 impl Sens {
+    /// The sensitivity to the slip increment only.
     pub(crate) fn new(l: Layout) -> Self {
+        Self::columns(l, 1)
+    }
+
+    /// The sensitivity to the slip increment and to the states at the start
+    /// of the step: after [`Implicit::advance`], [`Sens::column`] `0` is
+    /// `dz/dΔu` and column `1 + j` is `dz/dz₀_j`.
+    pub(crate) fn with_start(l: Layout) -> Self {
+        Self::columns(l, 1 + l.n_states)
+    }
+
+    fn columns(l: Layout, cols: usize) -> Self {
         let n = l.n_states;
-        Sens { buf: vec![0.0; 5 * n + n * n], mem: vec![0.0; l.n_memory], p: Partials::new(n) }
+        Sens {
+            cols,
+            buf: vec![0.0; 4 * n * cols + n * n + n],
+            mem: vec![0.0; l.n_memory],
+            p: Partials::new(n),
+        }
+    }
+
+    /// Column `k` of the sensitivity at the end of the last
+    /// [`Implicit::advance`].
+    pub(crate) fn column(&self, k: usize) -> &[f64] {
+        let n = self.p.n();
+        &self.buf[k * n..(k + 1) * n]
     }
 }
 
 impl<M: FrictionModel + Sync> Implicit<'_, M> {
     /// The sensitivity of one backward-Euler solution `w` of
-    /// `w = z + h g(t + h, x + v h, w, v)`, from the sensitivity `s_in` of `z`:
-    /// `(I - h ∂g/∂w) S_w = S_z + h (∂g/∂x · dx_end/dΔu + ∂g/∂v / dt)`, with the
+    /// `w = z + h g(t + h, x + v h, w, v)`, from the sensitivity `s_in` of `z`
+    /// (`cols` columns of `n`): `(I - h ∂g/∂w) S_w = S_z + h (∂g/∂x ·
+    /// dx_end/dΔu + ∂g/∂v / dt)` for the column of `Δu` (the first), and
+    /// `(I - h ∂g/∂w) S_w = S_z` for those of the start states, with the
     /// model's analytic partial derivatives at the solution `w`. False if the
     /// matrix is singular.
     #[allow(clippy::too_many_arguments)]
@@ -241,17 +288,24 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
     ) -> bool {
         let n = w.len();
         self.m.partials(&end, w, mem, p);
-        for i in 0..n {
-            s_out[i] = s_in[i] + h * (p.dg_dx[i] * dx_end + p.dg_dv[i] / dt);
-            for j in 0..n {
-                a[i * n + j] = -h * p.dg_dz[i * n + j] + if i == j { 1.0 } else { 0.0 };
+        for (c, (si, so)) in s_in.chunks_exact(n).zip(s_out.chunks_exact_mut(n)).enumerate() {
+            for i in 0..n {
+                so[i] = if c == 0 { si[i] + h * (p.dg_dx[i] * dx_end + p.dg_dv[i] / dt) } else { si[i] };
+                for j in 0..n {
+                    a[i * n + j] = -h * p.dg_dz[i * n + j] + if i == j { 1.0 } else { 0.0 };
+                }
+            }
+            if !solve(a, so, n) {
+                return false;
             }
         }
-        solve(a, s_out, n)
+        true
     }
 
     /// The sensitivity of one forward-Euler step from `z` (sensitivity
-    /// `s_in`) at `inp`: `S_w = S_z + h (∂g/∂z S_z + ∂g/∂x dx/dΔu + ∂g/∂v / dt)`.
+    /// `s_in`, `cols` columns of `n`) at `inp`: `S_w = S_z + h (∂g/∂z S_z +
+    /// ∂g/∂x dx/dΔu + ∂g/∂v / dt)` for the column of `Δu`, without the last
+    /// two terms for those of the start states.
     #[allow(clippy::too_many_arguments)]
     fn fe_sens(
         &self,
@@ -267,9 +321,12 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
     ) {
         let n = z.len();
         self.m.partials(&inp, z, mem, p);
-        for i in 0..n {
-            let gz: f64 = (0..n).map(|j| p.dg_dz[i * n + j] * s_in[j]).sum();
-            s_out[i] = s_in[i] + h * (gz + p.dg_dx[i] * dx + p.dg_dv[i] / dt);
+        for (c, (si, so)) in s_in.chunks_exact(n).zip(s_out.chunks_exact_mut(n)).enumerate() {
+            for i in 0..n {
+                let gz: f64 = (0..n).map(|j| p.dg_dz[i * n + j] * si[j]).sum();
+                let forcing = if c == 0 { p.dg_dx[i] * dx + p.dg_dv[i] / dt } else { 0.0 };
+                so[i] = si[i] + h * (gz + forcing);
+            }
         }
     }
 
@@ -295,14 +352,18 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
         let (f, rest) = rest.split_at_mut(n);
         let (fp, rest) = rest.split_at_mut(n);
         let (r, rest) = rest.split_at_mut(n);
-        let (_spare, rest) = rest.split_at_mut(n);
+        let (za, rest) = rest.split_at_mut(n);
         let (jac, mem) = rest.split_at_mut(n * n);
         let mut s = Be { f, fp, r, jac };
         z.copy_from_slice(&st[self.l.z()]);
         mem.copy_from_slice(&st[self.l.mem()]);
         if let Some(se) = sens.as_deref_mut() {
-            // the state at the start of the step is held fixed
-            se.buf[..n].fill(0.0);
+            // dz/dΔu = 0 and dz/dz₀ = I at the start of the step
+            let cols = se.cols;
+            se.buf[..n * cols].fill(0.0);
+            for j in 1..cols {
+                se.buf[j * n + j - 1] = 1.0;
+            }
         }
         let (t0, x0, v) = (st[T], st[X], du / dt);
         let (mut tau, mut h) = (0.0, dt);
@@ -347,11 +408,12 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                 if let Some(se) = sens.as_deref_mut() {
                     // the sensitivities of z1, zh, z2 (at their solutions),
                     // before z moves on
-                    let (sz, rest) = se.buf.split_at_mut(n);
-                    let (s1, rest) = rest.split_at_mut(n);
-                    let (sh, rest) = rest.split_at_mut(n);
-                    let (s2, a) = rest.split_at_mut(n);
-                    let a = &mut a[n..];
+                    let m = n * se.cols;
+                    let (sz, rest) = se.buf.split_at_mut(m);
+                    let (s1, rest) = rest.split_at_mut(m);
+                    let (sh, rest) = rest.split_at_mut(m);
+                    let (s2, a) = rest.split_at_mut(m);
+                    let a = &mut a[..n * n];
                     let p = &mut se.p;
                     let (dxa, dxh, dxe) = (tau / dt, (tau + 0.5 * h) / dt, (tau + h) / dt);
                     let (inh, ine) =
@@ -368,9 +430,12 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                     if !ok {
                         return Err(StepFailure { t: t0 + tau });
                     }
-                    for i in 0..n {
+                    for i in 0..m {
                         sz[i] = if explicit { s2[i] } else { 2.0 * s2[i] - s1[i] };
                     }
+                }
+                if self.switch.is_some() {
+                    za.copy_from_slice(z);
                 }
                 for i in 0..n {
                     z[i] = if explicit { z2[i] } else { 2.0 * z2[i] - z1[i] };
@@ -381,19 +446,26 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                 } else {
                     Input::new(t0 + tau, x0 + v * tau, v)
                 };
+                if let Some(sw) = self.switch {
+                    sw(&end, dt, za, z, mem, sens.as_deref_mut().map(|se| &mut se.buf[..n]));
+                }
                 if let Some(se) = sens.as_deref_mut() {
                     se.mem.copy_from_slice(mem);
                     // z before accept, to see which states it sets
-                    se.buf[n..2 * n].copy_from_slice(z);
+                    let at = se.buf.len() - n;
+                    se.buf[at..].copy_from_slice(z);
                 }
                 self.m.accept(&end, z, mem);
                 if let Some(se) = sens.as_deref_mut() {
                     // a state that accept sets (the reset integrator's stop
                     // at ±z0) is a constant there: its sensitivity is 0
-                    let (sz, before) = se.buf.split_at_mut(n);
-                    for ((s, &zi), &zb) in sz.iter_mut().zip(z.iter()).zip(&before[..n]) {
-                        if zi != zb {
-                            *s = 0.0;
+                    let (sz, rest) = se.buf.split_at_mut(n * se.cols);
+                    let before = &rest[rest.len() - n..];
+                    for col in sz.chunks_exact_mut(n) {
+                        for ((s, &zi), &zb) in col.iter_mut().zip(z.iter()).zip(before) {
+                            if zi != zb {
+                                *s = 0.0;
+                            }
                         }
                     }
                 }

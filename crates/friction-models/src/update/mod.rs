@@ -161,8 +161,9 @@ pub enum UpdateError {
         /// How many contacts failed.
         failed: usize,
     },
-    /// A tangent was asked of an update that has none
-    /// ([`planar::update_2d_tangent`] for `bouc_wen`). Nothing is changed.
+    /// A tangent was asked of an update that has none. Nothing is changed.
+    /// No update of this version returns it (`bouc_wen`'s 2-D update, which
+    /// did, has its tangent); kept for callers that match on it.
     #[error("model `{model}`: the update has no consistent tangent: {reason}")]
     NoTangent {
         /// Model id.
@@ -363,7 +364,7 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
             if l.n_states == 0 {
                 run(&Direct { m: $x, n_memory: l.n_memory }, a, par)
             } else {
-                run(&Implicit { m: $x, l }, a, par)
+                run(&Implicit { m: $x, l, switch: None }, a, par)
             }
         }};
     }
@@ -400,7 +401,13 @@ fn dispatch(m: &AnyModel, a: Args<'_>, par: bool) -> Result<(), UpdateError> {
         A::FrictionLag(x) => generic!(x),
         A::RateState(x) => generic!(x),
         A::Leuven(x) => generic!(x),
-        A::Gms(x) => generic!(x),
+        A::Gms(x) => {
+            let switch =
+                |end: &Input, dt: f64, za: &[f64], z: &mut [f64], mem: &[f64], s: Option<&mut [f64]>| {
+                    x.return_to_slip(end, dt, za, z, mem, s)
+                };
+            run(&Implicit { m: x, l: Layout::of(x), switch: Some(&switch) }, a, par)
+        }
         A::Armstrong(x) => generic!(x),
         A::MaxwellSlip(x) => sliders(x.sliders(), a, par),
         A::Jenkins(x) => generic!(x),

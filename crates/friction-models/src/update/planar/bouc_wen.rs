@@ -44,9 +44,9 @@
 //! Jacobian steps the other way: the forces agree to the integrator's
 //! tolerance (measured within 2e-9 of the sliding force, tested at 1e-6).
 
-use super::super::implicit::Implicit;
+use super::super::implicit::{Implicit, Sens, Work};
 use super::super::layout::Layout;
-use super::super::{SliceFailure, Stepper};
+use super::super::{SliceFailure, StepFailure, Stepper};
 use super::{M, T, X, Y};
 use crate::model::{FrictionModel, Input, ModelInfo};
 use crate::models::bouc_wen::{BoucWenParams, INFO};
@@ -85,6 +85,47 @@ impl FrictionModel for Framed<'_> {
         dz[0] = p.a * v - k * ux;
         dz[1] = -(k * uy);
     }
+    /// With `v >= 0` the rates are `g = A v e₁ - v φ(z) z`,
+    /// `φ = (β |z₁| + γ z₁) |z|^(n-2)`, so
+    ///
+    /// ```text
+    /// ∂g/∂v = A e₁ - φ z
+    /// ∂g/∂z = -v (φ I + z ∇φᵀ),   ∇φ = (β sign z₁ + γ) |z|^(n-2) e₁ + (n - 2) φ z / |z|²
+    /// ```
+    ///
+    /// At `z = 0` (the limit along `+e₁`, where a slip along `+e₁` takes the
+    /// state): `∂g/∂z = -v (β + γ) I` for `n = 1`, `0` for `n > 1`.
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+        let q = self.0;
+        let v = inp.v;
+        p.df_dx = 0.0;
+        p.df_dv = 0.0;
+        p.df_dz[0] = q.k;
+        p.df_dz[1] = 0.0;
+        p.dg_dx[0] = 0.0;
+        p.dg_dx[1] = 0.0;
+        let r2 = z[0] * z[0] + z[1] * z[1];
+        if r2 == 0.0 {
+            let d = if q.n == 1.0 { -v * (q.beta + q.gamma) } else { 0.0 };
+            p.dg_dz.copy_from_slice(&[d, 0.0, 0.0, d]);
+            p.dg_dv[0] = q.a;
+            p.dg_dv[1] = 0.0;
+            return;
+        }
+        let rn2 = if q.n == 2.0 { 1.0 } else { r2.sqrt().powf(q.n - 2.0) };
+        let s1 = if z[0] < 0.0 { -1.0 } else { 1.0 };
+        let phi = (q.beta * z[0].abs() + q.gamma * z[0]) * rn2;
+        let grad =
+            [(q.beta * s1 + q.gamma) * rn2 + (q.n - 2.0) * phi * z[0] / r2, (q.n - 2.0) * phi * z[1] / r2];
+        for (i, &zi) in z.iter().enumerate().take(2) {
+            for (j, &gj) in grad.iter().enumerate() {
+                let delta = if i == j { phi } else { 0.0 };
+                p.dg_dz[2 * i + j] = -v * (delta + zi * gj);
+            }
+        }
+        p.dg_dv[0] = q.a - phi * z[0];
+        p.dg_dv[1] = -phi * z[1];
+    }
 }
 
 /// Update the contacts (`[t, x, y, zx, zy]` each); inputs checked by the
@@ -100,7 +141,7 @@ pub(super) fn run(
     force: &mut [f64],
 ) -> Result<(), SliceFailure> {
     let framed = Framed(p);
-    let stepper = Implicit { m: &framed, l: Layout { n_states: 2, n_memory: 0 } };
+    let stepper = Implicit { m: &framed, l: Layout { n_states: 2, n_memory: 0 }, switch: None };
     let mut work = stepper.scratch();
     let mut failure: Option<SliceFailure> = None;
     for (i, ((st, f), (u, &nf))) in state
@@ -133,4 +174,123 @@ pub(super) fn run(
         f[1] = nf * (p.k * st[M + 1]);
     }
     failure.map_or(Ok(()), Err)
+}
+
+/// Work space of the 2-D tangent: the implicit update's and that of its
+/// sensitivity to the slip length and to the starting state (one per call
+/// or chunk, nothing per contact).
+pub(super) struct TangentWork {
+    work: Work,
+    sens: Sens,
+}
+
+impl TangentWork {
+    pub(super) fn new(p: &BoucWenParams) -> Self {
+        let l = Layout { n_states: 2, n_memory: 0 };
+        TangentWork { work: Implicit { m: &Framed(p), l, switch: None }.scratch(), sens: Sens::with_start(l) }
+    }
+}
+
+/// The force (unit normal load) and its 2 × 2 derivative with respect to
+/// the slip increment `u` (row-major) of one contact from its state `st`
+/// (left unchanged), by the arithmetic of [`run`].
+///
+/// The update is `z' = R(e) ζ(s, R(e)ᵀ z)` with `s = |Δu|`, `e = Δu/s`,
+/// `R(e) = [e, e⊥]` and `ζ(s, ζ₀)` the implicit update in the frame. The
+/// forward sensitivity of that update ([`Sens::with_start`]) gives
+/// `∂ζ/∂s` and `Φ = ∂ζ/∂ζ₀` through every accepted sub-step; with
+/// `∂e/∂Δu = P/s`, `P = I - e eᵀ`, and `∂e⊥/∂Δu = J P/s` (`J` the quarter
+/// turn):
+///
+/// ```text
+/// dζ₀/dΔu = [zᵀ P; (Jᵀz)ᵀ P] / s
+/// dζ/dΔu  = ∂ζ/∂s eᵀ + Φ dζ₀/dΔu
+/// dz'/dΔu = e dζ_par/dΔu + e⊥ dζ_perp/dΔu + (ζ_par P + ζ_perp J P) / s
+/// dF/dΔu  = kj dz'/dΔu
+/// ```
+///
+/// At a zero increment (not differentiable: the direction of the slip is
+/// undefined) the mean of the one-sided derivatives along `±d`, which the
+/// `β` term leaves: `kj (A I - γ |z|^(n-2) z zᵀ)`.
+pub(super) fn tangent(
+    p: &BoucWenParams,
+    tw: &mut TangentWork,
+    dt: f64,
+    u: &[f64],
+    st: &[f64],
+) -> Result<([f64; 2], [f64; 4]), StepFailure> {
+    let (zx, zy) = (st[M], st[M + 1]);
+    let s = (u[0] * u[0] + u[1] * u[1]).sqrt();
+    if s == 0.0 {
+        let r2 = zx * zx + zy * zy;
+        let g =
+            if r2 == 0.0 { 0.0 } else { p.gamma * if p.n == 2.0 { 1.0 } else { r2.sqrt().powf(p.n - 2.0) } };
+        let kk =
+            [p.k * (p.a - g * zx * zx), -p.k * g * zx * zy, -p.k * g * zy * zx, p.k * (p.a - g * zy * zy)];
+        return Ok(([1.0 * (p.k * zx), 1.0 * (p.k * zy)], kk));
+    }
+    let stepper = Implicit { m: &Framed(p), l: Layout { n_states: 2, n_memory: 0 }, switch: None };
+    let (ex, ey) = (u[0] / s, u[1] / s);
+    let mut local = [st[T], 0.0, ex * zx + ey * zy, ex * zy - ey * zx];
+    stepper.advance(&mut tw.work, dt, s, &mut local, Some(&mut tw.sens))?;
+    let (zp, zq) = (local[2], local[3]);
+    let f = [1.0 * (p.k * (ex * zp - ey * zq)), 1.0 * (p.k * (ey * zp + ex * zq))];
+    let ds = tw.sens.column(0);
+    let (phi_p, phi_q) = (tw.sens.column(1), tw.sens.column(2));
+    // the projection across the slip, row-major
+    let pp = [1.0 - ex * ex, -ex * ey, -ey * ex, 1.0 - ey * ey];
+    let e = [ex, ey];
+    let mut kk = [0.0; 4];
+    for d in 0..2 {
+        let (p0, p1) = (pp[d], pp[2 + d]);
+        // d(z·e)/dΔu_d and d(z·e⊥)/dΔu_d
+        let dzp0 = (zx * p0 + zy * p1) / s;
+        let dzq0 = (zy * p0 - zx * p1) / s;
+        let dzp = ds[0] * e[d] + phi_p[0] * dzp0 + phi_q[0] * dzq0;
+        let dzq = ds[1] * e[d] + phi_p[1] * dzp0 + phi_q[1] * dzq0;
+        kk[d] = p.k * (ex * dzp - ey * dzq + (zp * p0 - zq * p1) / s);
+        kk[2 + d] = p.k * (ey * dzp + ex * dzq + (zp * p1 + zq * p0) / s);
+    }
+    Ok((f, kk))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::partials::{partials_by_differences, Partials};
+    use rand::{RngExt, SeedableRng};
+
+    /// The frame's analytic partials (which the 2-D tangent's sensitivity
+    /// uses) against central differences of its rates, for n = 1, 1.5, 2
+    /// at seeded random states of either sign and slip speeds.
+    #[test]
+    fn framed_partials_equal_differences_of_the_rates() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4608);
+        for n in [1.0, 1.5, 2.0] {
+            let p = BoucWenParams { a: 0.9, beta: 3e4, gamma: 2e4, n, k: 1e5 };
+            let zu = (p.a / (p.beta + p.gamma)).powf(1.0 / n);
+            let m = Framed(&p);
+            let (mut got, mut want) = (Partials::new(2), Partials::new(2));
+            let mut worst = 0.0f64;
+            for _ in 0..200 {
+                let z = [rng.random_range(-1.5..1.5) * zu, rng.random_range(-1.5..1.5) * zu];
+                let v = 10f64.powf(rng.random_range(-6.0..-1.0));
+                let inp = Input::new(0.0, 0.0, v);
+                m.partials(&inp, &z, &[], &mut got);
+                partials_by_differences(&m, &inp, &z, &[], 1e-9 * zu, &mut want);
+                // ∂g/∂z scaled by v |z|^(n-1) (its size), ∂g/∂v by A
+                let sz = v * (p.beta + p.gamma) * (z[0].hypot(z[1])).powf(n - 1.0);
+                for i in 0..4 {
+                    let e = (got.dg_dz[i] - want.dg_dz[i]).abs() / sz;
+                    worst = worst.max(e);
+                    assert!(e < 1e-6, "n {n} z {z:?} v {v}: dg/dz {:?} vs {:?}", got.dg_dz, want.dg_dz);
+                }
+                for i in 0..2 {
+                    let e = (got.dg_dv[i] - want.dg_dv[i]).abs() / p.a;
+                    assert!(e < 1e-6, "n {n} z {z:?} v {v}: dg/dv {:?} vs {:?}", got.dg_dv, want.dg_dv);
+                }
+            }
+            eprintln!("n {n}: worst {worst:.1e}");
+        }
+    }
 }

@@ -91,9 +91,8 @@ fn rel(got: f64, want: f64, scale: f64) -> f64 {
 
 /// Models whose tangent is documented not to be the derivative of the
 /// whole step where a discrete event falls within it, and why.
-const KNOWN: [(&str, &str); 3] = [
-    ("gms", "its elements switch between stick and slip in accept, at sub-step ends that move with the slip increment; the sensitivity holds each mode between switches and misses the switch's own shift"),
-    ("armstrong", "its stick/slip switching happens at accepted steps (by the model's design); the same as gms"),
+const KNOWN: [(&str, &str); 2] = [
+    ("armstrong", "its break-away is recorded at the end of the sub-step that crosses the threshold, with the stiction of that instant's dwell time; the sub-steps' ends move with the slip increment through the step-size control, which the tangent holds (measured: up to 20% of the tangent in steps with a break-away)"),
     ("bristle", "its bristles break and re-attach, jumps of the force; the tangent is the stiffness between jumps, n σ0"),
 ];
 
@@ -284,14 +283,14 @@ fn implicit_sensitivity_of_lugre_and_dahl_equals_their_exact_tangent() {
             let (_, exact, _, _) = tangent_of(&m, dt, du, 1.0, &st);
             let l = Layout::of(&m);
             let got = match &m {
-                AnyModel::LuGre(x) => ImplicitT(Implicit { m: x, l }).tangent(
-                    &mut ImplicitT(Implicit { m: x, l }).scratch(),
+                AnyModel::LuGre(x) => ImplicitT(Implicit { m: x, l, switch: None }).tangent(
+                    &mut ImplicitT(Implicit { m: x, l, switch: None }).scratch(),
                     dt,
                     du,
                     &st,
                 ),
-                AnyModel::Dahl(x) => ImplicitT(Implicit { m: x, l }).tangent(
-                    &mut ImplicitT(Implicit { m: x, l }).scratch(),
+                AnyModel::Dahl(x) => ImplicitT(Implicit { m: x, l, switch: None }).tangent(
+                    &mut ImplicitT(Implicit { m: x, l, switch: None }).scratch(),
                     dt,
                     du,
                     &st,
@@ -308,4 +307,143 @@ fn implicit_sensitivity_of_lugre_and_dahl_equals_their_exact_tangent() {
         eprintln!("{id}: implicit sensitivity against the exact tangent, worst {worst:.1e}");
         assert!(worst < 1e-4, "{id}: worst {worst:e}");
     }
+}
+
+/// GMS elements that reach their slip force within the step: the update
+/// returns them to the slip surface `k_i z_i = α_i g(v) sign(v)` (where the
+/// exact motion stays) and the tangent carries the saltation of the
+/// sensitivity there, so in steps with a stick-to-slip switch the tangent
+/// equals the central differences of the whole update (they move the
+/// switch with the increment).
+#[test]
+fn gms_tangent_in_steps_with_a_switch_equals_differences_of_the_update() {
+    let m = build("gms", &params_for("gms")).unwrap();
+    let l = Layout::of(&m);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4606);
+    let (mut switched, mut worst, mut worst_own) = (0, 0.0f64, 0.0f64);
+    for case in 0..3000 {
+        let dt = [1e-4, 1e-3, 1e-2][case % 3];
+        let mut st = vec![0.0; state_len(&m)];
+        init(&m, &mut st).unwrap();
+        let mut f = [0.0];
+        for _ in 0..rng.random_range(0..20) {
+            update(&m, dt, &[random_du(&mut rng)], &[1.0], &mut st, &mut f).unwrap();
+        }
+        let du = random_du(&mut rng);
+        let (_, k, _, end) = tangent_of(&m, dt, du, 1.0, &st);
+        // an element went from sticking to slipping within the step
+        let stick_to_slip = st[l.mem()].iter().zip(&end[l.mem()]).any(|(&a, &b)| a == 0.0 && b != 0.0);
+        if du == 0.0 || !stick_to_slip {
+            continue;
+        }
+        switched += 1;
+        let Diff::Smooth(d) = differences(&m, dt, du, &st) else {
+            continue;
+        };
+        // relative to the larger of the differences and the stick stiffness
+        // Σ k_i, as for every implicit update (exact to 1e-6 of the state
+        // per sub-step, which its differences see)
+        let e = (k - d).abs() / d.abs().max(7e4);
+        worst = worst.max(e);
+        worst_own = worst_own.max((k - d).abs() / d.abs());
+        assert!(e < 1e-4, "case {case}: du {du:e} dt {dt}: tangent {k:e}, differences {d:e} ({e:.1e})");
+        if switched == 60 {
+            break;
+        }
+    }
+    eprintln!("gms: {switched} steps with a stick-to-slip switch, worst {worst:.1e} of the stick stiffness, {worst_own:.1e} of the differences");
+    assert!(switched >= 40, "only {switched} steps with a switch");
+}
+
+/// At the slip increment `u*` with which the first GMS element reaches its
+/// slip force exactly at the end of a step from rest, the update has a kink:
+/// below it every element sticks (tangent `Σ k_i`), above it the first
+/// slips (its `k_1` replaced by the derivative of its slip force). The
+/// tangent on either side equals the one-sided differences of the update,
+/// and at `u*` itself one of them.
+#[test]
+fn gms_tangent_at_the_switch_itself_is_one_sided() {
+    let m = build("gms", &params_for("gms")).unwrap();
+    let AnyModel::Gms(g) = &m else { unreachable!() };
+    let dt = 1e-2;
+    let mut st = vec![0.0; state_len(&m)];
+    init(&m, &mut st).unwrap();
+    // u* = α_1 g(u*/dt) / k_1 (element [4e4, 0.2]), by fixed-point iteration
+    let mut u = 1e-5;
+    for _ in 0..200 {
+        u = 0.2 * g.g(u / dt) / 4e4;
+    }
+    let h = 1e-7 * u;
+    let fwd = |u: f64| (force_after(&m, dt, u + h, &st) - force_after(&m, dt, u, &st)) / h;
+    let bwd = |u: f64| (force_after(&m, dt, u, &st) - force_after(&m, dt, u - h, &st)) / h;
+    let below = u * (1.0 - 1e-4);
+    let above = u * (1.0 + 1e-4);
+    let (kb, ka) = (tangent_of(&m, dt, below, 1.0, &st).1, tangent_of(&m, dt, above, 1.0, &st).1);
+    // Σ k_i and the viscous σ2 / dt
+    assert!((kb - (7e4 + 0.4 / dt)).abs() < 1e-6 * 7e4, "all stick below u*: {kb}");
+    assert!((kb - bwd(below)).abs() < 1e-4 * 7e4, "below: tangent {kb}, differences {}", bwd(below));
+    assert!((ka - fwd(above)).abs() < 1e-4 * 7e4, "above: tangent {ka}, differences {}", fwd(above));
+    // the first element's stiffness is gone above u*
+    assert!((kb - ka) > 0.9 * 4e4, "below {kb}, above {ka}");
+    let k = tangent_of(&m, dt, u, 1.0, &st).1;
+    let (f, b) = (fwd(u), bwd(u));
+    assert!((f - b).abs() > 0.9 * 4e4, "a kink at u*: one-sided {f} / {b}");
+    let e = (k - f).abs().min((k - b).abs());
+    assert!(e < 1e-4 * 7e4, "at u*: tangent {k}, one-sided {f} / {b}");
+}
+
+/// Bristle: between the snaps of its bonds (jumps of the force) the force
+/// is `Σ σ0 (x - b_i)`, so its tangent `N σ0` is the derivative of the
+/// update wherever no bond snaps or re-forms within the difference step,
+/// including steps in which bonds snapped: the central differences equal it
+/// to 1e-6 there. Where a snap lies within the difference step the update
+/// jumps, and no derivative exists (documented).
+#[test]
+fn bristle_tangent_is_n_sigma0_between_jumps() {
+    let m = build("bristle", &ParamMap::new()).unwrap();
+    let AnyModel::Bristle(b) = &m else { unreachable!() };
+    let k0 = b.params().n as f64 * b.params().sigma0;
+    let l = Layout::of(&m);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4607);
+    let after = |dt: f64, du: f64, st: &[f64]| {
+        let mut s = st.to_vec();
+        let mut f = [0.0];
+        update(&m, dt, &[du], &[1.0], &mut s, &mut f).unwrap();
+        (f[0], s)
+    };
+    let (mut between, mut with_snaps, mut jumps, mut worst) = (0, 0, 0, 0.0f64);
+    for case in 0..400 {
+        let dt = [1e-4, 1e-3, 1e-2][case % 3];
+        let mut st = vec![0.0; state_len(&m)];
+        init(&m, &mut st).unwrap();
+        let mut f = [0.0];
+        for _ in 0..rng.random_range(0..20) {
+            update(&m, dt, &[random_du(&mut rng)], &[1.0], &mut st, &mut f).unwrap();
+        }
+        let du = random_du(&mut rng);
+        if du == 0.0 {
+            continue;
+        }
+        let (_, k, _, end) = tangent_of(&m, dt, du, 1.0, &st);
+        assert_eq!(k, k0, "case {case}: the tangent is N σ0");
+        let h = 1e-6 * du.abs();
+        let ((fp, sp), (fm, sm)) = (after(dt, du + h, &st), after(dt, du - h, &st));
+        if sp[l.mem()] != end[l.mem()] || sm[l.mem()] != end[l.mem()] {
+            // a bond snaps within the difference step: a jump
+            jumps += 1;
+            continue;
+        }
+        between += 1;
+        if st[l.mem()] != end[l.mem()] {
+            with_snaps += 1;
+        }
+        let d = (fp - fm) / (2.0 * h);
+        let e = (d - k).abs() / k;
+        worst = worst.max(e);
+        // the rounding of forces of size N σ0 δs over 2 h
+        let floor = 1e-15 * k0 * b.params().delta_s / h;
+        assert!(e < 1e-6 + floor, "case {case}: du {du:e}: tangent {k:e}, differences {d:e}");
+    }
+    eprintln!("bristle: {between} steps between jumps ({with_snaps} with snaps in the step), worst {worst:.1e}; {jumps} with a jump within the difference step");
+    assert!(between >= 200 && with_snaps >= 20, "{between} between jumps, {with_snaps} with snaps");
 }

@@ -43,16 +43,12 @@ fn every_2d_tangent_equals_differences_of_the_2d_update() {
     let mut report = Vec::new();
     for (name, m) in planar_models() {
         let len = state_len_2d(&m).unwrap();
-        if matches!(m, AnyModel::BoucWen(_)) {
-            let mut s = vec![0.0; len];
-            let (mut f, mut k) = ([0.0; 2], [0.0; 4]);
-            let e = update_2d_tangent(&m, 1e-3, &[1e-6, 0.0], &[1.0], &mut s, &mut f, Some(&mut k), None);
-            assert!(matches!(e, Err(UpdateError::NoTangent { model: "bouc_wen", .. })), "{e:?}");
-            assert_eq!(s, vec![0.0; len], "nothing changed");
-            continue;
-        }
+        // the implicit update (bouc_wen) is exact only to its Newton and
+        // sub-step tolerances, which its differences see
+        let implicit = matches!(m, AnyModel::BoucWen(_));
+        let tol = if implicit { 1e-3 } else { 1e-6 };
         let family = m.info().family;
-        let (mut worst, mut kinks) = (0.0f64, 0);
+        let (mut worst, mut worst_rest, mut kinks) = (0.0f64, 0.0f64, 0);
         for case in 0..30 {
             let dt = [1e-4, 1e-3, 1e-2][case % 3];
             let mut st = vec![0.0; len];
@@ -96,13 +92,28 @@ fn every_2d_tangent_equals_differences_of_the_2d_update() {
                 let (fwd, bwd) = (one(h), one(-h));
                 let dist = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
                 let scale = |a: [f64; 2]| a[0].hypot(a[1]).max(floor);
+                if let (AnyModel::BoucWen(b), 0.0) = (&m, size) {
+                    // at rest the mean of the one-sided derivatives along
+                    // ±Δu_j: the central difference, over a step well above
+                    // the update's Newton tolerance (1e-9 of the state) and
+                    // well below the ultimate deflection z_u
+                    let p = b.params();
+                    let d = cen(1e-4 * (p.a / (p.beta + p.gamma)).powf(1.0 / p.n));
+                    let e = dist(col, d) / scale(d);
+                    worst_rest = worst_rest.max(e);
+                    assert!(
+                        e <= tol,
+                        "{name} case {case}: at rest, column {j}: tangent {col:?}, differences {d:?} ({e:e})"
+                    );
+                    continue;
+                }
                 let smooth =
                     size != 0.0 && dist(fwd, bwd) <= 1e-2 * scale(fwd).max(scale(bwd)) + 100.0 * dist(c1, c2);
                 if smooth {
                     let d = [(4.0 * c2[0] - c1[0]) / 3.0, (4.0 * c2[1] - c1[1]) / 3.0];
                     let e = dist(col, d) / scale(d);
                     worst = worst.max(e);
-                    assert!(e <= 1e-6, "{name} case {case}: du {du:?} dt {dt} column {j}: tangent {col:?}, differences {d:?} ({e:e})");
+                    assert!(e <= tol, "{name} case {case}: du {du:?} dt {dt} column {j}: tangent {col:?}, differences {d:?} ({e:e})");
                 } else {
                     kinks += 1;
                     let (fwd, bwd) = (one(0.01 * h), one(-0.01 * h));
@@ -123,7 +134,7 @@ fn every_2d_tangent_equals_differences_of_the_2d_update() {
                 }
             }
         }
-        report.push(format!("{name:60} kinks {kinks:2} worst {worst:.1e}"));
+        report.push(format!("{name:60} kinks {kinks:2} worst {worst:.1e} at rest {worst_rest:.1e}"));
     }
     eprintln!("{}", report.join("\n"));
 }
@@ -134,9 +145,6 @@ fn every_2d_tangent_equals_differences_of_the_2d_update() {
 fn update_2d_with_tangent_writes_the_plain_update_bit_for_bit() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4603);
     for (name, m) in planar_models() {
-        if matches!(m, AnyModel::BoucWen(_)) {
-            continue;
-        }
         let n = 200;
         let len = state_len_2d(&m).unwrap();
         let mut s0 = vec![0.0; n * len];
