@@ -100,6 +100,11 @@ fn a_bouncing_block_carries_fc_times_the_floor_force_and_none_in_flight() {
     let out = simulate(&sys).unwrap();
     assert!(out.failure.is_none(), "{:?}", out.failure);
     let (v, f, n) = (out.series("v.block"), out.series("F.c"), out.series("F.floor"));
+    // the contact's load column N.c is the floor's force (normal = 1)
+    assert_eq!(out.series("N.c"), n, "N.c against F.floor");
+    let units = friction_sim::units::column_units(&sys);
+    let col = out.columns.iter().position(|c| c == "N.c").unwrap();
+    assert_eq!(units[col], "N");
     let mut flying = 0;
     for ((&v, &f), &n) in v.iter().zip(&f).zip(&n) {
         if n == 0.0 {

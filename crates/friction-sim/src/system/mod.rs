@@ -538,14 +538,16 @@ impl System {
             + 3 * self.contacts.len()
             + states
             + self.gaps.len()
+            + self.contacts.iter().filter(|c| c.normal_gap.is_some()).count()
             + self.thermal.n_columns()
     }
 
     /// The names of the columns before [`SolverSettings::columns`] selects:
     /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
     /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses,
-    /// `F.NAME` of gaps (their contact force, >= 0), `T.NODE` of thermal
-    /// nodes and `Q.NAME` of conductions.
+    /// `F.NAME` of gaps (their contact force, >= 0), `N.NAME` of contacts
+    /// whose normal load is a gap's force (`normal_gap`: that load), `T.NODE`
+    /// of thermal nodes and `Q.NAME` of conductions.
     pub(crate) fn all_column_names(&self) -> Vec<String> {
         let mut cols = Vec::with_capacity(self.all_columns());
         cols.push("t".to_string());
@@ -573,6 +575,9 @@ impl System {
         }
         for g in &self.gaps {
             cols.push(format!("F.{}", g.name));
+        }
+        for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
+            cols.push(format!("N.{}", c.name));
         }
         cols.extend(self.thermal.column_names());
         cols

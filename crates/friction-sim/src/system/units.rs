@@ -134,6 +134,11 @@ fn all_column_units(sys: &System) -> Vec<String> {
     for g in &sys.gaps {
         u.push(sys.link_kind(g.between).unit(Quantity::Force).into());
     }
+    for c in &sys.contacts {
+        if let Some(k) = c.normal_gap {
+            u.push(sys.link_kind(sys.gaps[k].between).unit(Quantity::Force).into());
+        }
+    }
     u.extend(sys.thermal.column_units());
     u
 }

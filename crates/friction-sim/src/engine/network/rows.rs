@@ -191,6 +191,8 @@ pub(crate) enum Pick {
     Mem(usize, usize),
     /// A gap's contact force (>= 0).
     GapForce(usize),
+    /// A contact's normal load (`normal_gap`: its gap's force times `normal`).
+    Normal(usize),
     /// A thermal node's temperature, a conduction's heat flow.
     Temp(usize),
     HeatFlow(usize),
@@ -251,6 +253,7 @@ impl Engine<'_> {
             }
         }
         p.extend((0..sys.gaps.len()).map(Pick::GapForce));
+        p.extend((0..sys.contacts.len()).filter(|&c| sys.contacts[c].normal_gap.is_some()).map(Pick::Normal));
         // a capacity's temperature is a state (read on the fast path)
         p.extend((0..sys.thermal.nodes.len()).map(|k| self.heat.state[k].map_or(Pick::Temp(k), Pick::Y)));
         p.extend((0..sys.thermal.conductions.len()).map(Pick::HeatFlow));
@@ -307,6 +310,7 @@ impl Engine<'_> {
             Pick::SlipVel(c) => s.vrel[c],
             Pick::Mem(c, k) => d.mem[c][k],
             Pick::GapForce(k) => self.gap_force(y, &s, k).force,
+            Pick::Normal(c) => self.load(ts, y, &s, c),
             Pick::Temp(k) => self.temperature(y, k),
             Pick::HeatFlow(k) => self.heat_flow(y, k),
         }));

@@ -353,7 +353,8 @@ pub const TABLES: &[Table] = &[
                 "a [[gap]] whose contact force (N) is the normal load, times `normal`: the load follows the \
                  motion (a body pressed onto a compliant floor, a second body standing for its normal \
                  coordinate); the contact is disengaged (no force, no stick) where that force is zero, \
-                 engaging again where the gap's law c p^n + d p' turns positive",
+                 engaging again where the gap's law c p^n + d p' turns positive. The load is the output \
+                 column `N.NAME` [N]",
             ),
             key(
                 "heat",
