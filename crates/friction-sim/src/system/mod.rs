@@ -258,6 +258,33 @@ impl Gap {
         }
     }
 
+    /// The force law without its limits, signed: `c p^n + d ṗ` in contact
+    /// (negative exactly where the damping's limit takes [`Gap::law`]'s
+    /// force to zero), `c p` out of it (negative): its sign says whether
+    /// the gap carries a force, and its zero is where that starts or ends.
+    ///
+    /// ```
+    /// use friction_sim::system::Gap;
+    /// use friction_sim::Member;
+    /// let g = Gap { name: "floor".into(), between: [Member::Ground, Member::Body(0)],
+    ///               length: 0.0, stiffness: 100.0, damping: 10.0, exponent: 1.0 };
+    /// // 1 cm in, still: c p; leaving at 0.2 m/s the law's force is zero
+    /// // (its damping limit) and the signed one negative; open: c p < 0
+    /// assert_eq!(g.signed_force(-0.01, 0.0), 1.0);
+    /// assert_eq!(g.law(-0.01, 0.2).force, 0.0);
+    /// assert!(g.signed_force(-0.01, 0.2) < 0.0);
+    /// assert!(g.signed_force(0.01, 0.0) < 0.0);
+    /// ```
+    #[inline]
+    pub fn signed_force(&self, srel: f64, vrel: f64) -> f64 {
+        let p = self.length - srel;
+        if p > 0.0 {
+            self.stiffness * p.powf(self.exponent) - self.damping * vrel
+        } else {
+            self.stiffness * p
+        }
+    }
+
     /// The elastic energy stored at `srel = x2 - x1`: c p^(n+1) / (n + 1) \[J\].
     pub fn energy(&self, srel: f64) -> f64 {
         let p = self.length - srel;

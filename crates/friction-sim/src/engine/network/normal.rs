@@ -38,15 +38,7 @@ impl Engine<'_> {
             Some(k) if raw > 0.0 => {
                 let g = &self.sys.gaps[k];
                 let (srel, vrel) = self.gap_rel(y, s, g);
-                let p = g.length - srel;
-                // in contact the unclamped law c p^n + d ṗ: it turns
-                // negative exactly where the damping's limit brings the
-                // force to zero (a body leaving the floor fast)
-                raw * if p > 0.0 {
-                    g.stiffness * p.powf(g.exponent) - g.damping * vrel
-                } else {
-                    g.stiffness * p
-                }
+                raw * g.signed_force(srel, vrel)
             }
             _ => raw,
         }
