@@ -26,7 +26,14 @@ pub const COST_MAX_STEPS: usize = 5_000_000;
 pub fn cost_system(model: AnyModel) -> System {
     System {
         name: "cost".into(),
-        bodies: vec![Body { name: "m".into(), mass: 1.0, x0: 0.0, v0: 0.0, kind: Default::default() }],
+        bodies: vec![Body {
+            name: "m".into(),
+            mass: 1.0,
+            x0: 0.0,
+            v0: 0.0,
+            kind: Default::default(),
+            axis: Default::default(),
+        }],
         drivers: vec![Driver {
             name: "puller".into(),
             motion: Schedule::Ramp { rate: 0.1, offset: 0.0, start: 0.0 },

@@ -130,7 +130,14 @@ pub(crate) fn body_run(
     let Rig { mass, v0, damper } = rig;
     let mut sys = System {
         name: "body".into(),
-        bodies: vec![Body { name: "m".into(), mass, x0: 0.0, v0, kind: Default::default() }],
+        bodies: vec![Body {
+            name: "m".into(),
+            mass,
+            x0: 0.0,
+            v0,
+            kind: Default::default(),
+            axis: Default::default(),
+        }],
         drivers: vec![],
         springs: vec![],
         dampers: if damper > 0.0 {

@@ -124,15 +124,21 @@ where
     let (t0, t1) = (t.first().copied().unwrap_or(0.0), t.last().copied().unwrap_or(1.0));
     let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
     let unit_of = |c: usize| out.units.get(c).map(String::as_str).unwrap_or("");
-    let specs = [
-        ("x.", ("position x", "angle")),
-        ("v.", ("velocity v", "angular velocity")),
-        ("F.", ("friction force F", "friction torque")),
-        ("T.", ("temperature T", "temperature T")),
+    // positions and velocities of every coordinate (y, z, vx, ... of bodies of dim 2 or 3)
+    let specs: [(&[&str], _); 4] = [
+        (&["x.", "y.", "z."], ("position x", "angle")),
+        (&["v.", "vx.", "vy.", "vz."], ("velocity v", "angular velocity")),
+        (&["F."], ("friction force F", "friction torque")),
+        (&["T."], ("temperature T", "temperature T")),
     ];
-    for (panel, (prefix, words)) in panels.iter().zip(specs) {
-        let cols: Vec<usize> =
-            out.columns.iter().enumerate().filter(|(_, c)| c.starts_with(prefix)).map(|(i, _)| i).collect();
+    for (panel, (prefixes, words)) in panels.iter().zip(specs) {
+        let cols: Vec<usize> = out
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| prefixes.iter().any(|p| c.starts_with(p)))
+            .map(|(i, _)| i)
+            .collect();
         let (w, _) = panel.dim_in_pixel();
         let (area, legend) = panel.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
         let mut lo = f64::INFINITY;

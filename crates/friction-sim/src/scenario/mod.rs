@@ -13,6 +13,9 @@
 //! mass = 1.0
 //! x0 = 0.0
 //! v0 = 0.0
+//! # dim = 2 (or 3): a body with coordinates x, y (z), x0 = [x, y], v0 = [vx, vy];
+//! # columns x.NAME, y.NAME, vx.NAME, vy.NAME; springs, dampers, forces, gaps and
+//! # stops take direction = "x" | "y" | "z" (x by default)
 //! [[spring]]            # force on the first member k (x2 - x1 - length)
 //! between = ["m", "slider"]
 //! stiffness = 100.0
@@ -28,6 +31,9 @@
 //! model = "dahl"
 //! params = { sigma0 = 1e5, fc = 1.0, exponent = 1.0 }
 //! normal = 1.0          # or a schedule table; scales the force and the maximum static force
+//! # between bodies of dim 2: normal_stiffness = KN, gap = G0 make the normal load
+//! # N = max(0, KN (G0 - y)), y the first member's y relative to the second's
+//! # (column N.NAME); the contact rubs along x and is open where N = 0
 //! # any schedule may be an FMU input, set by a co-simulation master (friction fmu);
 //! # friction run holds `start`. quantity = "value" (default: for a driver its position)
 //! # or "velocity" (the driver's velocity, its position integrated from `offset`):
@@ -126,6 +132,7 @@ use toml::Spanned;
 
 use crate::error::SimError;
 use crate::system::checks::{self as builder, Names};
+use crate::system::planar;
 use crate::system::schedule::Schedule;
 use crate::system::Invalid;
 
@@ -142,7 +149,7 @@ use solver::{solver_settings, RawSolver};
 // The system's types, at the paths this module has always given them.
 #[doc(no_inline)]
 pub use crate::system::{
-    check_name, human_bytes, Body, Contact, Damper, Driver, Force, Gap, GapForce, Kind, LinearAlgebra,
+    check_name, human_bytes, Axis, Body, Contact, Damper, Driver, Force, Gap, GapForce, Kind, LinearAlgebra,
     Member, Method, SolverSettings, Spring, StateColumns, Stop, System, AUTO_STATE_COLUMNS,
     DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_STEPS, MAX_NAME_LEN,
 };
@@ -195,10 +202,9 @@ struct RawBody {
     #[serde(default)]
     kind: Kind,
     mass: f64,
-    #[serde(default)]
-    x0: f64,
-    #[serde(default)]
-    v0: f64,
+    dim: Option<i64>,
+    x0: Option<toml::Value>,
+    v0: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -208,6 +214,7 @@ struct RawSpring {
     between: Vec<String>,
     stiffness: Option<f64>,
     length: Option<f64>,
+    direction: Option<String>,
 }
 
 // springs and dampers have separate structs, so that an unknown key lists
@@ -219,6 +226,7 @@ struct RawDamper {
     between: Vec<String>,
     coefficient: Option<f64>,
     heat: Option<String>,
+    direction: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -227,6 +235,7 @@ struct RawForce {
     name: Option<String>,
     on: String,
     value: toml::Value,
+    direction: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -239,6 +248,8 @@ struct RawContact {
     params: toml::Table,
     normal: Option<toml::Value>,
     normal_gap: Option<String>,
+    normal_stiffness: Option<f64>,
+    gap: Option<f64>,
     heat: Option<String>,
 }
 
@@ -252,6 +263,7 @@ struct RawGap {
     damping: Option<f64>,
     exponent: Option<f64>,
     heat: Option<String>,
+    direction: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -262,6 +274,7 @@ struct RawStop {
     max: Option<f64>,
     #[serde(default)]
     restitution: f64,
+    direction: Option<String>,
 }
 
 /// Read a scenario file.
@@ -319,13 +332,35 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         drivers.push(Driver { name: d.name.clone(), motion, kind: d.kind });
     }
     let mut bodies = Vec::new();
-    for (i, b) in raw.body.iter().enumerate() {
+    for b in &raw.body {
         let span = b.span();
         let b = b.get_ref();
-        names.add(&b.name, Member::Body(i)).map_err(|e| at(&span, e))?;
-        let mut body = builder::check_body(&b.name, b.mass, b.x0, b.v0).map_err(|e| at(&span, e))?;
-        body.kind = b.kind;
-        bodies.push(body);
+        let what = format!("body \"{}\"", b.name);
+        let dim = usize::try_from(b.dim.unwrap_or(1)).unwrap_or(usize::MAX);
+        let coord = |v: &Option<toml::Value>, key: &'static str| {
+            planar::coordinates(v.as_ref(), dim, key, &what).map_err(|e| at(&span, e))
+        };
+        let (x0, v0) = (coord(&b.x0, "x0")?, coord(&b.v0, "v0")?);
+        let parts = planar::check_body_dim(&b.name, b.mass, b.dim.unwrap_or(1), &x0, &v0)
+            .map_err(|e| at(&span, e))?;
+        names
+            .add_body(&b.name, (bodies.len()..bodies.len() + parts.len()).collect())
+            .map_err(|e| at(&span, e))?;
+        if b.kind.rotational() && parts.len() > 1 {
+            return Err(at(
+                &span,
+                Invalid::at(
+                    "kind",
+                    format!(
+                        "{what}: a rotational body has one coordinate (an angle); `dim` is for translation"
+                    ),
+                ),
+            ));
+        }
+        bodies.extend(parts.into_iter().map(|mut p| {
+            p.kind = b.kind;
+            p
+        }));
     }
 
     let mut structures = structures(&raw.structure, &src, &mut names)?;
@@ -335,8 +370,10 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = s.span();
         let s = s.get_ref();
         let name = s.name.clone().unwrap_or_else(|| format!("spring{i}"));
+        let axis = planar::direction(s.direction.as_deref(), &format!("spring \"{name}\""))
+            .map_err(|e| at(&span, e))?;
         springs.push(
-            builder::check_spring(&names, &name, &s.between, s.stiffness, s.length)
+            builder::check_spring(&names, &name, &s.between, s.stiffness, s.length, axis)
                 .map_err(|e| at(&span, e))?,
         );
     }
@@ -345,15 +382,21 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = s.span();
         let s = s.get_ref();
         let name = s.name.clone().unwrap_or_else(|| format!("damper{i}"));
-        dampers
-            .push(builder::check_damper(&names, &name, &s.between, s.coefficient).map_err(|e| at(&span, e))?);
+        let axis = planar::direction(s.direction.as_deref(), &format!("damper \"{name}\""))
+            .map_err(|e| at(&span, e))?;
+        dampers.push(
+            builder::check_damper(&names, &name, &s.between, s.coefficient, axis)
+                .map_err(|e| at(&span, e))?,
+        );
     }
     let mut forces = Vec::new();
     for (i, f) in raw.force.iter().enumerate() {
         let span = f.span();
         let f = f.get_ref();
         let name = f.name.clone().unwrap_or_else(|| format!("force{i}"));
-        let on = builder::check_force_target(&names, &name, &f.on).map_err(|e| at(&span, e))?;
+        let axis = planar::direction(f.direction.as_deref(), &format!("force \"{name}\""))
+            .map_err(|e| at(&span, e))?;
+        let on = builder::check_force_target(&names, &name, &f.on, axis).map_err(|e| at(&span, e))?;
         let what = format!("force \"{name}\" value");
         let value = schedule_value(&f.value, &what, &src, t_end)
             .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
@@ -407,8 +450,10 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let s = s.get_ref();
         let min = s.min.unwrap_or(f64::NEG_INFINITY);
         let max = s.max.unwrap_or(f64::INFINITY);
+        let axis = planar::direction(s.direction.as_deref(), &format!("stop on \"{}\"", s.body))
+            .map_err(|e| at(&span, e))?;
         stops.push(
-            builder::check_stop(&names, &bodies, &s.body, min, max, s.restitution)
+            builder::check_stop(&names, &bodies, &s.body, min, max, s.restitution, axis)
                 .map_err(|e| at(&span, e))?,
         );
     }
@@ -417,6 +462,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = g.span();
         let g = g.get_ref();
         let name = g.name.clone().unwrap_or_else(|| format!("g{i}"));
+        let axis = planar::direction(g.direction.as_deref(), &format!("gap \"{name}\""))
+            .map_err(|e| at(&span, e))?;
         let raw_gap = builder::RawGap {
             name: &name,
             between: &g.between,
@@ -424,12 +471,29 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             stiffness: g.stiffness,
             damping: g.damping,
             exponent: g.exponent,
+            axis,
         };
         gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
     }
-    // a contact's normal load from a gap's force
+    // a contact's normal load from a gap's force: its own gap
+    // (`normal_stiffness`) or a named one (`normal_gap`)
     for (i, c) in raw.contact.iter().enumerate() {
         let span = c.span();
+        let r = c.get_ref();
+        if let Some(g) = planar::contact_normal(
+            &names,
+            &mut contact_names,
+            &contacts[i].name,
+            &r.between,
+            r.normal_stiffness,
+            r.gap,
+            r.normal_gap.is_some(),
+        )
+        .map_err(|e| at(&span, e))?
+        {
+            contacts[i].normal_gap = Some(gaps.len());
+            gaps.push(g);
+        }
         if let Some(g) = &c.get_ref().normal_gap {
             contacts[i].normal_gap = Some(
                 builder::check_normal_gap(&contacts[i], &gaps, g)
@@ -458,7 +522,13 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             crate::system::units::Link::Spring => raw.spring[i].span(),
             crate::system::units::Link::Damper => raw.damper[i].span(),
             crate::system::units::Link::Contact => raw.contact[i].span(),
-            crate::system::units::Link::Gap => raw.gap[i].span(),
+            // a contact's own normal gap (`normal_stiffness`) is that contact's
+            crate::system::units::Link::Gap => match raw.gap.get(i) {
+                Some(g) => g.span(),
+                None => {
+                    raw.contact[sys.contacts.iter().position(|c| c.normal_gap == Some(i)).unwrap_or(0)].span()
+                }
+            },
         };
         at(&span, e)
     })?;

@@ -22,6 +22,7 @@
 use friction_models::{AnyModel, ModelError};
 
 use super::checks::*;
+use super::planar;
 use super::schedule::Schedule;
 use super::{check_name, Contact, Driver, Force, Invalid, Member, SolverSettings, StateColumns, System};
 use crate::error::SimError;
@@ -96,7 +97,8 @@ struct PendingContact {
 pub struct SystemBuilder {
     name: String,
     drivers: Vec<(String, Schedule)>,
-    bodies: Vec<(String, f64, f64, f64)>,
+    /// name, mass, x0 and v0 per coordinate
+    bodies: Vec<(String, f64, Vec<f64>, Vec<f64>)>,
     springs: Vec<(String, Between, f64, f64)>,
     dampers: Vec<(String, Between, f64)>,
     forces: Vec<(String, String, Schedule)>,
@@ -109,6 +111,10 @@ pub struct SystemBuilder {
     structures: Vec<StructureSpec>,
     /// (contact, gap) of `normal_gap`
     normal_gaps: Vec<(String, String)>,
+    /// (spring, damper, gap or force name, `direction`)
+    directions: Vec<(String, String)>,
+    /// (contact, `normal_stiffness`, `gap`)
+    normal_stiffness: Vec<(String, f64, f64)>,
 }
 
 /// A linear structure from matrices for [`SystemBuilder::structure`]
@@ -185,6 +191,8 @@ impl System {
             thermal: Default::default(),
             normal_gaps: Vec::new(),
             structures: vec![],
+            directions: vec![],
+            normal_stiffness: vec![],
         }
     }
 
@@ -207,7 +215,48 @@ impl SystemBuilder {
 
     /// A body of mass `mass` starting at position `x0` with velocity `v0`.
     pub fn body_at(mut self, name: &str, mass: f64, x0: f64, v0: f64) -> Self {
-        self.bodies.push((name.to_string(), mass, x0, v0));
+        self.bodies.push((name.to_string(), mass, vec![x0], vec![v0]));
+        self
+    }
+
+    /// A body with `x0.len()` coordinates (`dim = 2 | 3` of a scenario: x,
+    /// y and z), starting at `x0` with velocities `v0` (one per
+    /// coordinate). Its columns are `x.NAME`, `y.NAME`, `vx.NAME`, ...;
+    /// connections and forces act along x unless given a
+    /// [`direction`](SystemBuilder::direction).
+    ///
+    /// ```
+    /// use friction_sim::{SolverSettings, System};
+    /// let sys = System::builder("puck")
+    ///     .body_dim("m", 1.0, &[0.0, 0.01], &[1.0, -1.0])
+    ///     .contact("c", ("m", "ground"), friction_models::build("coulomb", &Default::default()).unwrap())
+    ///     .normal_stiffness("c", 1e4, 0.0) // N = max(0, 1e4 (0 - y))
+    ///     .solver(SolverSettings::with_t_end(0.05))
+    ///     .build()
+    ///     .unwrap();
+    /// let out = friction_sim::simulate(&sys).unwrap();
+    /// assert!(out.last("y.m") > 0.0); // it bounced off the floor
+    /// assert!(out.last("vx.m") < 1.0); // and lost speed rubbing on it
+    /// ```
+    pub fn body_dim(mut self, name: &str, mass: f64, x0: &[f64], v0: &[f64]) -> Self {
+        self.bodies.push((name.to_string(), mass, x0.to_vec(), v0.to_vec()));
+        self
+    }
+
+    /// The coordinate (`"x"`, `"y"` or `"z"`, the `direction` key of a
+    /// scenario) along which the spring, damper, gap or force named
+    /// `element` acts (every one of that name); x when not given.
+    pub fn direction(mut self, element: &str, direction: &str) -> Self {
+        self.directions.push((element.to_string(), direction.to_string()));
+        self
+    }
+
+    /// The normal load of contact `contact` between members of dim 2 is
+    /// `N = max(0, normal_stiffness (gap - y))`, `y` its first member's y
+    /// relative to the second's (`normal_stiffness` and `gap` of a scenario;
+    /// see the scenario format's contacts with a normal).
+    pub fn normal_stiffness(mut self, contact: &str, normal_stiffness: f64, gap: f64) -> Self {
+        self.normal_stiffness.push((contact.to_string(), normal_stiffness, gap));
         self
     }
 
@@ -400,10 +449,26 @@ impl SystemBuilder {
             drivers.push(Driver { name, motion, kind: Default::default() });
         }
         let mut bodies = Vec::new();
-        for (i, (name, mass, x0, v0)) in self.bodies.into_iter().enumerate() {
-            names.add(&name, Member::Body(i)).map_err(inv)?;
-            bodies.push(check_body(&name, mass, x0, v0).map_err(inv)?);
+        for (name, mass, x0, v0) in self.bodies {
+            let parts = planar::check_body_dim(&name, mass, x0.len() as i64, &x0, &v0).map_err(inv)?;
+            names.add_body(&name, (bodies.len()..bodies.len() + parts.len()).collect()).map_err(inv)?;
+            bodies.extend(parts);
         }
+        let dirs = &self.directions;
+        for (e, _) in dirs {
+            let n = |v: &[String]| v.iter().any(|x| x == e);
+            let known = n(&self.springs.iter().map(|s| s.0.clone()).collect::<Vec<_>>())
+                || n(&self.dampers.iter().map(|s| s.0.clone()).collect::<Vec<_>>())
+                || n(&self.gaps.iter().map(|s| s.0.clone()).collect::<Vec<_>>())
+                || n(&self.forces.iter().map(|s| s.0.clone()).collect::<Vec<_>>());
+            if !known {
+                return Err(err(format!("direction: no spring, damper, gap or force is named \"{e}\"")));
+            }
+        }
+        let axis = |element: &str, what: &str| {
+            let d = dirs.iter().rev().find(|(e, _)| e == element).map(|(_, d)| d.as_str());
+            planar::direction(d, what).map_err(inv)
+        };
         let mut structures = Vec::new();
         for (i, sp) in self.structures.into_iter().enumerate() {
             let s = crate::structure::parse::check_matrices(
@@ -421,15 +486,18 @@ impl SystemBuilder {
         let ends = |b: &Between| [b.0.name().to_string(), b.1.name().to_string()];
         let mut springs = Vec::new();
         for (name, between, k, l) in &self.springs {
-            springs.push(check_spring(&names, name, &ends(between), Some(*k), Some(*l)).map_err(inv)?);
+            let a = axis(name, &format!("spring \"{name}\""))?;
+            springs.push(check_spring(&names, name, &ends(between), Some(*k), Some(*l), a).map_err(inv)?);
         }
         let mut dampers = Vec::new();
         for (name, between, c) in &self.dampers {
-            dampers.push(check_damper(&names, name, &ends(between), Some(*c)).map_err(inv)?);
+            let a = axis(name, &format!("damper \"{name}\""))?;
+            dampers.push(check_damper(&names, name, &ends(between), Some(*c), a).map_err(inv)?);
         }
         let mut forces = Vec::new();
         for (name, on, value) in self.forces {
-            let on = check_force_target(&names, &name, &on).map_err(inv)?;
+            let a = axis(&name, &format!("force \"{name}\""))?;
+            let on = check_force_target(&names, &name, &on, a).map_err(inv)?;
             check_signal(&value, &format!("force \"{name}\" value"), t_end).map_err(err)?;
             match on {
                 Ok(on) => forces.push(Force { name, on, value }),
@@ -437,11 +505,13 @@ impl SystemBuilder {
             }
         }
         let mut contacts = Vec::new();
+        let mut contact_ends = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for (i, c) in self.contacts.into_iter().enumerate() {
             check_contact_name(&mut seen, &c.name).map_err(inv)?;
             let what = format!("contact \"{}\"", c.name);
             let between = names.pair(&ends(&c.between), &what).map_err(inv)?;
+            contact_ends.push(ends(&c.between));
             let model = c.model.map_err(|e| err(model_invalid(i, &what, &e).1))?;
             check_signal(&c.normal, &format!("{what} `normal`"), t_end).map_err(err)?;
             check_load(&model, &c.normal, &what).map_err(inv)?;
@@ -449,6 +519,7 @@ impl SystemBuilder {
         }
         let mut gaps = Vec::new();
         for (name, between, g) in &self.gaps {
+            let a = axis(name, &format!("gap \"{name}\""))?;
             let raw = RawGap {
                 name,
                 between: &ends(between),
@@ -456,8 +527,24 @@ impl SystemBuilder {
                 stiffness: Some(g.stiffness),
                 damping: Some(g.damping),
                 exponent: Some(g.exponent),
+                axis: a,
             };
             gaps.push(check_gap(&names, &mut seen, raw).map_err(inv)?);
+        }
+        for (contact, kn, g0) in &self.normal_stiffness {
+            let c = contacts
+                .iter()
+                .position(|c| &c.name == contact)
+                .ok_or_else(|| err(format!("normal_stiffness: no contact named \"{contact}\"")))?;
+            let between = &contact_ends[c];
+            let has_gap = self.normal_gaps.iter().any(|(n, _)| n == contact);
+            let g =
+                planar::contact_normal(&names, &mut seen, contact, between, Some(*kn), Some(*g0), has_gap)
+                    .map_err(inv)?;
+            if let Some(g) = g {
+                contacts[c].normal_gap = Some(gaps.len());
+                gaps.push(g);
+            }
         }
         for (contact, gap) in &self.normal_gaps {
             let c = contacts
@@ -468,7 +555,7 @@ impl SystemBuilder {
         }
         let mut stops = Vec::new();
         for (body, min, max, e) in &self.stops {
-            stops.push(check_stop(&names, &bodies, body, *min, *max, *e).map_err(inv)?);
+            stops.push(check_stop(&names, &bodies, body, *min, *max, *e, 0).map_err(inv)?);
         }
         for r in &self.rotational {
             match names.member(r, "kind", "rotational").map_err(inv)? {

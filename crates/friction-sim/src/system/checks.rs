@@ -12,14 +12,69 @@ use super::{
 };
 
 /// The names of bodies and drivers (and `ground`), in the order they were
-/// added, and of structures with the file index of each of their physical
-/// DOFs (their members are `NAME:INDEX`).
+/// added, of structures with the file index of each of their physical
+/// DOFs (their members are `NAME:INDEX`), and of bodies of dim 2 or 3 with
+/// the body index of each of their coordinates (the name itself resolves
+/// to x).
 #[derive(Debug)]
-pub(crate) struct Names(HashMap<String, Member>, HashMap<String, (usize, Vec<usize>)>);
+pub(crate) struct Names(
+    HashMap<String, Member>,
+    HashMap<String, (usize, Vec<usize>)>,
+    HashMap<String, Vec<usize>>,
+);
 
 impl Names {
     pub(crate) fn new() -> Self {
-        Names(HashMap::from([("ground".to_string(), Member::Ground)]), HashMap::new())
+        Names(HashMap::from([("ground".to_string(), Member::Ground)]), HashMap::new(), HashMap::new())
+    }
+
+    /// Register a body of dim 2 or 3 named `name` whose coordinates are the
+    /// bodies `coords` (x, y, z); its name resolves to x.
+    pub(crate) fn add_body(&mut self, name: &str, coords: Vec<usize>) -> Result<(), Invalid> {
+        self.add(name, Member::Body(coords[0]))?;
+        if coords.len() > 1 {
+            self.2.insert(name.to_string(), coords);
+        }
+        Ok(())
+    }
+
+    /// The number of coordinates of body `name` (1 unless it has `dim`).
+    pub(crate) fn dim(&self, name: &str) -> usize {
+        self.2.get(name).map_or(1, Vec::len)
+    }
+
+    /// Resolve a member name along coordinate `axis` (0: x, 1: y, 2: z):
+    /// the ground has every coordinate; a body of dim 2 or 3 those it has;
+    /// every other member only x.
+    pub(crate) fn along(
+        &self,
+        name: &str,
+        axis: usize,
+        key: &'static str,
+        what: &str,
+    ) -> Result<Member, Invalid> {
+        let m = self.member(name, key, what)?;
+        if axis == 0 || m == Member::Ground {
+            return Ok(m);
+        }
+        let xyz = ["x", "y", "z"][axis.min(2)];
+        match self.2.get(name) {
+            Some(c) if axis < c.len() => Ok(Member::Body(c[axis])),
+            Some(c) => Err(Invalid::at(
+                "direction",
+                format!(
+                    "{what}: `direction` = \"{xyz}\" but body \"{name}\" has dim = {}; valid values \"x\"{}",
+                    c.len(),
+                    if c.len() == 3 { ", \"y\" or \"z\"" } else { " or \"y\"" }
+                ),
+            )),
+            None => Err(Invalid::at(
+                "direction",
+                format!(
+                    "{what}: `direction` = \"{xyz}\" but \"{name}\" moves along x only (a body without                      `dim`, a driver or a structure's DOF); give the body `dim = 2` or `dim = 3`"
+                ),
+            )),
+        }
     }
 
     /// Register structure `index` named `name` whose physical DOFs are the
@@ -119,14 +174,24 @@ impl Names {
 
     /// Resolve `between`: exactly two different members.
     pub(crate) fn pair<S: AsRef<str>>(&self, between: &[S], what: &str) -> Result<[Member; 2], Invalid> {
+        self.pair_along(between, 0, what)
+    }
+
+    /// Resolve `between` along coordinate `axis` ([`Names::along`]).
+    pub(crate) fn pair_along<S: AsRef<str>>(
+        &self,
+        between: &[S],
+        axis: usize,
+        what: &str,
+    ) -> Result<[Member; 2], Invalid> {
         if between.len() != 2 {
             return Err(Invalid::at(
                 "between",
                 format!("{what}: `between` needs exactly 2 names, found {}", between.len()),
             ));
         }
-        let a = self.member(between[0].as_ref(), "between", what)?;
-        let b = self.member(between[1].as_ref(), "between", what)?;
+        let a = self.along(between[0].as_ref(), axis, "between", what)?;
+        let b = self.along(between[1].as_ref(), axis, "between", what)?;
         if a == b {
             return Err(Invalid::at("between", format!("{what}: `between` names the same member twice")));
         }
@@ -164,7 +229,7 @@ pub(crate) fn check_body(name: &str, mass: f64, x0: f64, v0: f64) -> Result<Body
             return Err(Invalid::at(k, format!("body \"{name}\": `{k}` = {x} is not finite")));
         }
     }
-    Ok(Body { name: name.to_string(), mass, x0, v0, kind: Default::default() })
+    Ok(Body { name: name.to_string(), mass, x0, v0, kind: Default::default(), axis: Default::default() })
 }
 
 /// A signal (a force's value, a contact's normal load) finite over `[0, t_end]`.
@@ -184,10 +249,11 @@ pub(crate) fn check_spring(
     between: &[impl AsRef<str>],
     stiffness: Option<f64>,
     length: Option<f64>,
+    axis: usize,
 ) -> Result<Spring, Invalid> {
     let what = format!("spring \"{name}\"");
     check_name(name).map_err(|m| Invalid::at("name", format!("spring: `name`: {m}")))?;
-    let between = names.pair(between, &what)?;
+    let between = names.pair_along(between, axis, &what)?;
     let stiffness = positive(stiffness, "stiffness", &what, true)?;
     let length = length.unwrap_or(0.0);
     if !length.is_finite() {
@@ -202,10 +268,11 @@ pub(crate) fn check_damper(
     name: &str,
     between: &[impl AsRef<str>],
     coefficient: Option<f64>,
+    axis: usize,
 ) -> Result<Damper, Invalid> {
     let what = format!("damper \"{name}\"");
     check_name(name).map_err(|m| Invalid::at("name", format!("damper: `name`: {m}")))?;
-    let between = names.pair(between, &what)?;
+    let between = names.pair_along(between, axis, &what)?;
     let coefficient = positive(coefficient, "coefficient", &what, true)?;
     Ok(Damper { name: name.to_string(), between, coefficient })
 }
@@ -216,10 +283,11 @@ pub(crate) fn check_force_target(
     names: &Names,
     name: &str,
     on: &str,
+    axis: usize,
 ) -> Result<Result<usize, (usize, usize)>, Invalid> {
     let what = format!("force \"{name}\"");
     check_name(name).map_err(|m| Invalid::at("name", format!("force: `name`: {m}")))?;
-    match names.member(on, "on", &what)? {
+    match names.along(on, axis, "on", &what)? {
         Member::Body(b) => Ok(Ok(b)),
         Member::Dof { structure, index } => Ok(Err((structure, index))),
         _ => Err(Invalid::at(
@@ -249,6 +317,8 @@ pub(crate) struct RawGap<'a, S: AsRef<str>> {
     pub stiffness: Option<f64>,
     pub damping: Option<f64>,
     pub exponent: Option<f64>,
+    /// The coordinate it acts along (0: x, 1: y, 2: z).
+    pub axis: usize,
 }
 
 /// A gap's name (unique among contacts and gaps: both have an `F.NAME`
@@ -267,7 +337,7 @@ pub(crate) fn check_gap<S: AsRef<str>>(
             format!("gap name \"{name}\" is used twice (contacts and gaps share the column names F.NAME)"),
         ));
     }
-    let between = names.pair(g.between, &what)?;
+    let between = names.pair_along(g.between, g.axis, &what)?;
     let stiffness = positive(g.stiffness, "stiffness", &what, false)?;
     let damping = g.damping.unwrap_or(0.0);
     if !(damping.is_finite() && damping >= 0.0) {
@@ -360,9 +430,10 @@ pub(crate) fn check_stop(
     min: f64,
     max: f64,
     restitution: f64,
+    axis: usize,
 ) -> Result<Stop, Invalid> {
     let what = format!("stop on \"{body}\"");
-    let b = match names.member(body, "body", &what)? {
+    let b = match names.along(body, axis, "body", &what)? {
         Member::Body(b) => b,
         Member::Dof { .. } => {
             return Err(Invalid::at(

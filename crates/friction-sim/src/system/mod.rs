@@ -8,6 +8,7 @@
 //! - `mod.rs`: the types and what a system says of itself (inputs, columns,
 //!   output size);
 //! - `checks.rs`: the checks shared by the scenario parser and the builder;
+//! - `planar.rs`: bodies of dim 2 and 3, `direction`, a contact's normal stiffness;
 //! - `builder.rs`: the typed builder;
 //! - `schedule.rs`: schedules and input signals;
 //! - `units.rs`: rotational or translational members and column units;
@@ -21,12 +22,14 @@ use friction_models::{AnyModel, FrictionModel};
 pub mod builder;
 pub(crate) mod checks;
 mod human;
+pub(crate) mod planar;
 pub mod schedule;
 pub mod thermal;
 mod thermal_law;
 pub mod units;
 
 pub use human::{duration_text, human_bytes};
+pub use planar::Axis;
 use schedule::{InputSignal, Schedule};
 pub use units::Kind;
 
@@ -122,6 +125,19 @@ pub struct Body {
     pub v0: f64,
     /// Translational (the default) or rotational: only the units change.
     pub kind: Kind,
+    /// Which coordinate of its body this is: [`Axis::Line`] for a body of
+    /// one coordinate (the default), x, y or z for the coordinates of a body
+    /// of `dim = 2 | 3` (one `Body` per coordinate, with the same name).
+    pub axis: Axis,
+}
+
+impl Body {
+    /// The body's position and velocity columns, e.g. `x.m` and `v.m` (a
+    /// body of one coordinate) or `y.m` and `vy.m` (the y of a 2-D body).
+    pub fn columns(&self) -> (String, String) {
+        let (x, v) = self.axis.prefixes();
+        (format!("{x}.{}", self.name), format!("{v}.{}", self.name))
+    }
 }
 
 /// A point with prescribed motion.
@@ -518,7 +534,10 @@ impl System {
     pub fn member_name(&self, m: Member) -> std::borrow::Cow<'_, str> {
         match m {
             Member::Ground => "ground".into(),
-            Member::Body(i) => self.bodies[i].name.as_str().into(),
+            Member::Body(i) => match self.bodies[i].axis {
+                Axis::Line => self.bodies[i].name.as_str().into(),
+                a => format!("{} ({})", self.bodies[i].name, ["x", "y", "z"][a.index()]).into(),
+            },
             Member::Driver(i) => self.drivers[i].name.as_str().into(),
             Member::Dof { structure, index } => match self.structures.get(structure) {
                 Some(s) => s.coordinate_name(index).into(),
@@ -579,8 +598,9 @@ impl System {
         let mut cols = Vec::with_capacity(self.all_columns());
         cols.push("t".to_string());
         for b in &self.bodies {
-            cols.push(format!("x.{}", b.name));
-            cols.push(format!("v.{}", b.name));
+            let (x, v) = b.columns();
+            cols.push(x);
+            cols.push(v);
         }
         for dr in &self.drivers {
             cols.push(format!("x.{}", dr.name));

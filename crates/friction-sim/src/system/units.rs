@@ -11,6 +11,9 @@
 //! | `t` | s | s |
 //! | `x.NAME` (body, driver) | m | rad |
 //! | `v.NAME` | m/s | rad/s |
+//! | `x.NAME`, `y.NAME`, `z.NAME` (the coordinates of a body of dim 2 or 3) | m | - |
+//! | `vx.NAME`, `vy.NAME`, `vz.NAME` | m/s | - |
+//! | `N.NAME` (normal load of a contact with `normal_stiffness` or `normal_gap`) | N | N m |
 //! | `F.NAME` (contact force on its first member) | N | N m |
 //! | `s.NAME` (contact slip: first member minus second) | m | rad |
 //! | `sv.NAME` (slip velocity) | m/s | rad/s |

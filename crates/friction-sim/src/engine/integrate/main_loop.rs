@@ -537,10 +537,10 @@ impl Engine<'_> {
     pub(crate) fn state_name(&self, k: usize) -> String {
         let sys = self.sys;
         if k < self.nb {
-            return format!("x.{}", sys.bodies[k].name);
+            return sys.bodies[k].columns().0;
         }
         if k < 2 * self.nb {
-            return format!("v.{}", sys.bodies[k - self.nb].name);
+            return sys.bodies[k - self.nb].columns().1;
         }
         if k >= self.heat.t_off && k < self.q_off {
             if let Some(n) = self.heat.state.iter().position(|&s| s == Some(k)) {

@@ -569,8 +569,9 @@ impl<'s> Engine<'s> {
     pub(crate) fn state_text(&self, y: &[f64]) -> String {
         let mut parts = Vec::new();
         for (i, b) in self.sys.bodies.iter().enumerate().take(20) {
-            parts.push(format!("x.{} = {:e}", b.name, y[i]));
-            parts.push(format!("v.{} = {:e}", b.name, y[self.nb + i]));
+            let (x, v) = b.columns();
+            parts.push(format!("{x} = {:e}", y[i]));
+            parts.push(format!("{v} = {:e}", y[self.nb + i]));
         }
         if self.sys.bodies.len() > 20 {
             parts.push(format!("... ({} bodies)", self.sys.bodies.len()));

@@ -131,6 +131,10 @@ fn key_schema(k: &Key) -> Value {
             { "type": "array", "items": { "type": "number", "minimum": 0 }, "minItems": 1 }
         ] }),
         Kind::Indices => json!({ "type": "array", "items": { "type": "integer", "minimum": 0 } }),
+        Kind::Coordinates => json!({ "oneOf": [
+            { "type": "number" },
+            { "type": "array", "items": { "type": "number" }, "minItems": 2, "maxItems": 3 }
+        ] }),
         Kind::Reduce => json!({
             "type": "object",
             "additionalProperties": false,

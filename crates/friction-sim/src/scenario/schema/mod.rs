@@ -78,6 +78,9 @@ pub enum Kind {
     Indices,
     /// A Craig-Bampton reduction table `{ keep, modes, write }`.
     Reduce,
+    /// A number, or a list of 2 or 3 numbers (one per coordinate of a body
+    /// of `dim` 2 or 3).
+    Coordinates,
 }
 
 impl Kind {
@@ -103,6 +106,7 @@ impl Kind {
             Kind::Ratios => "number or array of numbers",
             Kind::Indices => "array of integers",
             Kind::Reduce => "table",
+            Kind::Coordinates => "number or array of numbers",
         }
     }
 
@@ -156,6 +160,7 @@ impl Kind {
             Kind::Ratios => "each in [0, inf)".to_string(),
             Kind::Indices => "each in [0, DOFs)".to_string(),
             Kind::Reduce => "`keep`: DOF indices; `modes`: >= 0; `write`: a directory (optional)".to_string(),
+            Kind::Coordinates => "a number (dim 1) or `dim` numbers, each finite".to_string(),
         }
     }
 }
@@ -239,8 +244,18 @@ pub const TABLES: &[Table] = &[
                 "rotational: mass is an inertia [kg m²], x0 an angle [rad], v0 [rad/s]; a spring, damper, contact or gap joins members of one kind",
             ),
             key("mass", POSITIVE, "kg", "", true, "mass (inertia [kg m²] if rotational)"),
-            key("x0", ANY, "m", "0", false, "initial position"),
-            key("v0", ANY, "m/s", "0", false, "initial velocity"),
+            key(
+                "dim",
+                Kind::Integer { min: 1 },
+                "",
+                "1",
+                false,
+                "coordinates: 1 (a line), 2 (x, y) or 3 (x, y, z); columns `x.NAME`, `y.NAME`, `vx.NAME`, \
+                 `vy.NAME` (and `z`, `vz`) for dim 2 and 3, each coordinate on its own line (small \
+                 displacements); translational only",
+            ),
+            key("x0", Kind::Coordinates, "m", "0", false, "initial position: `[x, y]` or `[x, y, z]` with `dim`"),
+            key("v0", Kind::Coordinates, "m/s", "0", false, "initial velocity: `[vx, vy]` or `[vx, vy, vz]` with `dim`"),
         ],
     },
     Table {
@@ -278,6 +293,14 @@ pub const TABLES: &[Table] = &[
                 false,
                 "unstretched length: the spring is relaxed when x2 - x1 = length",
             ),
+            key(
+                "direction",
+                Kind::Choice(&["x", "y", "z"]),
+                "",
+                "\"x\"",
+                false,
+                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
+            ),
         ],
     },
     Table {
@@ -290,6 +313,14 @@ pub const TABLES: &[Table] = &[
             key("between", Kind::Pair, "", "", true, "first and second member"),
             key("coefficient", NON_NEGATIVE, "N s/m", "", true, "damping coefficient c"),
             key("heat", Kind::Name, "", "", false, "the [[thermal]] node that receives its loss power c (v2 - v1)²"),
+            key(
+                "direction",
+                Kind::Choice(&["x", "y", "z"]),
+                "",
+                "\"x\"",
+                false,
+                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
+            ),
         ],
     },
     Table {
@@ -307,6 +338,14 @@ pub const TABLES: &[Table] = &[
                 "",
                 true,
                 "force F(t), positive along x: a number or a schedule",
+            ),
+            key(
+                "direction",
+                Kind::Choice(&["x", "y", "z"]),
+                "",
+                "\"x\"",
+                false,
+                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
             ),
         ],
     },
@@ -357,6 +396,28 @@ pub const TABLES: &[Table] = &[
                  column `N.NAME` [N]",
             ),
             key(
+                "normal_stiffness",
+                POSITIVE,
+                "N/m",
+                "",
+                false,
+                "between members of dim 2 (bodies with `dim = 2`, or one and \"ground\"): the normal load is \
+                 the unilateral penalty N = max(0, KN (gap - y)), y the first member's y relative to the \
+                 second's; the contact rubs along x with the model's force and capacity times N (its \
+                 parameters are those at N = 1), and is open (no force, no stick; the model's state \
+                 follows the slip) where N = 0. Its penalty is the gap `NAME.normal` (column \
+                 `F.NAME.normal`, events open/closed); the load is the column `N.NAME` [N]. Between \
+                 members of dim 3 (two tangential directions) it is refused: not in the engine yet",
+            ),
+            key(
+                "gap",
+                ANY,
+                "m",
+                "0",
+                false,
+                "with `normal_stiffness`: the clearance G0; in contact while y < G0",
+            ),
+            key(
                 "heat",
                 Kind::Name,
                 "",
@@ -402,6 +463,14 @@ pub const TABLES: &[Table] = &[
                 "exponent n of the spring force c p^n (1.5: Hertzian contact of spheres)",
             ),
             key("heat", Kind::Name, "", "", false, "the [[thermal]] node that receives its damping's loss power"),
+            key(
+                "direction",
+                Kind::Choice(&["x", "y", "z"]),
+                "",
+                "\"x\"",
+                false,
+                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
+            ),
         ],
     },
     Table {
@@ -454,6 +523,14 @@ pub const TABLES: &[Table] = &[
                 "0",
                 false,
                 "coefficient of restitution of an impact",
+            ),
+            key(
+                "direction",
+                Kind::Choice(&["x", "y", "z"]),
+                "",
+                "\"x\"",
+                false,
+                "the coordinate it limits, of bodies with `dim = 2 | 3` (every other member moves along x)",
             ),
         ],
     },
