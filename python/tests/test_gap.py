@@ -30,3 +30,35 @@ def test_gap_from_a_dict_bounces_for_half_a_period(root):
     assert abs(x[-1] - (r.t[-1] - t1 - half)) < 1e-8
     assert r.summary["energy"]["gaps"] == {"floor": r.summary["energy"]["gaps"]["floor"]}
     assert abs(r.summary["energy"]["residual"]) < 1e-9
+
+
+def test_a_puck_of_dim_2_on_a_penalty_floor_rubs_off_two_mu_vy():
+    # a body of two coordinates thrown at (1, -1) m/s onto a floor whose penalty is
+    # its contact's normal load (normal_stiffness): in contact pi sqrt(m/kn), out
+    # again at (1 - 2 mu, 1) m/s; N >= 0 and F = -mu N on every row
+    m, kn, mu = 0.5, 2e4, 0.3
+    d = {
+        "name": "puck",
+        "body": [{"name": "m", "mass": m, "dim": 2, "x0": [0.0, 0.01], "v0": [1.0, -1.0]}],
+        "contact": [
+            {
+                "name": "c",
+                "between": ["m", "ground"],
+                "model": "coulomb",
+                "params": {"fc": mu},
+                "normal_stiffness": kn,
+                "gap": 0.0,
+            }
+        ],
+        "solver": {"t_end": 0.05, "output_dt": 1e-4, "rtol": 1e-9},
+    }
+    r = friction.simulate(d)
+    n, f = r.columns["N.c"], r.columns["F.c"]
+    assert r.units["N.c"] == "N" and r.units["vy.m"] == "m/s"
+    assert np.all(n >= 0.0)
+    assert np.allclose(f, -mu * n, rtol=0.0, atol=1e-9)
+    assert abs(r.columns["vx.m"][-1] - (1.0 - 2.0 * mu)) < 1e-8
+    assert abs(r.columns["vy.m"][-1] - 1.0) < 1e-8
+    closed = [e for e in r.summary["events"] if e["contact"] == "gap:c.normal"]
+    assert [e["to"] for e in closed] == ["closed", "open"]
+    assert abs(closed[1]["t"] - closed[0]["t"] - math.pi * math.sqrt(m / kn)) < 1e-10

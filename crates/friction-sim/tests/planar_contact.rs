@@ -22,26 +22,11 @@ fn col(out: &Outcome, name: &str) -> Vec<f64> {
     out.series(name)
 }
 
-const PUCK: &str = r#"
-name = "puck"
-[[body]]
-name = "m"
-mass = 0.5
-dim = 2
-x0 = [0.0, 0.01]
-v0 = [1.0, -1.0]
-[[contact]]
-name = "c"
-between = ["m", "ground"]
-model = "coulomb"
-params = { fc = 0.3 }
-normal_stiffness = 2e4
-gap = 0.0
-[solver]
-t_end = 0.05
-output_dt = 1e-4
-rtol = 1e-9
-"#;
+/// examples/sliding_puck.toml
+fn puck() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sliding_puck.toml"))
+        .unwrap()
+}
 
 /// A puck of mass m thrown at a penalty floor (no gravity) with velocity
 /// (vx0, vy0): in contact y is half a period of `m y'' = -kn y`, so it
@@ -53,7 +38,7 @@ rtol = 1e-9
 #[test]
 fn a_puck_bouncing_on_a_penalty_floor_stays_pi_sqrt_m_over_kn_and_rubs_off_two_mu_vy() {
     let (m, kn, mu, vx0, vy0, y0) = (0.5_f64, 2e4_f64, 0.3, 1.0, -1.0_f64, 0.01);
-    let out = run(PUCK);
+    let out = run(&puck());
     let w = (kn / m).sqrt();
     let tc = y0 / vy0.abs(); // closes at y = 0
     let contact = std::f64::consts::PI / w;
@@ -224,8 +209,8 @@ atol = 1e-12
         assert!((y[i] - 0.1 * (w * t[i]).cos()).abs() < 1e-8, "y = {} at t = {}", y[i], t[i]);
         assert!((x[i] - 0.5 - 0.2 * t[i]).abs() < 1e-12, "x = {} at t = {}", x[i], t[i]);
     }
-    let units = friction_sim::units::column_units(&parse(PUCK).unwrap());
-    let cols = friction_sim::engine::columns(&parse(PUCK).unwrap());
+    let units = friction_sim::units::column_units(&parse(&puck()).unwrap());
+    let cols = friction_sim::engine::columns(&parse(&puck()).unwrap());
     let unit = |c: &str| units[cols.iter().position(|x| x == c).unwrap()].clone();
     assert_eq!((unit("y.m"), unit("vy.m"), unit("N.c")), ("m".into(), "m/s".into(), "N".into()));
 }
@@ -249,7 +234,7 @@ fn the_builder_s_body_dim_and_normal_stiffness_run_the_scenario_s_puck() {
         .solver(s)
         .build()
         .unwrap();
-    let (a, b) = (simulate(&sys).unwrap(), run(PUCK));
+    let (a, b) = (simulate(&sys).unwrap(), run(&puck()));
     assert_eq!(a.columns, b.columns);
     assert_eq!(a.rows, b.rows);
 }
@@ -320,4 +305,56 @@ fn bad_dim_direction_and_normal_keys_are_refused_naming_key_value_and_range() {
             assert!(msg.contains(w), "message {msg:?} lacks {w:?} for\n{text}");
         }
     }
+}
+
+/// A Jenkins element (`kt`, slip force `fs` at N = 1) between the ground and
+/// a point moved as `u = X sin(ω t)`, under the load `N(t) = N0 + N1
+/// sin(ω t + φ)`: the element law integrated directly in this test (the
+/// slider `w` a play operator of half-width `fs/kt` on u, sampled 10^6
+/// times a period) gives `N kt (u - w)`, which every row of the engine's
+/// force equals to 1e-6 of `N0 fs`, through slips while the load falls and
+/// while it rises.
+#[test]
+fn a_jenkins_joint_under_a_varying_normal_load_follows_its_element_law_integrated_directly() {
+    let (x, f, kt, fs, n0, n1, phi) = (2e-4_f64, 5.0_f64, 1e4_f64, 1.0_f64, 10.0_f64, 4.0_f64, 0.7_f64);
+    let text = format!(
+        r#"
+[[driver]]
+name = "u"
+motion = {{ type = "sine", amplitude = {x:e}, frequency = {f} }}
+[[contact]]
+name = "c"
+between = ["u", "ground"]
+model = "jenkins"
+params = {{ kt = {kt:e}, fs = {fs} }}
+normal = {{ type = "sine", amplitude = {n1}, frequency = {f}, phase = {phi}, offset = {n0} }}
+[solver]
+t_end = 0.6
+output_dt = 1e-3
+rtol = 1e-10
+"#
+    );
+    let out = run(&text);
+    let (t, force) = (col(&out, "t"), col(&out, "F.c"));
+    let w_ = 2.0 * std::f64::consts::PI * f;
+    let r = fs / kt;
+    let per_row = 2000; // 10^6 samples per period of 0.2 s at rows of 1 ms
+    let (mut w, mut worst) = (0.0_f64, 0.0_f64);
+    for i in 0..t.len() {
+        if i > 0 {
+            for k in 1..=per_row {
+                let tk = t[i - 1] + (t[i] - t[i - 1]) * k as f64 / per_row as f64;
+                let u = x * (w_ * tk).sin();
+                w = w.clamp(u - r, u + r);
+            }
+        }
+        let u = x * (w_ * t[i]).sin();
+        let n = n0 + n1 * (w_ * t[i] + phi).sin();
+        let want = -n * kt * (u - w);
+        worst = worst.max((force[i] - want).abs());
+    }
+    eprintln!("worst |F - N kt (u - w)| = {worst:e} N");
+    assert!(worst < 1e-6 * n0 * fs, "worst {worst:e} N");
+    // it slipped: u's amplitude is twice the element's stick range
+    assert!(x > 1.5 * r);
 }

@@ -49,6 +49,16 @@ pub trait Equations {
         let _ = y;
         true
     }
+    /// Whether [`newton_fixed`]'s line search keeps a step by the squared
+    /// residual norm (Armijo) rather than by the largest residual: with
+    /// gaps, whose opening for part of the period gives Newton directions
+    /// that lower the residual as a whole but not every row (measured: the
+    /// max-norm search stalled at 2e-2 on an oscillator leaving a floor,
+    /// the squared norm converged; on a Jenkins or LuGre joint the max norm
+    /// converges where the squared norm stalled). False unless overridden.
+    fn squared_norm_search(&self) -> bool {
+        false
+    }
 }
 
 /// Largest distance of an accepted point from its predictor, in steps.
@@ -96,7 +106,10 @@ fn max_abs(r: &[f64]) -> f64 {
 }
 
 /// Newton's method on the first `n` unknowns of `y` (the last held fixed),
-/// with a backtracking line search. Returns the iterations taken.
+/// with a backtracking line search: a step is kept when it lowers the
+/// largest residual, or with [`Equations::squared_norm_search`] when it
+/// lowers `|r|²` by `1e-4 λ` of itself (Armijo). Returns the iterations
+/// taken.
 pub fn newton_fixed<E: Equations>(
     eq: &mut E,
     y: &mut [f64],
@@ -112,6 +125,8 @@ pub fn newton_fixed<E: Equations>(
     let mut lu = DenseLu::new(n);
     eq.eval(y, &mut r);
     let mut norm = max_abs(&r);
+    let mut n2 = norm2(&r);
+    let squared = eq.squared_norm_search();
     for it in 0..max_iter {
         if norm <= tol {
             return Ok(it);
@@ -131,10 +146,13 @@ pub fn newton_fixed<E: Equations>(
             }
             eq.eval(&trial, &mut rt);
             let nt = max_abs(&rt);
-            if nt < norm || lambda < 1e-4 {
+            let nt2 = norm2(&rt);
+            let lower = if squared { nt2 < (1.0 - 1e-4 * lambda) * n2 } else { nt < norm };
+            if lower || lambda < 1e-4 {
                 y.copy_from_slice(&trial);
                 r.copy_from_slice(&rt);
                 norm = nt;
+                n2 = nt2;
                 break;
             }
             lambda *= 0.5;
@@ -148,6 +166,10 @@ pub fn newton_fixed<E: Equations>(
              tolerance {tol:.1e})"
         )))
     }
+}
+
+fn norm2(a: &[f64]) -> f64 {
+    a.iter().map(|v| v * v).sum::<f64>()
 }
 
 fn norm(a: &[f64]) -> f64 {

@@ -67,6 +67,12 @@ use crate::AnalysisError;
 /// # Ok::<(), friction_analysis::AnalysisError>(())
 /// ```
 pub fn unassessed(s: &Structure) -> Option<String> {
+    if let Some(g) = s.gaps.first() {
+        return Some(format!(
+            "gap \"{}\": the monodromy does not linearise gaps nor the normal loads they give contacts",
+            g.gap.name
+        ));
+    }
     s.contacts.iter().find_map(|c| {
         let id = c.model.info().id;
         if is_dlft(&c.model) {
@@ -120,6 +126,10 @@ pub fn unassessed(s: &Structure) -> Option<String> {
 /// +0.12 to +1.05 1/s at some of 256 to 8192 samples and not at others
 /// (tests/hb_stability.rs).
 pub fn passive(s: &Structure) -> bool {
+    // a contact's load that follows the motion can feed energy in
+    if !s.gaps.is_empty() {
+        return false;
+    }
     let stops = s.contacts.iter().all(|c| c.normal >= 0.0 && is_perfectly_plastic(&c.model));
     stops && semi_definite(&s.m, true) && semi_definite(&s.k, false) && semi_definite(&s.c, false)
 }

@@ -188,6 +188,9 @@ impl Equations for Scaled<'_> {
     fn admissible(&self, y: &[f64]) -> bool {
         y[self.x.len()] > 0.0
     }
+    fn squared_norm_search(&self) -> bool {
+        !self.p.s.gaps.is_empty()
+    }
 }
 
 fn check_range(opts: &FrfOptions) -> Result<(), AnalysisError> {
@@ -248,6 +251,23 @@ fn solve_with(
     solve_problem(&mut problem_for(s, opts, h), f, guess)
 }
 
+/// [`solve_with`] from `guess` (a solution at fewer harmonics), and with
+/// gaps from the rest on them when that fails: a guess whose samples just
+/// open a gap can lead Newton's method astray (near grazing), the rest on
+/// the floor does not.
+fn solve_refined(
+    s: &Structure,
+    opts: &FrfOptions,
+    f: f64,
+    h: usize,
+    guess: &[f64],
+) -> Result<Vec<f64>, AnalysisError> {
+    match solve_with(s, opts, f, h, Some(guess)) {
+        Err(_) if !s.gaps.is_empty() => solve_with(s, opts, f, h, None),
+        r => r,
+    }
+}
+
 /// [`solve_at`] for a problem already set up (its harmonics, samples and
 /// settings, such as the dynamic Lagrangian penalty [`Problem::epsilon`]).
 pub fn solve_problem(p: &mut Problem, f: f64, guess: Option<&[f64]>) -> Result<Vec<f64>, AnalysisError> {
@@ -259,6 +279,12 @@ pub fn solve_problem(p: &mut Problem, f: f64, guess: Option<&[f64]>) -> Result<V
     if let Some(g) = guess {
         pad(g, dofs, h, &mut y);
         y[..nn].iter_mut().for_each(|v| *v /= sc.xs);
+    } else if let Some(rest) = super::gaps::resting(&sc.p.s) {
+        // resting on its gaps, not just touching them
+        let l = 2 * h + 1;
+        for (d, x) in rest.iter().enumerate() {
+            y[d * l] = x / sc.xs;
+        }
     }
     newton_fixed(&mut sc, &mut y, 1e-10, 60)?;
     Ok(y[..nn].iter().map(|v| v * sc.xs).collect())
@@ -521,7 +547,7 @@ pub fn frf_within(
             }
         }
         let top = &points[at];
-        let x2 = solve_with(&s, opts, top.f, 2 * h, Some(&top.coefficients))?;
+        let x2 = solve_refined(&s, opts, top.f, 2 * h, &top.coefficients)?;
         let best2 = largest_peak(opts, 2 * h, &x2);
         let change = relative_change(best, best2);
         if opts.harmonics.is_some() || change <= opts.h_tol || h >= 32 {
@@ -561,7 +587,7 @@ pub fn frf_within(
                 floquet: false,
             };
             check("friction frf", &s, &largest(&s, &[single], limits), limits)?;
-            let x4 = solve_with(&s, opts, top.f, 2 * hh, Some(&x))?;
+            let x4 = solve_refined(&s, opts, top.f, 2 * hh, &x)?;
             let peak4 = largest_peak(opts, 2 * hh, &x4);
             if relative_change(peak, peak4) <= opts.h_tol {
                 break;

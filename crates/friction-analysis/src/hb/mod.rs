@@ -15,6 +15,7 @@
 //! - [`aft`]: one contact's force coefficients, per model family;
 //! - [`dlft`]: true Coulomb stick by the dynamic Lagrangian AFT (Nacivet et al. 2003);
 //! - [`structure`]: the linear structure and its contacts, from a scenario;
+//! - [`gaps`]: gaps and the normal loads they give contacts, sample by sample;
 //! - [`problem`]: residual and Jacobian of the balance;
 //! - [`floquet`]: stability of a solution by its Floquet multipliers (monodromy in time), used by [`frf`];
 //! - [`stability`]: stability of a solution by Hill's method (its cross-check);
@@ -38,6 +39,7 @@ pub mod dense_lu;
 pub mod dlft;
 pub mod floquet;
 pub mod frf;
+pub mod gaps;
 pub mod harmonics;
 pub mod nnm;
 pub mod overlay;

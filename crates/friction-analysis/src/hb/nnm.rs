@@ -190,6 +190,9 @@ impl Equations for Epmc<'_> {
             }
         }
     }
+    fn squared_norm_search(&self) -> bool {
+        !self.p.s.gaps.is_empty()
+    }
 }
 
 fn samples_for(opts: &NnmOptions) -> usize {

@@ -17,13 +17,16 @@
 //! A `coulomb` contact (true stick) is evaluated by the dynamic Lagrangian
 //! AFT ([`super::dlft`]) after the rest of the balance, from the force that
 //! balance asks of it; with such a contact the whole Jacobian is taken by
-//! forward differences of the residual (n + 1 evaluations).
+//! forward differences of the residual (n + 1 evaluations), as it is with
+//! gaps ([`super::gaps`]: a gap's force and the normal load it gives a
+//! contact couple the contact's force to the gap's members).
 
 use friction_models::{Family, FrictionModel};
 use nalgebra::DMatrix;
 
 use super::aft::{is_masing, ContactAft, Tangent};
 use super::dlft::{is_dlft, limits, ContactDlft};
+use super::gaps::GapSamples;
 use super::harmonics::Grid;
 use super::structure::Structure;
 
@@ -36,6 +39,9 @@ pub struct Problem {
     pub grid: Grid,
     aft: Vec<ContactAft>,
     dlft: Vec<Option<ContactDlft>>,
+    gaps: GapSamples,
+    /// Force samples of a contact under a gap's normal load.
+    fs: Vec<f64>,
     lam_u: Vec<f64>,
     r0: Vec<f64>,
     r1: Vec<f64>,
@@ -100,6 +106,8 @@ impl Problem {
             }
         }
         Problem {
+            gaps: GapSamples::new(&s.gaps, &grid),
+            fs: vec![0.0; grid.n],
             tan,
             basis,
             dfs: vec![0.0; grid.n * l],
@@ -180,13 +188,45 @@ impl Problem {
         }
     }
 
-    /// The contact force coefficients of contact `c` into `self.fc`.
+    /// The contact force coefficients of contact `c` into `self.fc`; under
+    /// a gap's normal load, from the gaps' samples of the last
+    /// [`GapSamples::eval`] (at the same `x` and `omega`).
     fn contact(&mut self, c: usize, x: &[f64], omega: f64) {
         self.relative(c, x);
         let ct = &self.s.contacts[c];
         self.aft[c].eval(&ct.model, &self.grid, omega, &self.rel, &mut self.fc);
-        for v in &mut self.fc {
-            *v *= ct.normal;
+        match ct.normal_gap {
+            None => {
+                for v in &mut self.fc {
+                    *v *= ct.normal;
+                }
+            }
+            Some(g) => {
+                let (f, p) = (self.aft[c].force_samples(), &self.gaps.p[g]);
+                for n in 0..self.grid.n {
+                    self.fs[n] = ct.normal * p[n] * f[n];
+                }
+                self.grid.analyse(&self.fs, &mut self.fc);
+            }
+        }
+    }
+
+    /// Add every gap's force coefficients to `r` (`+P` in the first
+    /// member's row, `-P` in the second's: the balance's left side), from
+    /// a fresh [`GapSamples::eval`] at `x` and `omega`.
+    fn add_gaps(&mut self, x: &[f64], omega: f64, r: &mut [f64]) {
+        let l = self.grid.len();
+        self.gaps.eval(&self.s.gaps, &self.grid, x, omega);
+        for (g, p) in self.s.gaps.iter().zip(&self.gaps.p) {
+            self.grid.analyse(p, &mut self.fc);
+            for j in 0..l {
+                if let Some(i) = g.first {
+                    r[i * l + j] += self.fc[j];
+                }
+                if let Some(i) = g.second {
+                    r[i * l + j] -= self.fc[j];
+                }
+            }
         }
     }
 
@@ -229,6 +269,9 @@ impl Problem {
         let fd = self.s.force_dof;
         r[fd * l + 1] -= self.s.force_amplitude * self.s.force_phase.sin();
         r[fd * l + 2] -= self.s.force_amplitude * self.s.force_phase.cos();
+        if !self.s.gaps.is_empty() {
+            self.add_gaps(x, omega, r);
+        }
         for c in 0..self.s.contacts.len() {
             if self.dlft[c].is_some() {
                 continue;
@@ -249,7 +292,8 @@ impl Problem {
 
     /// The Jacobian by forward differences of the whole residual (with a
     /// dynamic Lagrangian contact, whose multiplier depends on every body
-    /// of its balance and on ω).
+    /// of its balance and on ω, or with gaps, whose loads couple contacts
+    /// to the gaps' members).
     fn jacobian_by_differences(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
         let n = self.n();
         let (mut xp, mut r0, mut r1) =
@@ -278,7 +322,7 @@ impl Problem {
     /// `∂r/∂ω`. Allocates nothing: the perturbed coefficients live in a
     /// work buffer of the problem.
     pub fn jacobian(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
-        if self.has_dlft() {
+        if self.has_dlft() || !self.s.gaps.is_empty() {
             return self.jacobian_by_differences(x, omega, jac);
         }
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);

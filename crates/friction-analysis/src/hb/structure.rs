@@ -4,9 +4,15 @@
 //! and the contacts between degrees of freedom.
 //!
 //! ```text
-//! M ẍ + C ẋ + K x + Σ_c B_c N_c F_c(x_rel, ẋ_rel) = f0 + e_j F sin(ω t + φ)
+//! M ẍ + C ẋ + K x + Σ_c B_c N_c F_c(x_rel, ẋ_rel) + Σ_g B_g P_g(s_g, ṡ_g) = f0 + e_j F sin(ω t + φ)
 //! x_rel = x_first - x_second of contact c, B_c = (+1 on first, -1 on second)
 //! ```
+//!
+//! A gap's force `P_g` (`[[gap]]`: `c p^n + d ṗ`, limited, never pulling;
+//! `s_g = x_second - x_first`) pushes its members apart. A contact with a
+//! `normal_gap` (or `normal_stiffness`: its own gap) carries the load
+//! `N_c(t) = normal × P_g(t)`, evaluated at every sample of the period: it
+//! rises, falls and vanishes (the contact opens) with the motion.
 //!
 //! The coordinates are the bodies (diagonal masses) followed by every
 //! coordinate of every `[[structure]]` (its mass, stiffness and damping
@@ -31,6 +37,21 @@ pub struct HbContact {
     pub model: AnyModel,
     /// The constant normal-load scale N.
     pub normal: f64,
+    /// The gap (index into [`Structure::gaps`]) whose force, times
+    /// `normal`, is the normal load, sample by sample (`normal_gap`).
+    pub normal_gap: Option<usize>,
+}
+
+/// A compliant one-sided contact (`[[gap]]`) between two degrees of
+/// freedom (`None`: the ground): `-P` on the first, `+P` on the second.
+#[derive(Debug, Clone)]
+pub struct HbGap {
+    /// First member's degree of freedom.
+    pub first: Option<usize>,
+    /// Second member's degree of freedom.
+    pub second: Option<usize>,
+    /// Its law ([`friction_sim::system::Gap::law`]).
+    pub gap: friction_sim::system::Gap,
 }
 
 /// The linear structure, its harmonic excitation and its contacts.
@@ -58,6 +79,8 @@ pub struct Structure {
     pub force_phase: f64,
     /// The contacts.
     pub contacts: Vec<HbContact>,
+    /// The gaps (their own and the normal loads of contacts).
+    pub gaps: Vec<HbGap>,
 }
 
 /// The most degrees of freedom harmonic balance takes: its matrices are
@@ -79,7 +102,7 @@ fn refuse(msg: String) -> AnalysisError {
 impl Structure {
     /// The structure of `sys`, excited by its force named `force` (a `sine`
     /// schedule; its frequency is replaced by the swept one). Refused, with
-    /// the reason: drivers, gaps, stops, non-constant normal loads, other
+    /// the reason: drivers, stops, non-constant `normal` schedules, other
     /// forces that are not constant, and contacts whose model harmonic
     /// balance cannot treat (see [`super::aft::check_model`]).
     pub fn from_system(sys: &System, force: &str) -> Result<Self, AnalysisError> {
@@ -121,9 +144,6 @@ impl Structure {
                  forces, contacts); a prescribed motion is not supported",
                 d.name
             )));
-        }
-        if let Some(g) = sys.gaps.first() {
-            return Err(refuse(format!("gap \"{}\": gaps are not supported by harmonic balance", g.name)));
         }
         if !sys.stops.is_empty() {
             return Err(refuse("stops (end stops) are not supported by harmonic balance".into()));
@@ -243,12 +263,21 @@ impl Structure {
                 )));
             };
             super::aft::check_model(&c.name, &c.model)?;
+            if c.normal_gap.is_some() && super::dlft::is_dlft(&c.model) {
+                return Err(refuse(format!(
+                    "contact \"{}\": `coulomb` under a normal load that follows a gap: harmonic balance keeps \
+                     its set-valued stick exact by the dynamic Lagrangian AFT, which needs a constant load; use \
+                     `jenkins` (its `kt` the contact's tangential stiffness) or a regularised law",
+                    c.name
+                )));
+            }
             contacts.push(HbContact {
                 name: c.name.clone(),
                 first: dof(c.between[0]),
                 second: dof(c.between[1]),
                 model: c.model.clone(),
                 normal,
+                normal_gap: c.normal_gap,
             });
         }
         // two dynamic Lagrangian contacts on one body: each one's multiplier
@@ -279,6 +308,11 @@ impl Structure {
             force_amplitude,
             force_phase,
             contacts,
+            gaps: sys
+                .gaps
+                .iter()
+                .map(|g| HbGap { first: dof(g.between[0]), second: dof(g.between[1]), gap: g.clone() })
+                .collect(),
         })
     }
 
@@ -288,18 +322,26 @@ impl Structure {
     }
 
     /// The stiffness with every contact replaced by its initial (stuck)
-    /// tangent stiffness `N dF/dx` at rest, for scales and linear limits.
+    /// tangent stiffness `N dF/dx` at rest, and every gap taken closed with
+    /// its spring constant `c` (a floor a preload holds the structure on),
+    /// for scales and linear limits.
     pub fn stuck_stiffness(&self) -> DMatrix<f64> {
         let mut k = self.k.clone();
-        for c in &self.contacts {
-            let kc = c.normal * super::aft::initial_stiffness(&c.model);
-            if let Some(i) = c.first {
+        let gaps = self.gaps.iter().map(|g| (g.first, g.second, g.gap.stiffness));
+        // (a contact under a gap's load: as under a load of 1 N, the load at
+        // rest being unknown here)
+        let contacts = self
+            .contacts
+            .iter()
+            .map(|c| (c.first, c.second, c.normal * super::aft::initial_stiffness(&c.model)));
+        for (first, second, kc) in contacts.chain(gaps) {
+            if let Some(i) = first {
                 k[(i, i)] += kc;
             }
-            if let Some(j) = c.second {
+            if let Some(j) = second {
                 k[(j, j)] += kc;
             }
-            if let (Some(i), Some(j)) = (c.first, c.second) {
+            if let (Some(i), Some(j)) = (first, second) {
                 k[(i, j)] -= kc;
                 k[(j, i)] -= kc;
             }
