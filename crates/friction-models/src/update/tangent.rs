@@ -87,8 +87,9 @@
 //! the memory the break-away left. In steps with a break-away the tangent
 //! is then the derivative of the whole update (measured against its central
 //! differences at 153 random steps with a break-away, from rest or after a
-//! reversal: within 3.0e-5 of the larger of the differences and `1e-6 σ0`;
-//! 2.2e-2 of `σ0` and up to 5.4 times the sliding tangent before). At the
+//! reversal: within 3.0e-5 of the larger of the differences and `1e-6 σ0`,
+//! the lagged velocity's own integration error; 7.6e-10 without lag; 2.2e-2
+//! of `σ0` and up to 5.4 times the sliding tangent before). At the
 //! increment that brings the contact to the threshold exactly at the step's
 //! end the force jumps, from the spring's `Fc + Fs` to the sliding level
 //! `(Fc + Fs L(w)) sign(v) + kv v` (unless `kv |v| = Fs (1 - L(w))`): no
