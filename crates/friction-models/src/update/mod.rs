@@ -52,7 +52,8 @@
 //! `stribeck_dankowicz`, `elasto_plastic`, `bouc_wen`, `bliman_sorine`,
 //! `friction_lag`, `rate_state`, `leuven`, `stochastic`, `meta_coulomb`
 //! 1e-7 to 9e-7; `reset_integrator` 1.7e-5 and `gms` 4e-5, limited by the
-//! reference's overshoot at their kinks; `armstrong` 6.8e-6 (its
+//! reference's overshoot at their kinks; `armstrong` 6.8e-6, the
+//! reference's own error (6.8e-7 against RK4 with 100,000 sub-steps; its
 //! break-away located at its instant within the step, its stop at the
 //! step's start, where the velocity changes: see `break_away`). When the
 //! slip velocity varies within a step (a ramp), the update takes the step's

@@ -350,10 +350,11 @@ fn generic_update_matches_fine_rk4_for_every_stateful_model() {
         if info.id == "armstrong" {
             // its break-away is located at its instant within the step and a
             // stop recorded at the step's start: measured 6.8e-6 (4.3e-4
-            // when both were recorded at the end of a sub-step), of the
-            // order of the reference's own error (it records a stop at the
-            // end of its first 0.1 µs sub-step, where the lagged velocity,
-            // and with it Fs,a, has moved on)
+            // when both were recorded at the end of a sub-step), the
+            // reference's own error (it records a stop at the end of its
+            // first 0.1 µs sub-step, where the lagged velocity, and with it
+            // Fs,a, has moved on): 6.1e-6 against RK4 with 100,000
+            // sub-steps, which the update matches to 6.8e-7
             assert!(err < 1e-5, "armstrong: {err:e}");
         } else if info.id == "reset_integrator" || info.id == "gms" {
             // kinks: the reference's RK4 steps overshoot the reset
