@@ -189,11 +189,11 @@ impl ArmstrongParams {
 }
 
 /// Memory slots.
-const MODE: usize = 0;
-const ANCHOR: usize = 1;
-const T_STICK: usize = 2;
-const FS_A: usize = 3;
-const FS_SLIDE: usize = 4;
+pub(crate) const MODE: usize = 0;
+pub(crate) const ANCHOR: usize = 1;
+pub(crate) const T_STICK: usize = 2;
+pub(crate) const FS_A: usize = 3;
+pub(crate) const FS_SLIDE: usize = 4;
 
 /// Armstrong's seven-parameter model (see the module documentation).
 ///
@@ -277,7 +277,8 @@ impl Armstrong {
         (f_pre, m)
     }
 
-    fn lagged(&self, inp: &Input, z: &[f64]) -> f64 {
+    /// The lagged velocity `w`: the state `z[0]`, or `v` without lag.
+    pub(crate) fn lagged(&self, inp: &Input, z: &[f64]) -> f64 {
         if self.p.tau_l > 0.0 {
             z[0]
         } else {

@@ -12,7 +12,9 @@
 //! an upper bound for the extrapolated value's) must stay below
 //! `RTOL · max(|z|, |z'|, |z' - z|) + ATOL` in every component, or the
 //! sub-step is rejected and shortened; [`FrictionModel::accept`] is called
-//! once per accepted sub-step. A sub-step whose Newton iteration does not
+//! once per accepted sub-step (for a model with an `Event`, `armstrong`,
+//! the event's accept instead, which puts a change of the memory at its
+//! instant within the sub-step). A sub-step whose Newton iteration does not
 //! converge is shortened fourfold; below a thousandth of the step it is
 //! retried with two forward-Euler half steps, kept without extrapolation,
 //! under the same error test (for kinks of non-smooth state equations, where
@@ -42,7 +44,7 @@ const MAX_NEWTON: usize = 12;
 pub(crate) struct Implicit<'a, M> {
     pub m: &'a M,
     pub l: Layout,
-    /// The model's return to a switching surface, if it has one.
+    /// The model's switches within a sub-step, if it has any.
     pub switch: Option<Switch<'a>>,
 }
 
@@ -203,6 +205,16 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
     }
 }
 
+/// What a model does where its state equation or its memory switches
+/// within a sub-step.
+pub(crate) enum Switch<'s> {
+    /// A return to a switching surface of the state equation (`gms`).
+    Surface(Surface<'s>),
+    /// A change of the memory located at its instant within the sub-step
+    /// (`armstrong`'s break-away).
+    Event(&'s dyn Event),
+}
+
 /// A model's return to a switching surface of its state equation, called at
 /// the end of every accepted sub-step (before [`FrictionModel::accept`])
 /// with `(end, dt, z at the sub-step's start, z at its end, memory, S)`: a
@@ -215,7 +227,40 @@ impl<M: FrictionModel + Sync> Stepper for Implicit<'_, M> {
 /// Circuits Syst. I 47(2)). Without it the discrete step would carry the
 /// state past the surface by up to `v h` of the crossing sub-step, an
 /// overshoot that depends on where the sub-steps fall, not on `Δu` alone.
-pub(crate) type Switch<'s> = &'s (dyn Fn(&Input, f64, &[f64], &mut [f64], &[f64], Option<&mut [f64]>) + Sync);
+pub(crate) type Surface<'s> =
+    &'s (dyn Fn(&Input, f64, &[f64], &mut [f64], &[f64], Option<&mut [f64]>) + Sync);
+
+/// A model whose memory changes at an instant within a sub-step that the
+/// model can locate (`armstrong`'s break-away, where the spring's force
+/// reaches the break-away level), rather than at the sub-step's end where
+/// [`FrictionModel::accept`] would record it: an end that moves with the
+/// step-size control, not with `Δu` alone. The memory's sensitivity
+/// `dmem/dΔu` is carried beside the states' (the saltation of the memory at
+/// the event: its new value's derivative through the event's instant
+/// `τ*(Δu)`, Hiskens & Pai 2000); the states themselves are continuous
+/// there.
+pub(crate) trait Event: Sync {
+    /// In place of [`FrictionModel::accept`] at the end of an accepted
+    /// sub-step from `start` to `end` (states `za` at its start, `z` at its
+    /// end) of a step that began at time `t0` and lasts `dt`, with the slip
+    /// `x0 + Δu (t - t0)/dt`; with `dmem`, also carry `dmem/dΔu` (of
+    /// `mem`'s length) across it.
+    #[allow(clippy::too_many_arguments)]
+    fn accept_within(
+        &self,
+        t0: f64,
+        dt: f64,
+        start: &Input,
+        end: &Input,
+        za: &[f64],
+        z: &mut [f64],
+        mem: &mut [f64],
+        dmem: Option<&mut [f64]>,
+    );
+    /// The part of `dF/dΔu` at the step's end through the memory,
+    /// `Σ_j ∂F/∂mem_j dmem_j`.
+    fn dforce_dmem(&self, end: &Input, z: &[f64], mem: &[f64], dmem: &[f64]) -> f64;
+}
 
 /// Work space of the forward sensitivity carried through the sub-steps by
 /// [`Implicit::advance`] (allocated once per call): `S = dz/dΔu`, and with
@@ -230,6 +275,9 @@ pub(crate) struct Sens {
     buf: Vec<f64>,
     /// The memory before the last [`FrictionModel::accept`].
     mem: Vec<f64>,
+    /// `dmem/dΔu`, carried for a model with an [`Event`] (the column of
+    /// `Δu` only: no event's instant depends on the start states).
+    dmem: Vec<f64>,
     p: Partials,
 }
 
@@ -252,6 +300,7 @@ impl Sens {
             cols,
             buf: vec![0.0; 4 * n * cols + n * n + n],
             mem: vec![0.0; l.n_memory],
+            dmem: vec![0.0; l.n_memory],
             p: Partials::new(n),
         }
     }
@@ -364,6 +413,7 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
             for j in 1..cols {
                 se.buf[j * n + j - 1] = 1.0;
             }
+            se.dmem.fill(0.0);
         }
         let (t0, x0, v) = (st[T], st[X], du / dt);
         let (mut tau, mut h) = (0.0, dt);
@@ -446,7 +496,7 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                 } else {
                     Input::new(t0 + tau, x0 + v * tau, v)
                 };
-                if let Some(sw) = self.switch {
+                if let Some(Switch::Surface(sw)) = self.switch {
                     sw(&end, dt, za, z, mem, sens.as_deref_mut().map(|se| &mut se.buf[..n]));
                 }
                 if let Some(se) = sens.as_deref_mut() {
@@ -455,7 +505,21 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
                     let at = se.buf.len() - n;
                     se.buf[at..].copy_from_slice(z);
                 }
-                self.m.accept(&end, z, mem);
+                if let Some(Switch::Event(ev)) = self.switch {
+                    let start = Input::new(ta, xa, v);
+                    ev.accept_within(
+                        t0,
+                        dt,
+                        &start,
+                        &end,
+                        za,
+                        z,
+                        mem,
+                        sens.as_deref_mut().map(|se| &mut se.dmem[..]),
+                    );
+                } else {
+                    self.m.accept(&end, z, mem);
+                }
                 if let Some(se) = sens.as_deref_mut() {
                     // a state that accept sets (the reset integrator's stop
                     // at ±z0) is a constant there: its sensitivity is 0
@@ -482,10 +546,17 @@ impl<M: FrictionModel + Sync> Implicit<'_, M> {
             // with the memory of before the last accept, as the direct
             // update's tangent: a hysteresis element that slipped over the
             // last sub-step is at its slip limit after `accept`, where the
-            // partials (memory held) would count it as sticking
-            self.m.partials(&inp, z, &se.mem, &mut se.p);
+            // partials (memory held) would count it as sticking; a model
+            // with an event takes the memory the event left (the branch it
+            // recorded, with the values of the event's instant), and the
+            // memory's part of the derivative
+            let (pm, dm) = match self.switch {
+                Some(Switch::Event(ev)) => (&mem[..], ev.dforce_dmem(&inp, z, mem, &se.dmem)),
+                _ => (&se.mem[..], 0.0),
+            };
+            self.m.partials(&inp, z, pm, &mut se.p);
             let p = &se.p;
-            df = p.df_dx + p.df_dv / dt + (0..n).map(|j| p.df_dz[j] * se.buf[j]).sum::<f64>();
+            df = p.df_dx + p.df_dv / dt + (0..n).map(|j| p.df_dz[j] * se.buf[j]).sum::<f64>() + dm;
             if !df.is_finite() {
                 return Err(StepFailure { t: t0 + dt });
             }

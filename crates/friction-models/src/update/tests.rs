@@ -348,9 +348,14 @@ fn generic_update_matches_fine_rk4_for_every_stateful_model() {
         let err = f.iter().zip(&reference).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max) / scale;
         println!("{:20} {:8} max force error {err:.2e} of {scale:.3}", info.id, method(&m).name());
         if info.id == "armstrong" {
-            // its stick/slip switching is resolved at accepted steps: 1 ms here
-            // against 0.1 µs in the reference
-            assert!(err < 1e-3, "armstrong: {err:e}");
+            // its break-away is located at its instant within the step and a
+            // stop recorded at the step's start: measured 6.8e-6 (4.3e-4
+            // when both were recorded at the end of a sub-step), the
+            // reference's own error (it records a stop at the end of its
+            // first 0.1 µs sub-step, where the lagged velocity, and with it
+            // Fs,a, has moved on): 6.1e-6 against RK4 with 100,000
+            // sub-steps, which the update matches to 6.8e-7
+            assert!(err < 1e-5, "armstrong: {err:e}");
         } else if info.id == "reset_integrator" || info.id == "gms" {
             // kinks: the reference's RK4 steps overshoot the reset
             // integrator's stop at z0, or a gms element's slip limit, by up
