@@ -29,17 +29,18 @@
 //!
 //! # Where each job lives: three floors
 //! Each floor uses only the floors below it.
-//! - `network/` (top): the prepared system as one `Engine` (offsets,
+//! - `integrate/` (top): which method integrates a system (`auto`), the
+//!   integration loop, what the loop asks of a method (the stepper trait),
+//!   diffsol's solvers behind it, the engine's own Radau IIA (order 5) and
+//!   DOP853 (order 8), the root search on their dense output, and the loop
+//!   as the slave of a co-simulation; it drives the network below;
+//! - `network/` (middle): the prepared system as one `Engine` (offsets,
 //!   members, constraint rows, the discrete state and its work spaces) and
 //!   everything it computes: one evaluation of the equations, the exact
 //!   Jacobian, clusters of stuck bodies and their forces, the roots and what
 //!   each means, the joint stick/slip decision and its LCP, compliant
-//!   gaps, turning points, energy, output rows, the initial state;
-//! - `integrate/` (middle): which method integrates a system (`auto`), the
-//!   integration loop, what the loop asks of a method (the stepper trait),
-//!   diffsol's solvers behind it, the engine's own Radau IIA (order 5) and
-//!   DOP853 (order 8), the root search on their dense output, and the loop
-//!   as the slave of a co-simulation;
+//!   gaps and the normal loads they give contacts, turning points, energy,
+//!   output rows, the initial state;
 //! - `linalg/` (bottom): diffsol's vectors as slices, the band LU and the
 //!   sparse choice of large implicit runs, the elimination of positions and
 //!   single bristle states, the ordering, the small dense LU of Radau and

@@ -131,7 +131,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::SimError;
-use crate::system::checks::{self as builder, Names};
+use crate::system::checks::{self, Names};
 use crate::system::planar;
 use crate::system::schedule::Schedule;
 use crate::system::Invalid;
@@ -373,7 +373,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let axis = planar::direction(s.direction.as_deref(), &format!("spring \"{name}\""))
             .map_err(|e| at(&span, e))?;
         springs.push(
-            builder::check_spring(&names, &name, &s.between, s.stiffness, s.length, axis)
+            checks::check_spring(&names, &name, &s.between, s.stiffness, s.length, axis)
                 .map_err(|e| at(&span, e))?,
         );
     }
@@ -385,7 +385,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let axis = planar::direction(s.direction.as_deref(), &format!("damper \"{name}\""))
             .map_err(|e| at(&span, e))?;
         dampers.push(
-            builder::check_damper(&names, &name, &s.between, s.coefficient, axis)
+            checks::check_damper(&names, &name, &s.between, s.coefficient, axis)
                 .map_err(|e| at(&span, e))?,
         );
     }
@@ -396,7 +396,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let name = f.name.clone().unwrap_or_else(|| format!("force{i}"));
         let axis = planar::direction(f.direction.as_deref(), &format!("force \"{name}\""))
             .map_err(|e| at(&span, e))?;
-        let on = builder::check_force_target(&names, &name, &f.on, axis).map_err(|e| at(&span, e))?;
+        let on = checks::check_force_target(&names, &name, &f.on, axis).map_err(|e| at(&span, e))?;
         let what = format!("force \"{name}\" value");
         let value = schedule_value(&f.value, &what, &src, t_end)
             .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
@@ -414,7 +414,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = c.span();
         let c = c.get_ref();
         let name = c.name.clone().unwrap_or_else(|| format!("c{i}"));
-        builder::check_contact_name(&mut contact_names, &name).map_err(|e| at(&span, e))?;
+        checks::check_contact_name(&mut contact_names, &name).map_err(|e| at(&span, e))?;
         let what = format!("contact \"{name}\"");
         let between = names.pair(&c.between, &what).map_err(|e| at(&span, e))?;
         // temperature laws (`fc = { at = ... }`): `fc` of `coulomb` builds
@@ -423,7 +423,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             .map_err(|m| src.err(src.key_line(span.clone(), "params"), format!("{what}: {m}")))?;
         let params = toml_to_params(law.as_ref().map_or(&c.params, |l| &l.params));
         let model = friction_models::build(&c.model, &params).map_err(|e| {
-            let (param, message) = builder::model_invalid(i, &what, &e);
+            let (param, message) = checks::model_invalid(i, &what, &e);
             let line = match &param {
                 Some(p) => src.key_line(span.clone(), p.split(['.', '[']).next().unwrap_or(p)),
                 None => src.key_line(span.clone(), "model"),
@@ -436,7 +436,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 .and_then(|m| unique_input(&mut input_names, &m, &format!("{what} `normal`")).map(|()| m))
                 .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
         };
-        builder::check_load(&model, &normal, &what).map_err(|e| at(&span, e))?;
+        checks::check_load(&model, &normal, &what).map_err(|e| at(&span, e))?;
         if let Some(l) = law {
             crate::system::thermal::check_laws(&model, &l.model)
                 .map_err(|(p, m)| src.err(src.key_line(span.clone(), &p), format!("{what}: {m}")))?;
@@ -453,7 +453,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let axis = planar::direction(s.direction.as_deref(), &format!("stop on \"{}\"", s.body))
             .map_err(|e| at(&span, e))?;
         stops.push(
-            builder::check_stop(&names, &bodies, &s.body, min, max, s.restitution, axis)
+            checks::check_stop(&names, &bodies, &s.body, min, max, s.restitution, axis)
                 .map_err(|e| at(&span, e))?,
         );
     }
@@ -464,7 +464,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let name = g.name.clone().unwrap_or_else(|| format!("g{i}"));
         let axis = planar::direction(g.direction.as_deref(), &format!("gap \"{name}\""))
             .map_err(|e| at(&span, e))?;
-        let raw_gap = builder::RawGap {
+        let raw_gap = checks::RawGap {
             name: &name,
             between: &g.between,
             length: g.length,
@@ -473,7 +473,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             exponent: g.exponent,
             axis,
         };
-        gaps.push(builder::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
+        gaps.push(checks::check_gap(&names, &mut contact_names, raw_gap).map_err(|e| at(&span, e))?);
     }
     // a contact's normal load from a gap's force: its own gap
     // (`normal_stiffness`) or a named one (`normal_gap`)
@@ -496,7 +496,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         }
         if let Some(g) = &c.get_ref().normal_gap {
             contacts[i].normal_gap = Some(
-                builder::check_normal_gap(&contacts[i], &gaps, g)
+                checks::check_normal_gap(&contacts[i], &gaps, g)
                     .map_err(|m| src.err(src.key_line(span.clone(), "normal_gap"), m))?,
             );
         }
@@ -534,8 +534,8 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     })?;
     if let Some(s) = &raw.solver {
         let span = s.span();
-        builder::check_states(&sys).map_err(|e| at(&span, e))?;
-        builder::check_columns(&sys).map_err(|e| at(&span, e))?;
+        checks::check_states(&sys).map_err(|e| at(&span, e))?;
+        checks::check_columns(&sys).map_err(|e| at(&span, e))?;
         sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
     }
     Ok(sys)
@@ -601,7 +601,7 @@ fn schedule_value(v: &toml::Value, what: &str, src: &Src<'_>, t_end: f64) -> Res
         toml::Value::Table(t) => Schedule::from_toml(t, what, &src.dir)?,
         other => return Err(format!("{what}: expected a number or a schedule table, found {other}")),
     };
-    builder::check_signal(&s, what, t_end)?;
+    checks::check_signal(&s, what, t_end)?;
     Ok(s)
 }
 

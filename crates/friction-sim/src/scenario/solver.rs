@@ -199,7 +199,7 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
         columns,
         max_output_bytes,
     };
-    builder::check_solver(&settings).map_err(|e| match e.key {
+    checks::check_solver(&settings).map_err(|e| match e.key {
         Some(k) => src.err(src.key_line(span.clone(), k), e.message),
         None => src.err(src.line_of(span.start), e.message),
     })?;
