@@ -72,7 +72,9 @@ pub mod error;
 pub mod examples;
 pub mod guard;
 pub mod routes;
-pub mod steady;
+/// The steady friction-velocity curve of a model: physics, so it lives in
+/// `friction_analysis::analysis::steady`; here at its former path.
+pub use friction_analysis::analysis::steady;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;

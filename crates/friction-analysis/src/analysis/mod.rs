@@ -1,11 +1,13 @@
 //! Analysis of a run's output or of measured data: hysteresis loops split
 //! into cycles with their dissipation and equivalent damping, the backbone
-//! curve, the steady-state Stribeck curve from a velocity sweep, and the
-//! frequency and damping of a free (or impulse-excited) decay against
-//! amplitude.
+//! curve, the steady-state Stribeck curve from a velocity sweep, a model's
+//! own steady friction-velocity curve (sliding held at each velocity until
+//! the force settles), and the frequency and damping of a free (or
+//! impulse-excited) decay against amplitude.
 //!
 //! - [`loops`] — [`split_cycles`], [`analyze_loops`], [`backbone`], [`virgin_curve`];
 //! - [`stribeck`] — [`stribeck_curve`];
+//! - [`steady`] — a model's steady force at a sliding velocity, [`steady::steady_force`];
 //! - [`transient`] — [`transient_decay`];
 //! - [`plots`] — PNG or SVG pictures of each.
 //!
@@ -30,6 +32,7 @@
 
 pub mod loops;
 pub mod plots;
+pub mod steady;
 pub mod stribeck;
 pub mod transient;
 

@@ -60,7 +60,7 @@ pub struct SteadyPoint {
 /// ... v_max`. With `n = 1` the magnitude is `v_max`.
 ///
 /// ```
-/// let g = friction_serve::steady::velocity_grid(1e-3, 1e-1, 3);
+/// let g = friction_analysis::analysis::steady::velocity_grid(1e-3, 1e-1, 3);
 /// assert_eq!(g.len(), 6);
 /// assert_eq!((g[0], g[2], g[3], g[5]), (-1e-1, -1e-3, 1e-3, 1e-1));
 /// assert!((g[4] - 1e-2).abs() < 1e-15);
@@ -88,7 +88,7 @@ pub fn velocity_grid(v_min: f64, v_max: f64, n: usize) -> Vec<f64> {
 /// ```
 /// use friction_models::{build, ParamMap};
 /// let m = build("lugre", &ParamMap::new()).unwrap();
-/// let p = friction_serve::steady::steady_force(&m, 0.01, &|| false);
+/// let p = friction_analysis::analysis::steady::steady_force(&m, 0.01, &|| false);
 /// assert!(p.settled);
 /// let g = 1.0 + 0.5 * (-(0.01f64 / 0.001).powi(2)).exp();
 /// assert!((p.force / (g + 0.4 * 0.01) - 1.0).abs() < 1e-12);
