@@ -567,7 +567,7 @@ fn corpus() -> Vec<Case> {
                 "spring[0]",
                 "unknown field `stifness`",
                 // the spring's own keys (a shared struct listed the damper's `coefficient`)
-                "`between`, `stiffness`, `length` (did you mean \"stiffness\"?)",
+                "`between`, `stiffness`, `length`, `direction` (did you mean \"stiffness\"?)",
             ],
         ),
         scen(
