@@ -291,7 +291,7 @@ impl Gms {
 
     /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\] (s(v) = g(v) sign(v)).
     pub fn g(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+        self.p.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 
     /// dz_i/dt of one element with deflection `z` and recorded mode `mode`.
@@ -357,7 +357,7 @@ impl Gms {
             }
             *zi = on;
             if let Some(s) = s.as_deref_mut() {
-                let dg = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+                let dg = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
                 s[i] = e.alpha * d * dg / (e.k * dt);
             }
         }
@@ -432,7 +432,7 @@ impl FrictionModel for Gms {
         let v = inp.v;
         let n = self.p.elements.len();
         let g = self.g(v);
-        let dg = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+        let dg = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
         p.df_dx = 0.0;
         p.df_dv = self.p.sigma2;
         p.dg_dz.fill(0.0);

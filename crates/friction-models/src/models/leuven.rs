@@ -226,7 +226,7 @@ impl LeuvenParams {
 
     /// Magnitude of the Stribeck curve, `g(v) = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn stribeck(&self, v: f64) -> f64 {
-        self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
+        self.shape.level(self.fc, self.fs, self.vs, v)
     }
 }
 
@@ -320,7 +320,7 @@ impl Leuven {
         }
         let p = &self.p;
         let g = p.stribeck(v);
-        let dg = (p.fs - p.fc) * p.shape.dphi(v, p.vs);
+        let dg = p.shape.dlevel(p.fc, p.fs, p.vs, v);
         let r = (fh / g).abs();
         let (rn, drn) = if p.n == 1.0 {
             (r, 1.0)

@@ -150,13 +150,13 @@ impl StribeckParams {
     /// `Fc + (Fs - Fc) φ(v)` \[N\] (no viscous part, no sign).
     #[inline]
     pub fn level(&self, v: f64) -> f64 {
-        self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
+        self.shape.level(self.fc, self.fs, self.vs, v)
     }
 
     /// d/dv of [`StribeckParams::level`], `(Fs - Fc) φ'(v)` [N s/m].
     #[inline]
     pub fn dlevel(&self, v: f64) -> f64 {
-        (self.fs - self.fc) * self.shape.dphi(v, self.vs)
+        self.shape.dlevel(self.fc, self.fs, self.vs, v)
     }
 }
 

@@ -156,7 +156,7 @@ impl StribeckSat {
     /// The Stribeck level `Fc + (Fs - Fc) φ(v)` \[N\].
     #[inline]
     fn level(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+        self.p.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 
     /// Slope dF/dv at rest, `Fs ksat + kv` [N s/m].
@@ -179,7 +179,7 @@ impl FrictionModel for StribeckSat {
     /// ∂F/∂v = g' sat(ksat v) + g ksat sat'(ksat v) + kv (sat' = 1 on |ksat v| <= 1, else 0); ∂F/∂x = 0.
     fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
         let (q, v) = (&self.p, inp.v);
-        let (level, dlevel) = (self.level(v), (q.fs - q.fc) * q.shape.dphi(v, q.vs));
+        let (level, dlevel) = (self.level(v), q.shape.dlevel(q.fc, q.fs, q.vs, v));
         let u = q.ksat * v;
         p.df_dx = 0.0;
         p.df_dv = dlevel * sat(u) + level * q.ksat * dsat(u) + q.kv;

@@ -146,7 +146,7 @@ impl StribeckTanh {
     /// The Stribeck level `Fc + (Fs - Fc) φ(v)` \[N\].
     #[inline]
     fn level(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+        self.p.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 
     /// Slope dF/dv at rest, `Fs ktanh + kv` [N s/m].
@@ -169,7 +169,7 @@ impl FrictionModel for StribeckTanh {
     /// ∂F/∂v = g' tanh(ktanh v) + g ktanh (1 - tanh²(ktanh v)) + kv; ∂F/∂x = 0.
     fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
         let (q, v) = (&self.p, inp.v);
-        let (level, dlevel) = (self.level(v), (q.fs - q.fc) * q.shape.dphi(v, q.vs));
+        let (level, dlevel) = (self.level(v), q.shape.dlevel(q.fc, q.fs, q.vs, v));
         let t = (q.ktanh * v).tanh();
         p.df_dx = 0.0;
         p.df_dv = dlevel * t + level * q.ktanh * (1.0 - t * t) + q.kv;
