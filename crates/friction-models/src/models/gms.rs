@@ -87,6 +87,7 @@
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
 use crate::models::lugre::check_shape;
+use crate::models::maxwell_slip::check_elements;
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
 use crate::sign;
@@ -191,27 +192,7 @@ impl Default for GmsParams {
 impl GmsParams {
     /// Check every parameter against its range, at least one element, and Σ α_i = 1.
     pub fn validate(&self) -> Result<(), ModelError> {
-        if self.elements.is_empty() {
-            return Err(ModelError::MissingParam {
-                model: INFO.id,
-                name: "elements",
-                unit: "N/m, -",
-                range: "at least one row [k, alpha] with k, alpha in (0, inf) and Σ alpha = 1".into(),
-            });
-        }
-        for (i, e) in self.elements.iter().enumerate() {
-            for (name, x, unit) in [("k", e.k, "N/m"), ("alpha", e.alpha, "-")] {
-                if !Range::POSITIVE.contains(x) {
-                    return Err(ModelError::OutOfRange {
-                        model: INFO.id,
-                        name: format!("elements[{i}].{name}"),
-                        value: x,
-                        range: Range::POSITIVE.to_string(),
-                        unit,
-                    });
-                }
-            }
-        }
+        check_elements(&INFO, self.elements.iter().map(|e| [e.k, e.alpha]), " and Σ alpha = 1")?;
         let sum: f64 = self.elements.iter().map(|e| e.alpha).sum();
         if (sum - 1.0).abs() > 1e-6 {
             return Err(ModelError::Constraint {

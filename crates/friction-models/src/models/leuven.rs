@@ -68,7 +68,7 @@
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
-use crate::models::maxwell_slip::Element;
+use crate::models::maxwell_slip::{check_elements, Element};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{StribeckShape, EXPONENT, SHAPE, VS2, WEIGHT};
 
@@ -188,27 +188,7 @@ impl LeuvenParams {
                 message: format!("must be >= fc = {}", self.fc),
             });
         }
-        if self.elements.is_empty() {
-            return Err(ModelError::MissingParam {
-                model: INFO.id,
-                name: "elements",
-                unit: "N/m, N",
-                range: "at least one row [k, fmax] with k, fmax in (0, inf)".into(),
-            });
-        }
-        for (i, e) in self.elements.iter().enumerate() {
-            for (name, x, unit) in [("k", e.k, "N/m"), ("fmax", e.fmax, "N")] {
-                if !Range::POSITIVE.contains(x) {
-                    return Err(ModelError::OutOfRange {
-                        model: INFO.id,
-                        name: format!("elements[{i}].{name}"),
-                        value: x,
-                        range: Range::POSITIVE.to_string(),
-                        unit,
-                    });
-                }
-            }
-        }
+        check_elements(&INFO, self.elements.iter().map(|e| [e.k, e.fmax]), "")?;
         let total: f64 = self.elements.iter().map(|e| e.fmax).sum();
         if total < self.fs {
             return Err(ModelError::Constraint {
