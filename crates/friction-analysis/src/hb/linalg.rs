@@ -22,8 +22,8 @@
 //! same faer routine, `evd_real`, and the same conversion to complex pairs).
 
 use dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::evd::{self, ComputeEigenvectors, EvdError};
 use faer::diag::Diag;
+use faer::linalg::evd::{self, ComputeEigenvectors, EvdError};
 use faer::{c64, Mat, MatRef, Par};
 
 /// The parallelism of every faer call in harmonic balance: sequential
