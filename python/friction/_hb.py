@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _friction
 from ._arrays import as_float
+from ._frames import to_frame
 from ._simulate import Scenario, _source
 
 
@@ -36,13 +37,7 @@ class HbResult:
 
         Raises ImportError with an explanation when pandas is not installed.
         """
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "to_pandas() needs pandas; install it with `pip install pandas` "
-                "(or use .columns, a dict of NumPy arrays)") from e
-        return pd.DataFrame(self.columns)
+        return to_frame(self.columns, "HbResult.to_pandas")
 
     def __repr__(self) -> str:
         n = len(next(iter(self.columns.values()))) if self.columns else 0

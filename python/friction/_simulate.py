@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _friction, _structure
 from ._errors import ScenarioError, SimulationError
+from ._frames import to_frame
 
 Scenario = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -57,13 +58,7 @@ class Result:
 
         Raises ImportError with an explanation when pandas is not installed.
         """
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "Result.to_pandas() needs pandas; install it with `pip install pandas` "
-                "(or use Result.columns, a dict of NumPy arrays)") from e
-        return pd.DataFrame({k: np.asarray(v) for k, v in self.columns.items()})
+        return to_frame(self.columns, "Result.to_pandas")
 
     def __repr__(self) -> str:
         return (f"<friction.Result {self.summary.get('name')!r}: {len(self.t)} rows, "

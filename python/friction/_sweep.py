@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple, Union
 import numpy as np
 
 from . import _friction
+from ._frames import to_frame
 from ._simulate import Scenario, _source
 
 
@@ -143,8 +144,4 @@ def sweep(scenario: Scenario, grid: Mapping[str, Sequence[float]], metrics: Unio
     for j, m in enumerate(metrics):
         table[m] = res[:, j]
     table["error"] = np.array(errors, dtype=object)
-    try:
-        import pandas as pd
-    except ImportError:
-        return table
-    return pd.DataFrame(table)
+    return to_frame(table)

@@ -64,25 +64,21 @@ pub fn fit_json(
     };
     let (t, x, v, f, n) = (t.as_array().to_vec(), vec(x), vec(v), f.as_array().to_vec(), vec(normal));
     let model = model.to_string();
-    crate::guard("fit", || {
-        py.detach(|| {
-            crate::guard("fit", || {
-                let series = Series::new("<arrays>", t, x, v, Some(f), n).map_err(py_err)?;
-                let init = parse_params(&model, &init).map_err(py_err)?;
-                let opts = FitOptions {
-                    model: model.clone(),
-                    init,
-                    fix,
-                    free,
-                    validate_from,
-                    starts,
-                    seed,
-                    ..Default::default()
-                };
-                let r = fit(&series, &opts, None).map_err(py_err)?;
-                Ok((r.to_json().to_string(), r.f_fit.clone()))
-            })
-        })
+    crate::detached(py, "fit", || {
+        let series = Series::new("<arrays>", t, x, v, Some(f), n).map_err(py_err)?;
+        let init = parse_params(&model, &init).map_err(py_err)?;
+        let opts = FitOptions {
+            model: model.clone(),
+            init,
+            fix,
+            free,
+            validate_from,
+            starts,
+            seed,
+            ..Default::default()
+        };
+        let r = fit(&series, &opts, None).map_err(py_err)?;
+        Ok((r.to_json().to_string(), r.f_fit.clone()))
     })
 }
 
@@ -119,13 +115,11 @@ pub fn analyze_json(
             let mut o = LoopOptions::default();
             o.reversal_tol = reversal_tol.unwrap_or(o.reversal_tol);
             o.closure_tol = closure_tol.unwrap_or(o.closure_tol);
-            py.detach(|| {
-                crate::guard("analyze", || {
-                    let a = analyze_loops(&t, &x, &f, &o).map_err(py_err)?;
-                    let closed = a.cycles.iter().filter(|c| c.closed).count();
-                    Ok(json!({"cycles": a.cycles, "closed": closed, "backbone": a.backbone, "virgin": a.virgin})
-                        .to_string())
-                })
+            crate::detached(py, "analyze", || {
+                let a = analyze_loops(&t, &x, &f, &o).map_err(py_err)?;
+                let closed = a.cycles.iter().filter(|c| c.closed).count();
+                Ok(json!({"cycles": a.cycles, "closed": closed, "backbone": a.backbone, "virgin": a.virgin})
+                    .to_string())
             })
         }
         "stribeck" => {
@@ -146,22 +140,18 @@ pub fn analyze_json(
             o.max_accel = max_accel.or(o.max_accel);
             o.settle = settle.unwrap_or(o.settle);
             o.min_count = min_count.unwrap_or(o.min_count);
-            py.detach(|| {
-                crate::guard("analyze", || {
-                    let p = stribeck_curve(&t, &v, &f, &o).map_err(py_err)?;
-                    Ok(json!({"points": p}).to_string())
-                })
+            crate::detached(py, "analyze", || {
+                let p = stribeck_curve(&t, &v, &f, &o).map_err(py_err)?;
+                Ok(json!({"points": p}).to_string())
             })
         }
         "transient" => {
             let x = need(&x, "x")?;
             let mut o = TransientOptions::default();
             o.reversal_tol = reversal_tol.unwrap_or(o.reversal_tol);
-            py.detach(|| {
-                crate::guard("analyze", || {
-                    let a = transient_decay(&t, &x, &o).map_err(py_err)?;
-                    Ok(json!({"extrema": a.extrema, "points": a.points}).to_string())
-                })
+            crate::detached(py, "analyze", || {
+                let a = transient_decay(&t, &x, &o).map_err(py_err)?;
+                Ok(json!({"extrema": a.extrema, "points": a.points}).to_string())
             })
         }
         other => Err(PyValueError::new_err(format!(

@@ -83,3 +83,14 @@ pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<
         }
     }
 }
+
+/// Run `f` with the GIL released, under [`guard`]: the one way an entry
+/// point computes without holding the GIL (the guard inside the release,
+/// where the core runs, so no panic reaches pyo3).
+pub(crate) fn detached<T: Send>(
+    py: Python<'_>,
+    what: &str,
+    f: impl FnOnce() -> PyResult<T> + Send,
+) -> PyResult<T> {
+    py.detach(|| guard(what, f))
+}

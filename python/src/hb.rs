@@ -33,13 +33,11 @@ pub fn frf_table(
     samples: Option<usize>,
     dlft_penalty: Option<f64>,
 ) -> PyResult<Table> {
-    py.detach(|| {
-        crate::guard("frf", || {
-            let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
-            let opts = FrfOptions { f_min, f_max, harmonics, samples, dlft_penalty, ..Default::default() };
-            let r = frf(&sys, force, &opts).map_err(py_err)?;
-            Ok(split(frf_columns(&r), frf_summary(&r, &sys.name, force, &opts)))
-        })
+    crate::detached(py, "frf", || {
+        let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
+        let opts = FrfOptions { f_min, f_max, harmonics, samples, dlft_penalty, ..Default::default() };
+        let r = frf(&sys, force, &opts).map_err(py_err)?;
+        Ok(split(frf_columns(&r), frf_summary(&r, &sys.name, force, &opts)))
     })
 }
 
@@ -59,12 +57,10 @@ pub fn nnm_table(
     harmonics: usize,
     samples: Option<usize>,
 ) -> PyResult<Table> {
-    py.detach(|| {
-        crate::guard("nnm", || {
-            let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
-            let opts = NnmOptions { body, mode, amplitudes, harmonics, samples };
-            let r = nnm(&sys, &opts).map_err(py_err)?;
-            Ok(split(nnm_columns(&r), nnm_summary(&r, &sys.name)))
-        })
+    crate::detached(py, "nnm", || {
+        let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
+        let opts = NnmOptions { body, mode, amplitudes, harmonics, samples };
+        let r = nnm(&sys, &opts).map_err(py_err)?;
+        Ok(split(nnm_columns(&r), nnm_summary(&r, &sys.name)))
     })
 }

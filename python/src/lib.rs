@@ -6,8 +6,9 @@
 //! with docstrings, argument checks and pandas/Dask conveniences.
 //!
 //! Every entry point catches panics (`guard`) so that a defect in the core
-//! raises a Python `RuntimeError` instead of aborting the interpreter, and
-//! releases the GIL while it computes.
+//! raises a Python `RuntimeError` naming the call instead of aborting the
+//! interpreter, and releases the GIL while it computes (`detached`, the
+//! guard inside the release).
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -35,7 +36,7 @@ create_exception!(
     "An integration that failed; `.result` holds the partial result (None if the solver could not start)."
 );
 
-pub(crate) use errors::guard;
+pub(crate) use errors::{detached, guard};
 
 #[pymodule]
 fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -9,10 +9,12 @@ use pyo3::types::PyDict;
 
 use crate::errors::py_err;
 
-/// One update of every contact over rayon's pool, the GIL released, panics
-/// caught on both sides of the release.
+/// One update of every contact over rayon's pool, the GIL released, a
+/// panic reported as one in `what`.
+#[allow(clippy::too_many_arguments)]
 fn step(
     py: Python<'_>,
+    what: &str,
     model: &AnyModel,
     dt: f64,
     du: &[f64],
@@ -20,19 +22,15 @@ fn step(
     state: &mut [f64],
     force: &mut [f64],
 ) -> PyResult<()> {
-    crate::guard("Model.update", || {
-        py.detach(|| {
-            crate::guard("Model.update", || {
-                update::update_par(model, dt, du, normal, state, force).map_err(py_err)
-            })
-        })
-    })
+    crate::detached(py, what, || update::update_par(model, dt, du, normal, state, force).map_err(py_err))
 }
 
 /// One 2-D update (two tangential directions) over rayon's pool, the GIL
-/// released.
+/// released, a panic reported as one in `what`.
+#[allow(clippy::too_many_arguments)]
 fn step_2d(
     py: Python<'_>,
+    what: &str,
     model: &AnyModel,
     dt: f64,
     du: &[f64],
@@ -40,13 +38,7 @@ fn step_2d(
     state: &mut [f64],
     force: &mut [f64],
 ) -> PyResult<()> {
-    crate::guard("Model.update", || {
-        py.detach(|| {
-            crate::guard("Model.update", || {
-                planar::update_2d_par(model, dt, du, normal, state, force).map_err(py_err)
-            })
-        })
-    })
+    crate::detached(py, what, || planar::update_2d_par(model, dt, du, normal, state, force).map_err(py_err))
 }
 
 /// The outputs of one update with its tangent: forces, `dforce/dslip`,
@@ -55,10 +47,11 @@ type Tangent<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>, Bound
 
 /// One update with its consistent tangent (1-D, or 2-D when `planar`) over
 /// rayon's pool, the GIL released; `k` holds 1 (4 in 2-D) and `dn` 1 (2)
-/// values per contact.
+/// values per contact; a panic reported as one in `what`.
 #[allow(clippy::too_many_arguments)]
 fn step_tangent(
     py: Python<'_>,
+    what: &str,
     model: &AnyModel,
     planar: bool,
     dt: f64,
@@ -69,17 +62,13 @@ fn step_tangent(
     k: &mut [f64],
     dn: &mut [f64],
 ) -> PyResult<()> {
-    crate::guard("Model.update", || {
-        py.detach(|| {
-            crate::guard("Model.update", || {
-                if planar {
-                    planar::update_2d_tangent_par(model, dt, du, normal, state, force, Some(k), Some(dn))
-                } else {
-                    update::update_tangent_par(model, dt, du, normal, state, force, Some(k), Some(dn))
-                }
-                .map_err(py_err)
-            })
-        })
+    crate::detached(py, what, || {
+        if planar {
+            planar::update_2d_tangent_par(model, dt, du, normal, state, force, Some(k), Some(dn))
+        } else {
+            update::update_tangent_par(model, dt, du, normal, state, force, Some(k), Some(dn))
+        }
+        .map_err(py_err)
     })
 }
 
@@ -150,7 +139,7 @@ impl Model {
         };
         {
             let mut force = out.try_readwrite()?;
-            step(py, &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
+            step(py, "Model.update", &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
         }
         Ok(out)
     }
@@ -166,7 +155,7 @@ impl Model {
     fn init_2d<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let len = self.state_len_2d()?;
         let mut s = vec![0.0; n * len];
-        crate::guard("Model.init", || planar::init_2d(&self.model, &mut s).map_err(py_err))?;
+        crate::guard("Model.init_2d", || planar::init_2d(&self.model, &mut s).map_err(py_err))?;
         PyArray1::from_vec(py, s).reshape([n, len])
     }
 
@@ -192,7 +181,7 @@ impl Model {
         };
         {
             let mut force = out.try_readwrite()?;
-            step_2d(py, &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
+            step_2d(py, "Model.update_2d", &self.model, dt, du, nn, st, force.as_slice_mut()?)?;
         }
         Ok(out)
     }
@@ -210,7 +199,19 @@ impl Model {
         let (du, nn, st) = (slip_increment.as_slice()?, normal.as_slice()?, state.as_slice_mut()?);
         let n = du.len();
         let (mut f, mut k, mut dn) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        step_tangent(py, &self.model, false, dt, du, nn, st, &mut f, &mut k, &mut dn)?;
+        step_tangent(
+            py,
+            "Model.update_tangent",
+            &self.model,
+            false,
+            dt,
+            du,
+            nn,
+            st,
+            &mut f,
+            &mut k,
+            &mut dn,
+        )?;
         Ok((PyArray1::from_vec(py, f), PyArray1::from_vec(py, k), PyArray1::from_vec(py, dn)))
     }
 
@@ -228,7 +229,19 @@ impl Model {
         let (du, nn, st) = (slip_increment.as_slice()?, normal.as_slice()?, state.as_slice_mut()?);
         let n = nn.len();
         let (mut f, mut k, mut dn) = (vec![0.0; 2 * n], vec![0.0; 4 * n], vec![0.0; 2 * n]);
-        step_tangent(py, &self.model, true, dt, du, nn, st, &mut f, &mut k, &mut dn)?;
+        step_tangent(
+            py,
+            "Model.update_2d_tangent",
+            &self.model,
+            true,
+            dt,
+            du,
+            nn,
+            st,
+            &mut f,
+            &mut k,
+            &mut dn,
+        )?;
         Ok((PyArray1::from_vec(py, f), PyArray1::from_vec(py, k), PyArray1::from_vec(py, dn)))
     }
 

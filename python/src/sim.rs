@@ -27,16 +27,12 @@ pub fn simulate_text<'py>(
     file: &str,
     dir: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let res = crate::guard("simulate", || {
-        py.detach(|| {
-            crate::guard("simulate", || {
-                let sys = parse(text, file, dir).map_err(py_err)?;
-                // the rows in one block: moved into NumPy as they are
-                let out = simulate_flat(&sys).map_err(py_err)?;
-                let summary = output::summary_flat(&sys, &out).to_string();
-                Ok((sys, out, summary))
-            })
-        })
+    let res = crate::detached(py, "simulate", || {
+        let sys = parse(text, file, dir).map_err(py_err)?;
+        // the rows in one block: moved into NumPy as they are
+        let out = simulate_flat(&sys).map_err(py_err)?;
+        let summary = output::summary_flat(&sys, &out).to_string();
+        Ok((sys, out, summary))
     })?;
     let (_, out, summary) = res;
     let (nr, nc) = (out.n_rows(), out.columns.len());

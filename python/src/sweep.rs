@@ -123,7 +123,7 @@ impl PreparedSweep {
             )));
         }
         let systems = &self.systems[start..stop];
-        let results = crate::guard("sweep", || Ok(py.detach(|| self.sweep.run_systems(systems, &|| {}))))?;
+        let results = crate::detached(py, "sweep", || Ok(self.sweep.run_systems(systems, &|| {})))?;
         to_arrays(py, results, self.metrics)
     }
 }

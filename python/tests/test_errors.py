@@ -134,3 +134,26 @@ def test_message_is_the_command_lines(cli, tmp_path):
     with pytest.raises(friction.ScenarioError) as e:
         friction.simulate(path)
     assert p.stderr.strip() == f"error: {e.value}"
+
+
+def test_each_model_call_names_itself(root):
+    """A panic in the core surfaces as RuntimeError("internal error in NAME: ...
+    (please report this)"), NAME the binding's call that failed: each method
+    of `_friction.Model` names itself (the 2-D and tangent calls said
+    `Model.init` / `Model.update`). No input is known to make the core panic,
+    and a Rust test of the binding would have to link libpython
+    (python/Cargo.toml), so this reads the binding's source: every call name
+    written in a method of `impl Model` is `Model.<that method>`."""
+    import re
+    src = (root / "python" / "src" / "model.rs").read_text()
+    body = src[src.index("impl Model {"):]
+    named = {}
+    for m in re.finditer(r"\n    fn (\w+)\b(.*?)\n    }\n", body, re.S):
+        method = m.group(1)
+        for name in re.findall(r'"(Model(?:\.\w+)?)"', m.group(2)):
+            assert name == ("Model" if method == "new" else f"Model.{method}"), (method, name)
+            named[method] = name
+    # every call that computes in the core names itself
+    assert set(named) == {"new", "init", "update", "init_2d", "update_2d", "update_tangent", "update_2d_tangent"}
+    for method in named:
+        assert hasattr(friction._friction.Model, "__new__" if method == "new" else method)

@@ -110,13 +110,6 @@ fn limits(a: &FrfArgs) -> Limits {
 }
 
 fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
-    // the dense problems of harmonic balance (a Jacobian of n(2H+1)
-    // unknowns, a Floquet eigenproblem of 2n) are too small for faer's
-    // threads: on a 10-body chain with 5 Jenkins joints at H = 5
-    // (bench/hb/chain10_jenkins5.toml, 404 points, release build, 2 cores,
-    // with Hill's 220-unknown eigenproblem then) the run took 12.9 s with
-    // them and 9.0 s without, the same numbers bit for bit
-    faer::set_global_parallelism(faer::Par::Seq);
     if !a.levels.is_empty() {
         return levels(a);
     }

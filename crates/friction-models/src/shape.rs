@@ -101,6 +101,34 @@ impl StribeckShape {
         }
     }
 
+    /// The Stribeck level `g(v) = Fc + (Fs - Fc) φ(v)` \[N\]: the magnitude
+    /// of the steady sliding force without viscous part, the one place every
+    /// Stribeck-type model computes it (`lugre`, `elasto_plastic`, `gms`,
+    /// `leuven`, `stribeck` and its `sat`, `tanh` and `dankowicz` forms,
+    /// `friction_lag`). Arguments in the order of the models' tables: the
+    /// Coulomb level `fc`, the static level `fs`, the Stribeck velocity `vs`,
+    /// then the velocity `v`.
+    ///
+    /// ```
+    /// use friction_models::shape::StribeckShape;
+    /// let s = StribeckShape::Lorentzian;
+    /// // Fs at rest, half-way between Fc and Fs at v = vs, Fc far out
+    /// assert_eq!(s.level(1.0, 1.5, 0.01, 0.0), 1.5);
+    /// assert_eq!(s.level(1.0, 1.5, 0.01, 0.01), 1.25);
+    /// assert!((s.level(1.0, 1.5, 0.01, 10.0) - 1.0).abs() < 1e-6);
+    /// ```
+    #[inline]
+    pub fn level(&self, fc: f64, fs: f64, vs: f64, v: f64) -> f64 {
+        fc + (fs - fc) * self.phi(v, vs)
+    }
+
+    /// d/dv of [`StribeckShape::level`], `(Fs - Fc) φ'(v)` [N s/m]
+    /// (arguments as there).
+    #[inline]
+    pub fn dlevel(&self, fc: f64, fs: f64, vs: f64, v: f64) -> f64 {
+        (fs - fc) * self.dphi(v, vs)
+    }
+
     /// Read `shape`, `exponent`, `vs2` and `shape_weight` (declare [`SHAPE`],
     /// [`EXPONENT`], [`VS2`] and [`WEIGHT`] in the model's table).
     pub fn read(r: &ParamReader<'_>) -> Result<Self, ModelError> {

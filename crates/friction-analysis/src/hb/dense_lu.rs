@@ -12,7 +12,9 @@
 use dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::lu::partial_pivoting::{factor, solve};
 use faer::perm::PermRef;
-use faer::{MatMut, MatRef, Par};
+use faer::{MatMut, MatRef};
+
+use super::linalg::PAR;
 use nalgebra::DMatrix;
 
 /// The LU factors of one n × n matrix and the work arrays to solve with them.
@@ -50,8 +52,8 @@ impl DenseLu {
     /// Work arrays for n × n matrices and up to `k` right-hand sides at once.
     pub fn with_columns(n: usize, k: usize) -> Self {
         let req = StackReq::any_of(&[
-            factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default()),
-            solve::solve_in_place_scratch::<usize, f64>(n, k, Par::Seq),
+            factor::lu_in_place_scratch::<usize, f64>(n, n, PAR, Default::default()),
+            solve::solve_in_place_scratch::<usize, f64>(n, k, PAR),
         ]);
         DenseLu { n, k, lu: vec![0.0; n * n], fwd: vec![0; n], bwd: vec![0; n], mem: MemBuffer::new(req) }
     }
@@ -79,7 +81,7 @@ impl DenseLu {
             m,
             &mut self.fwd,
             &mut self.bwd,
-            Par::Seq,
+            PAR,
             MemStack::new(&mut self.mem),
             Default::default(),
         );
@@ -104,7 +106,7 @@ impl DenseLu {
         let lu = MatRef::from_column_major_slice(&self.lu, n, n);
         let perm = PermRef::new_checked(&self.fwd, &self.bwd, n);
         let rhs = MatMut::from_column_major_slice_mut(&mut b[..n * k], n, k);
-        solve::solve_in_place(lu, lu, perm, rhs, Par::Seq, MemStack::new(&mut self.mem));
+        solve::solve_in_place(lu, lu, perm, rhs, PAR, MemStack::new(&mut self.mem));
         b[..n * k].iter().all(|v| v.is_finite())
     }
 }

@@ -284,7 +284,7 @@ impl Monodromy {
                 faer::MatRef::from_column_major_slice(self.step.as_slice(), m, m),
                 faer::MatRef::from_column_major_slice(self.phi.as_slice(), m, m),
                 1.0,
-                faer::Par::Seq,
+                super::linalg::PAR,
             );
             std::mem::swap(&mut self.phi, &mut self.rhs);
             if !same {
@@ -307,7 +307,7 @@ impl Monodromy {
             }
         }
         let phi = Mat::<f64>::from_fn(m, m, |i, j| self.phi[(i, j)]);
-        let mu = phi.eigenvalues().map_err(|e| {
+        let mu = super::linalg::eigenvalues(phi.as_ref()).map_err(|e| {
             AnalysisError::Model(format!(
                 "Floquet multipliers: the eigenvalue problem failed ({e:?}) at ω = {omega}"
             ))

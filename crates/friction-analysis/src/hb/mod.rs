@@ -21,6 +21,8 @@
 //! - [`stability`]: stability of a solution by Hill's method (its cross-check);
 //! - [`continuation`]: Newton, and pseudo-arclength continuation;
 //! - [`dense_lu`]: the dense LU their solves use, in work arrays kept between calls;
+//! - [`linalg`]: the parallelism of every faer call here (sequential, passed explicitly: the
+//!   same for every caller; why, measured, in its documentation) and the eigenproblems under it;
 //! - [`frf`]: the frequency-response driver;
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
 //! - [`plot`]: the plots;
@@ -41,6 +43,7 @@ pub mod floquet;
 pub mod frf;
 pub mod gaps;
 pub mod harmonics;
+pub mod linalg;
 pub mod nnm;
 pub mod overlay;
 pub mod plot;

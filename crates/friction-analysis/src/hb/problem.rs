@@ -455,7 +455,7 @@ impl Problem {
             faer::MatRef::from_column_major_slice(self.ana.as_slice(), rows, inner),
             faer::MatRef::from_row_major_slice(&self.dfs, inner, l),
             1.0,
-            faer::Par::Seq,
+            super::linalg::PAR,
         );
         for j in 0..l {
             for q in 0..l {

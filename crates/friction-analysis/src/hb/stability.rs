@@ -31,7 +31,6 @@
 //! perturbation held for many periods, not one that grows or decays. It
 //! stays as the cross-check of linear structures (`tests/hb_stability.rs`).
 
-use faer::linalg::solvers::Eigen;
 use faer::Mat;
 use nalgebra::DMatrix;
 
@@ -73,10 +72,10 @@ pub fn floquet_exponents(p: &mut Problem, x: &[f64], omega: f64) -> Result<Vec<(
             }
         }
     }
-    let eig = Eigen::new_from_real(a.as_ref()).map_err(|e| {
+    let eig = super::linalg::eigen(a.as_ref()).map_err(|e| {
         AnalysisError::Model(format!("Hill's method: the eigenvalue problem failed ({e:?}) at ω = {omega}"))
     })?;
-    let (u, s) = (eig.U(), eig.S());
+    let (u, s) = (&eig.u, &eig.s);
     let mut scored: Vec<(f64, f64, f64)> = (0..2 * n)
         .map(|col| {
             let (mut w, mut wk) = (0.0, 0.0);

@@ -257,7 +257,7 @@ impl ElastoPlastic {
 
     /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn g(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+        self.p.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 
     /// The break-away deflection `z_ba = ρ min(Fc, Fs)/σ0` \[m\].
@@ -292,7 +292,7 @@ impl ElastoPlastic {
             let width = zss - zba;
             let theta = pi * (za - 0.5 * (zss + zba)) / width;
             let half_cos = 0.5 * pi * theta.cos();
-            let dzss = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs) / self.p.sigma0;
+            let dzss = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v) / self.p.sigma0;
             (
                 0.5 * theta.sin() + 0.5,
                 half_cos * sign(z) / width,
@@ -342,7 +342,7 @@ impl FrictionModel for ElastoPlastic {
         let (v, z) = (inp.v, z[0]);
         let (a, da_dz, da_dv) = self.alpha_partials(z, v);
         let gv = self.g(v);
-        let dgv = (ep.fs - ep.fc) * ep.shape.dphi(v, ep.vs);
+        let dgv = ep.shape.dlevel(ep.fc, ep.fs, ep.vs, v);
         let sv = if v < 0.0 { -1.0 } else { 1.0 };
         let dg_dz = -ep.sigma0 * v.abs() / gv * (a + z * da_dz);
         let dg_dv = 1.0 - ep.sigma0 * z * (da_dv * v.abs() / gv + a * (sv * gv - v.abs() * dgv) / (gv * gv));

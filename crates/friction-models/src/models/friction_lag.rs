@@ -167,7 +167,7 @@ impl FrictionLagParams {
 
     /// Magnitude of the Stribeck curve `|s(v)| = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn stribeck(&self, v: f64) -> f64 {
-        self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
+        self.shape.level(self.fc, self.fs, self.vs, v)
     }
 }
 
@@ -254,7 +254,7 @@ impl FrictionModel for FrictionLag {
             p.dg_dv[0] = 0.0;
         } else {
             let s = self.p.stribeck(v);
-            let ds = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+            let ds = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
             p.dg_dz[0] = -self.p.c / s;
             p.dg_dv[0] = self.p.c * z[0] * ds / (s * s);
         }

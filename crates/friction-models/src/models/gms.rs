@@ -87,6 +87,7 @@
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
 use crate::models::lugre::check_shape;
+use crate::models::maxwell_slip::check_elements;
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
 use crate::sign;
@@ -191,27 +192,7 @@ impl Default for GmsParams {
 impl GmsParams {
     /// Check every parameter against its range, at least one element, and Σ α_i = 1.
     pub fn validate(&self) -> Result<(), ModelError> {
-        if self.elements.is_empty() {
-            return Err(ModelError::MissingParam {
-                model: INFO.id,
-                name: "elements",
-                unit: "N/m, -",
-                range: "at least one row [k, alpha] with k, alpha in (0, inf) and Σ alpha = 1".into(),
-            });
-        }
-        for (i, e) in self.elements.iter().enumerate() {
-            for (name, x, unit) in [("k", e.k, "N/m"), ("alpha", e.alpha, "-")] {
-                if !Range::POSITIVE.contains(x) {
-                    return Err(ModelError::OutOfRange {
-                        model: INFO.id,
-                        name: format!("elements[{i}].{name}"),
-                        value: x,
-                        range: Range::POSITIVE.to_string(),
-                        unit,
-                    });
-                }
-            }
-        }
+        check_elements(&INFO, self.elements.iter().map(|e| [e.k, e.alpha]), " and Σ alpha = 1")?;
         let sum: f64 = self.elements.iter().map(|e| e.alpha).sum();
         if (sum - 1.0).abs() > 1e-6 {
             return Err(ModelError::Constraint {
@@ -291,7 +272,7 @@ impl Gms {
 
     /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\] (s(v) = g(v) sign(v)).
     pub fn g(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+        self.p.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 
     /// dz_i/dt of one element with deflection `z` and recorded mode `mode`.
@@ -357,7 +338,7 @@ impl Gms {
             }
             *zi = on;
             if let Some(s) = s.as_deref_mut() {
-                let dg = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+                let dg = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
                 s[i] = e.alpha * d * dg / (e.k * dt);
             }
         }
@@ -432,7 +413,7 @@ impl FrictionModel for Gms {
         let v = inp.v;
         let n = self.p.elements.len();
         let g = self.g(v);
-        let dg = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+        let dg = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
         p.df_dx = 0.0;
         p.df_dv = self.p.sigma2;
         p.dg_dz.fill(0.0);

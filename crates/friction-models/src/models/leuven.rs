@@ -68,7 +68,7 @@
 
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
-use crate::models::maxwell_slip::Element;
+use crate::models::maxwell_slip::{check_elements, Element};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{StribeckShape, EXPONENT, SHAPE, VS2, WEIGHT};
 
@@ -188,27 +188,7 @@ impl LeuvenParams {
                 message: format!("must be >= fc = {}", self.fc),
             });
         }
-        if self.elements.is_empty() {
-            return Err(ModelError::MissingParam {
-                model: INFO.id,
-                name: "elements",
-                unit: "N/m, N",
-                range: "at least one row [k, fmax] with k, fmax in (0, inf)".into(),
-            });
-        }
-        for (i, e) in self.elements.iter().enumerate() {
-            for (name, x, unit) in [("k", e.k, "N/m"), ("fmax", e.fmax, "N")] {
-                if !Range::POSITIVE.contains(x) {
-                    return Err(ModelError::OutOfRange {
-                        model: INFO.id,
-                        name: format!("elements[{i}].{name}"),
-                        value: x,
-                        range: Range::POSITIVE.to_string(),
-                        unit,
-                    });
-                }
-            }
-        }
+        check_elements(&INFO, self.elements.iter().map(|e| [e.k, e.fmax]), "")?;
         let total: f64 = self.elements.iter().map(|e| e.fmax).sum();
         if total < self.fs {
             return Err(ModelError::Constraint {
@@ -226,7 +206,7 @@ impl LeuvenParams {
 
     /// Magnitude of the Stribeck curve, `g(v) = Fc + (Fs - Fc) φ(v)` \[N\].
     pub fn stribeck(&self, v: f64) -> f64 {
-        self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
+        self.shape.level(self.fc, self.fs, self.vs, v)
     }
 }
 
@@ -320,7 +300,7 @@ impl Leuven {
         }
         let p = &self.p;
         let g = p.stribeck(v);
-        let dg = (p.fs - p.fc) * p.shape.dphi(v, p.vs);
+        let dg = p.shape.dlevel(p.fc, p.fs, p.vs, v);
         let r = (fh / g).abs();
         let (rn, drn) = if p.n == 1.0 {
             (r, 1.0)

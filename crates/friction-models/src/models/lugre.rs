@@ -189,7 +189,7 @@ impl LuGre {
 
     /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) φ(v)` \[N\], always > 0.
     pub fn g(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
+        self.p.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 
     fn zdot(&self, v: f64, z: f64) -> f64 {
@@ -228,7 +228,7 @@ impl FrictionModel for LuGre {
     fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
         let v = inp.v;
         let gv = self.g(v);
-        let dgv = (self.p.fs - self.p.fc) * self.p.shape.dphi(v, self.p.vs);
+        let dgv = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
         let dz_dz = -self.p.sigma0 * v.abs() / gv;
         let dz_dv = 1.0 - self.p.sigma0 * z[0] * (v.signum() * gv - v.abs() * dgv) / (gv * gv);
         p.dg_dz[0] = dz_dz;

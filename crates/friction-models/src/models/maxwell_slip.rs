@@ -76,29 +76,52 @@ pub struct MaxwellSlipParams {
 impl MaxwellSlipParams {
     /// Check that there is at least one element and every entry is positive and finite.
     pub fn validate(&self) -> Result<(), ModelError> {
-        if self.elements.is_empty() {
-            return Err(ModelError::MissingParam {
-                model: INFO.id,
-                name: "elements",
-                unit: "N/m, N",
-                range: "at least one row [k, fmax] with k, fmax in (0, inf)".into(),
-            });
-        }
-        for (i, e) in self.elements.iter().enumerate() {
-            for (name, x) in [("k", e.k), ("fmax", e.fmax)] {
-                if !Range::POSITIVE.contains(x) {
-                    return Err(ModelError::OutOfRange {
-                        model: INFO.id,
-                        name: format!("elements[{i}].{name}"),
-                        value: x,
-                        range: Range::POSITIVE.to_string(),
-                        unit: if name == "k" { "N/m" } else { "N" },
-                    });
-                }
+        check_elements(&INFO, self.elements.iter().map(|e| [e.k, e.fmax]), "")
+    }
+}
+
+/// Check the rows of the `elements` table of a model with elements of two
+/// columns (`maxwell_slip`, `leuven`, `gms`): at least one row, and every
+/// entry in the table's range, an error naming the entry
+/// (`elements[i].COLUMN`) with its column's unit. `also` ends the range
+/// text of the error for no rows (a condition the model adds, as gms's
+/// " and Σ alpha = 1").
+pub(crate) fn check_elements(
+    info: &'static ModelInfo,
+    rows: impl IntoIterator<Item = [f64; 2]>,
+    also: &str,
+) -> Result<(), ModelError> {
+    let spec = info.params.iter().find(|s| s.name == "elements").expect("a model with an `elements` table");
+    let ParamKind::Rows { columns, range } = &spec.kind else {
+        panic!("model `{}`: `elements` is not a table of rows", info.id)
+    };
+    let mut units = spec.unit.split(", ");
+    let units = [units.next().unwrap_or(""), units.next().unwrap_or("")];
+    let mut any = false;
+    for (i, row) in rows.into_iter().enumerate() {
+        any = true;
+        for ((name, x), unit) in columns.iter().zip(row).zip(units) {
+            if !range.contains(x) {
+                return Err(ModelError::OutOfRange {
+                    model: info.id,
+                    name: format!("elements[{i}].{name}"),
+                    value: x,
+                    range: range.to_string(),
+                    unit,
+                });
             }
         }
-        Ok(())
     }
+    if !any {
+        let columns = columns.join(", ");
+        return Err(ModelError::MissingParam {
+            model: info.id,
+            name: "elements",
+            unit: spec.unit,
+            range: format!("at least one row [{columns}] with {columns} in {range}{also}"),
+        });
+    }
+    Ok(())
 }
 
 /// The Maxwell-slip model (see the module documentation).

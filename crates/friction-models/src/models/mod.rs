@@ -1,5 +1,6 @@
 //! One module per model; each holds the model's equations, parameter table,
-//! states and sources in its doc comment.
+//! states and sources in its doc comment. The private module `regularised`
+//! holds the code `stribeck_sat` and `stribeck_tanh` share.
 
 pub mod armstrong;
 pub mod bliman_sorine;
@@ -29,6 +30,7 @@ pub mod maxwell_slip;
 pub mod meta_coulomb;
 pub mod power_viscous;
 pub mod rate_state;
+mod regularised;
 pub mod reset_integrator;
 pub mod stochastic;
 pub mod stribeck;

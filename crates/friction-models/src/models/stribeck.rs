@@ -54,10 +54,10 @@ F in [-Fs, Fs]                               for v == 0 (set by the rest of the 
 φ(v) = exp(-(|v|/vs)^i) (shape = \"exponential\"); other shapes: see friction_models::shape
 F -> Fs as v -> 0+; F -> Fc + kv v for |v| >> vs",
     params: &[
-        ParamSpec::real("fc", "Fc", "N", 1.0, Range::NON_NEGATIVE, "Coulomb (kinetic) friction force"),
+        FC,
         FS,
         VS,
-        ParamSpec::real("kv", "kv", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient"),
+        KV,
         shape::SHAPE,
         shape::EXPONENT,
         shape::VS2,
@@ -66,6 +66,10 @@ F -> Fs as v -> 0+; F -> Fc + kv v for |v| >> vs",
     states: "none",
     sources: "Andersson, Söderberg, Björklund 2007 eq. 10; Olsson 1996 eqs. 2.6-2.7; Stribeck 1902; Armstrong-Hélouvry 1991",
 };
+
+/// Spec of `fc` for `stribeck`, `stribeck_sat` and `stribeck_tanh`.
+pub const FC: ParamSpec =
+    ParamSpec::real("fc", "Fc", "N", 1.0, Range::NON_NEGATIVE, "Coulomb (kinetic) friction force");
 
 /// Spec of `fs` for the Stribeck-type models (the force at v -> 0+).
 pub const FS: ParamSpec = ParamSpec::real(
@@ -79,6 +83,10 @@ pub const FS: ParamSpec = ParamSpec::real(
 
 /// Spec of `vs`, the Stribeck velocity, for the Stribeck-type models.
 pub const VS: ParamSpec = ParamSpec::real("vs", "vs", "m/s", 0.01, Range::POSITIVE, "Stribeck velocity");
+
+/// Spec of `kv` for `stribeck`, `stribeck_sat` and `stribeck_tanh`.
+pub const KV: ParamSpec =
+    ParamSpec::real("kv", "kv", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient");
 
 /// Check the Stribeck curve parameters shared by `stribeck`, `stribeck_sat`
 /// and `stribeck_tanh` (whose tables all declare `fc`, `fs`, `vs` and the
@@ -150,13 +158,13 @@ impl StribeckParams {
     /// `Fc + (Fs - Fc) φ(v)` \[N\] (no viscous part, no sign).
     #[inline]
     pub fn level(&self, v: f64) -> f64 {
-        self.fc + (self.fs - self.fc) * self.shape.phi(v, self.vs)
+        self.shape.level(self.fc, self.fs, self.vs, v)
     }
 
     /// d/dv of [`StribeckParams::level`], `(Fs - Fc) φ'(v)` [N s/m].
     #[inline]
     pub fn dlevel(&self, v: f64) -> f64 {
-        (self.fs - self.fc) * self.shape.dphi(v, self.vs)
+        self.shape.dlevel(self.fc, self.fs, self.vs, v)
     }
 }
 

@@ -155,7 +155,7 @@ impl StribeckDankowicz {
 
     /// The Stribeck curve magnitude `g(v) = Fc + (Fs - Fc) exp(-(|v|/vs)^i)` \[N\].
     pub fn g(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.shape.phi(v, self.p.vs)
+        self.shape.level(self.p.fc, self.p.fs, self.p.vs, v)
     }
 }
 
@@ -186,7 +186,7 @@ impl FrictionModel for StribeckDankowicz {
     fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
         let (v, d) = (inp.v, self.p.delta);
         let (dg_dz, dg_dv) = crate::models::dankowicz::micro_slip_partials(v, z[0], d);
-        let dgv = (self.p.fs - self.p.fc) * self.shape.dphi(v, self.p.vs);
+        let dgv = self.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);
         p.df_dx = 0.0;
         p.df_dv = dgv * z[0] / d + self.p.kv;
         p.df_dz[0] = self.g(v) / d;

@@ -34,11 +34,11 @@
 //! Andersson, Söderberg, Björklund 2007, eq. 11 (with eq. 7 for sat) and Table 1
 //! (ksat = 1000 s/m).
 
-use super::coulomb_sat::{dsat, sat, STIFF_SLOPE};
-use super::stribeck::{validate_curve, FS, VS};
+use super::regularised::{Regularised, Smoothing};
+use super::stribeck::{FC, FS, KV, VS};
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
-use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
+use crate::params::{ParamMap, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
 
 /// Static description of `stribeck_sat`.
@@ -51,7 +51,7 @@ sat(u) = min(u, 1) for u >= 0, max(u, -1) for u < 0
 φ(v) = exp(-(|v|/vs)^i) (shape = \"exponential\"); other shapes: see friction_models::shape
 |v| >= 1/ksat: F equals the `stribeck` sliding curve; F(0) = 0, slope at rest Fs ksat + kv",
     params: &[
-        ParamSpec::real("fc", "Fc", "N", 1.0, Range::NON_NEGATIVE, "Coulomb (kinetic) friction force"),
+        FC,
         FS,
         VS,
         ParamSpec::real(
@@ -62,7 +62,7 @@ sat(u) = min(u, 1) for u >= 0, max(u, -1) for u < 0
             Range::POSITIVE,
             "inverse of the half-width of the linear band",
         ),
-        ParamSpec::real("kv", "kv", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient"),
+        KV,
         shape::SHAPE,
         shape::EXPONENT,
         shape::VS2,
@@ -105,9 +105,13 @@ impl Default for StribeckSatParams {
 impl StribeckSatParams {
     /// Check every parameter against its range and `fs >= fc`.
     pub fn validate(&self) -> Result<(), ModelError> {
-        validate_curve(&INFO, self.fc, self.fs, self.vs, &self.shape)?;
-        check(&INFO, "ksat", self.ksat)?;
-        check(&INFO, "kv", self.kv)
+        self.curve().validate(&INFO)
+    }
+
+    /// The curve with the gain `ksat` as `k`.
+    fn curve(&self) -> Regularised {
+        let (fc, fs, vs, k, kv, shape) = (self.fc, self.fs, self.vs, self.ksat, self.kv, self.shape);
+        Regularised { fc, fs, vs, k, kv, shape, smoothing: Smoothing::Sat }
     }
 }
 
@@ -135,17 +139,8 @@ impl StribeckSat {
 
     /// Build from user parameters.
     pub fn from_params(values: &ParamMap) -> Result<Self, ModelError> {
-        let r = ParamReader::new(INFO.id, INFO.params, values);
-        let p = StribeckSatParams {
-            fc: r.real("fc")?,
-            fs: r.real("fs")?,
-            vs: r.real("vs")?,
-            ksat: r.real("ksat")?,
-            kv: r.real("kv")?,
-            shape: StribeckShape::read(&r)?,
-        };
-        r.finish()?;
-        Self::new(p)
+        let c = Regularised::read(&INFO, values, Smoothing::Sat)?;
+        Self::new(StribeckSatParams { fc: c.fc, fs: c.fs, vs: c.vs, ksat: c.k, kv: c.kv, shape: c.shape })
     }
 
     /// The parameters.
@@ -153,15 +148,9 @@ impl StribeckSat {
         &self.p
     }
 
-    /// The Stribeck level `Fc + (Fs - Fc) φ(v)` \[N\].
-    #[inline]
-    fn level(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
-    }
-
     /// Slope dF/dv at rest, `Fs ksat + kv` [N s/m].
     pub fn slope_at_rest(&self) -> f64 {
-        self.p.fs * self.p.ksat + self.p.kv
+        self.p.curve().slope_at_rest()
     }
 }
 
@@ -171,22 +160,18 @@ impl FrictionModel for StribeckSat {
     }
 
     fn force(&self, inp: &Input, _z: &[f64], _mem: &[f64]) -> f64 {
-        let p = &self.p;
-        self.level(inp.v) * sat(p.ksat * inp.v) + p.kv * inp.v
+        self.p.curve().force(inp.v)
     }
 
     /// F = g(v) sat(ksat v) + kv v with g = Fc + (Fs - Fc) φ:
     /// ∂F/∂v = g' sat(ksat v) + g ksat sat'(ksat v) + kv (sat' = 1 on |ksat v| <= 1, else 0); ∂F/∂x = 0.
     fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
-        let (q, v) = (&self.p, inp.v);
-        let (level, dlevel) = (self.level(v), (q.fs - q.fc) * q.shape.dphi(v, q.vs));
-        let u = q.ksat * v;
         p.df_dx = 0.0;
-        p.df_dv = dlevel * sat(u) + level * q.ksat * dsat(u) + q.kv;
+        p.df_dv = self.p.curve().df_dv(inp.v);
     }
 
     fn is_stiff(&self) -> bool {
-        self.slope_at_rest() > STIFF_SLOPE
+        self.p.curve().is_stiff()
     }
 }
 

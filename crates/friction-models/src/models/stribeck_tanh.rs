@@ -32,11 +32,11 @@
 //! # Sources
 //! Andersson, Söderberg, Björklund 2007, eq. 12 and Table 1 (ktanh = 1000 s/m).
 
-use super::coulomb_sat::STIFF_SLOPE;
-use super::stribeck::{validate_curve, FS, VS};
+use super::regularised::{Regularised, Smoothing};
+use super::stribeck::{FC, FS, KV, VS};
 use crate::error::ModelError;
 use crate::model::{Family, FrictionModel, Input, ModelInfo};
-use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
+use crate::params::{ParamMap, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
 
 /// Static description of `stribeck_tanh`.
@@ -48,11 +48,11 @@ pub static INFO: ModelInfo = ModelInfo {
 φ(v) = exp(-(|v|/vs)^i) (shape = \"exponential\"); other shapes: see friction_models::shape
 tends to the `stribeck` sliding curve as ktanh -> inf (v != 0); F(0) = 0, slope at rest Fs ktanh + kv",
     params: &[
-        ParamSpec::real("fc", "Fc", "N", 1.0, Range::NON_NEGATIVE, "Coulomb (kinetic) friction force"),
+        FC,
         FS,
         VS,
         ParamSpec::real("ktanh", "ktanh", "s/m", 1000.0, Range::POSITIVE, "steepness of the tanh at v = 0"),
-        ParamSpec::real("kv", "kv", "N s/m", 0.0, Range::NON_NEGATIVE, "viscous friction coefficient"),
+        KV,
         shape::SHAPE,
         shape::EXPONENT,
         shape::VS2,
@@ -95,9 +95,13 @@ impl Default for StribeckTanhParams {
 impl StribeckTanhParams {
     /// Check every parameter against its range and `fs >= fc`.
     pub fn validate(&self) -> Result<(), ModelError> {
-        validate_curve(&INFO, self.fc, self.fs, self.vs, &self.shape)?;
-        check(&INFO, "ktanh", self.ktanh)?;
-        check(&INFO, "kv", self.kv)
+        self.curve().validate(&INFO)
+    }
+
+    /// The curve with the gain `ktanh` as `k`.
+    fn curve(&self) -> Regularised {
+        let (fc, fs, vs, k, kv, shape) = (self.fc, self.fs, self.vs, self.ktanh, self.kv, self.shape);
+        Regularised { fc, fs, vs, k, kv, shape, smoothing: Smoothing::Tanh }
     }
 }
 
@@ -125,17 +129,8 @@ impl StribeckTanh {
 
     /// Build from user parameters.
     pub fn from_params(values: &ParamMap) -> Result<Self, ModelError> {
-        let r = ParamReader::new(INFO.id, INFO.params, values);
-        let p = StribeckTanhParams {
-            fc: r.real("fc")?,
-            fs: r.real("fs")?,
-            vs: r.real("vs")?,
-            ktanh: r.real("ktanh")?,
-            kv: r.real("kv")?,
-            shape: StribeckShape::read(&r)?,
-        };
-        r.finish()?;
-        Self::new(p)
+        let c = Regularised::read(&INFO, values, Smoothing::Tanh)?;
+        Self::new(StribeckTanhParams { fc: c.fc, fs: c.fs, vs: c.vs, ktanh: c.k, kv: c.kv, shape: c.shape })
     }
 
     /// The parameters.
@@ -143,15 +138,9 @@ impl StribeckTanh {
         &self.p
     }
 
-    /// The Stribeck level `Fc + (Fs - Fc) φ(v)` \[N\].
-    #[inline]
-    fn level(&self, v: f64) -> f64 {
-        self.p.fc + (self.p.fs - self.p.fc) * self.p.shape.phi(v, self.p.vs)
-    }
-
     /// Slope dF/dv at rest, `Fs ktanh + kv` [N s/m].
     pub fn slope_at_rest(&self) -> f64 {
-        self.p.fs * self.p.ktanh + self.p.kv
+        self.p.curve().slope_at_rest()
     }
 }
 
@@ -161,22 +150,18 @@ impl FrictionModel for StribeckTanh {
     }
 
     fn force(&self, inp: &Input, _z: &[f64], _mem: &[f64]) -> f64 {
-        let p = &self.p;
-        self.level(inp.v) * (p.ktanh * inp.v).tanh() + p.kv * inp.v
+        self.p.curve().force(inp.v)
     }
 
     /// F = g(v) tanh(ktanh v) + kv v with g = Fc + (Fs - Fc) φ:
     /// ∂F/∂v = g' tanh(ktanh v) + g ktanh (1 - tanh²(ktanh v)) + kv; ∂F/∂x = 0.
     fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
-        let (q, v) = (&self.p, inp.v);
-        let (level, dlevel) = (self.level(v), (q.fs - q.fc) * q.shape.dphi(v, q.vs));
-        let t = (q.ktanh * v).tanh();
         p.df_dx = 0.0;
-        p.df_dv = dlevel * t + level * q.ktanh * (1.0 - t * t) + q.kv;
+        p.df_dv = self.p.curve().df_dv(inp.v);
     }
 
     fn is_stiff(&self) -> bool {
-        self.slope_at_rest() > STIFF_SLOPE
+        self.p.curve().is_stiff()
     }
 }
 
