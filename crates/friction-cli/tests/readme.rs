@@ -270,3 +270,37 @@ fn every_example_script_runs_as_written() {
     assert!(n >= 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every `](#anchor)` link of the README (its table of contents) leads to
+/// a heading: GitHub's anchor of a heading is its text lower-cased, with
+/// every character but letters, digits, spaces, `-` and `_` dropped and
+/// spaces made `-`.
+#[test]
+fn every_link_of_the_readme_s_contents_leads_to_a_heading() {
+    let md = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut anchors = std::collections::HashSet::new();
+    let mut fenced = false;
+    for line in md.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let text = line.trim_start_matches('#').trim();
+        let a: String = text
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        anchors.insert(a);
+    }
+    let mut links = 0;
+    for part in md.split("](#").skip(1) {
+        let target = &part[..part.find(')').unwrap()];
+        assert!(anchors.contains(target), "README link #{target} leads to no heading");
+        links += 1;
+    }
+    assert!(links >= 20, "the contents list {links} links");
+}
