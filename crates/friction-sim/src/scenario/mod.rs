@@ -385,8 +385,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let axis = planar::direction(s.direction.as_deref(), &format!("damper \"{name}\""))
             .map_err(|e| at(&span, e))?;
         dampers.push(
-            checks::check_damper(&names, &name, &s.between, s.coefficient, axis)
-                .map_err(|e| at(&span, e))?,
+            checks::check_damper(&names, &name, &s.between, s.coefficient, axis).map_err(|e| at(&span, e))?,
         );
     }
     let mut forces = Vec::new();
