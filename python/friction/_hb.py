@@ -120,7 +120,7 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
     return HbResult(*_friction.frf_table(text, file, d, force, lo, hi, h, n, eps))
 
 
-def nnm(scenario: Scenario, amplitudes: Sequence[float], body: Optional[str] = None, mode: int = 1,
+def nnm(scenario: Scenario, amplitudes: Optional[Sequence[float]] = None, body: Optional[str] = None, mode: int = 1,
         harmonics: int = 5, samples: Optional[int] = None) -> HbResult:
     """The backbone of a nonlinear mode: frequency and damping against amplitude.
 
@@ -136,10 +136,12 @@ def nnm(scenario: Scenario, amplitudes: Sequence[float], body: Optional[str] = N
     ----------
     scenario : str, os.PathLike or dict
         As for :func:`friction.simulate`.
-    amplitudes : sequence of float
+    amplitudes : sequence of float, optional
         Fundamental amplitudes of ``body`` [m], each > 0, in the order
         followed (``numpy.geomspace(1e-8, 1e-2, 31)`` is ``--amplitudes
-        1e-8:1e-2:31``).
+        1e-8:1e-2:31``); default: 30 from a tenth to 100 times the amplitude
+        at which the first contact starts to slip in the stuck linear mode,
+        as ``friction nnm`` without ``--amplitudes``.
     body : str, optional
         The body whose amplitude is prescribed; default: the one moving most
         in the mode.
@@ -162,10 +164,10 @@ def nnm(scenario: Scenario, amplitudes: Sequence[float], body: Optional[str] = N
     if isinstance(amplitudes, (str, bytes)):
         raise TypeError("`amplitudes` must be a sequence of numbers [m]")
     try:
-        amps = np.atleast_1d(np.asarray(amplitudes, dtype=np.float64))
+        amps = np.atleast_1d(np.asarray([] if amplitudes is None else amplitudes, dtype=np.float64))
     except (TypeError, ValueError):
         raise TypeError("`amplitudes` must be a sequence of numbers [m]") from None
-    if amps.ndim != 1 or amps.size == 0:
+    if amplitudes is not None and (amps.ndim != 1 or amps.size == 0):
         raise ValueError(f"`amplitudes` must be a non-empty 1-D sequence, found shape {amps.shape}")
     bad = ~(np.isfinite(amps) & (amps > 0.0))
     if bad.any():

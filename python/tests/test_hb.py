@@ -126,3 +126,23 @@ def test_dlft_penalty_reaches_the_method_from_python_as_from_the_cli(cli, tmp_pa
     _same_as_csv(r.columns, out / "frf.csv")
     d = friction.frf(scen, "p", 29.5, 30.0, harmonics=15, samples=8192)
     assert abs(d.columns["peak.m"][-1] / r.columns["peak.m"][-1] - 1.0) > 1e-4
+
+
+def test_nnm_without_amplitudes_spans_a_tenth_to_100_times_the_first_slip():
+    # a Jenkins joint (kt = 1e4 N/m, fs = 1 N) beside a 1e4 N/m spring: it starts to slip at
+    # fs/kt = 1e-4 m in the stuck mode, so the default amplitudes run from 1e-5 to 1e-2 m
+    d = {
+        "name": "jenkins_sdof",
+        "body": [{"name": "m", "mass": 1.0}],
+        "spring": [{"between": ["m", "ground"], "stiffness": 1e4}],
+        "contact": [{"name": "j", "between": ["m", "ground"], "model": "jenkins",
+                     "params": {"kt": 1e4, "fs": 1.0}}],
+        "solver": {"t_end": 1.0},
+    }
+    r = friction.nnm(d)
+    a, f = r.columns["a.m"], r.columns["f"]
+    assert len(a) == 30
+    assert abs(a[0] - 1e-5) < 1e-18 and abs(a[-1] - 1e-2) < 1e-15
+    # stuck: sqrt(2e4)/2pi; at 100 times the slip onset close to the spring alone, sqrt(1e4)/2pi
+    assert abs(f[0] - np.sqrt(2e4) / (2 * np.pi)) < 1e-9 * f[0]
+    assert abs(f[-1] - np.sqrt(1e4) / (2 * np.pi)) < 2e-3 * f[-1]

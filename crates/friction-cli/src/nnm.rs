@@ -27,9 +27,11 @@ pub struct NnmArgs {
     /// The mode, 1-based in ascending linear frequency with every contact stuck.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::count(1, 1_000_000))]
     pub mode: u64,
-    /// Amplitudes A1:A2:N (m): N amplitudes spaced logarithmically from A1 to A2.
+    /// Amplitudes A1:A2:N (m): N amplitudes spaced logarithmically from A1 to A2
+    /// (default: 30 from a tenth to 100 times the amplitude at which the first
+    /// contact starts to slip in the stuck linear mode).
     #[arg(long, allow_hyphen_values = true, value_parser = parse_amplitudes)]
-    pub amplitudes: Amplitudes,
+    pub amplitudes: Option<Amplitudes>,
     /// Number of harmonics.
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = crate::count(1, 256))]
     pub harmonics: u64,
@@ -118,7 +120,7 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
     let opts = NnmOptions {
         body: a.body.clone(),
         mode: a.mode as usize,
-        amplitudes: a.amplitudes.0.clone(),
+        amplitudes: a.amplitudes.as_ref().map_or_else(Vec::new, |a| a.0.clone()),
         harmonics: a.harmonics as usize,
         samples: a.samples.map(|n| n as usize),
     };

@@ -290,3 +290,38 @@ fn sandia_script_backbones_agree_in_energy_at_the_tuning_slip_and_part_in_freque
     }
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// `friction nnm` without `--amplitudes`: 30 amplitudes from a tenth to 100
+/// times the first contact's slip onset in the stuck mode (a Jenkins joint
+/// of kt = 1e4 N/m and fs = 1 N: fs/kt = 0.1 mm, so 10 µm to 10 mm), from
+/// the stuck frequency √(2e4)/2π to near the spring's alone, √(1e4)/2π.
+#[test]
+fn nnm_without_amplitudes_runs_thirty_from_a_tenth_to_100_times_the_slip_onset() {
+    let d = std::env::temp_dir().join(format!("friction-nnm-default-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let scen = d.join("j.toml");
+    std::fs::write(
+        &scen,
+        "name = \"j\"\n[[body]]\nname = \"m\"\nmass = 1.0\n[[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 1e4\n\
+         [[contact]]\nname = \"j\"\nbetween = [\"m\", \"ground\"]\nmodel = \"jenkins\"\nparams = { kt = 1e4, fs = 1.0 }\n\
+         [solver]\nt_end = 1.0\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    let o =
+        friction().args(["nnm", scen.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, r) = rows(&out.join("backbone.csv"));
+    assert_eq!(r.len(), 30);
+    assert!(
+        (r[0][0] / 1e-5 - 1.0).abs() < 1e-9 && (r[29][0] / 1e-2 - 1.0).abs() < 1e-9,
+        "{:?} {:?}",
+        r[0],
+        r[29]
+    );
+    let (stuck, spring) =
+        (2e4_f64.sqrt() / (2.0 * std::f64::consts::PI), 1e4_f64.sqrt() / (2.0 * std::f64::consts::PI));
+    assert!((r[0][1] / stuck - 1.0).abs() < 1e-9, "{}", r[0][1]);
+    assert!((r[29][1] / spring - 1.0).abs() < 2e-3, "{}", r[29][1]);
+    let _ = std::fs::remove_dir_all(&d);
+}

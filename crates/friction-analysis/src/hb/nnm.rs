@@ -42,7 +42,7 @@ pub struct NnmOptions {
     /// The mode, 1-based in ascending linear frequency (default 1).
     pub mode: usize,
     /// Fundamental amplitudes of the body \[m\], in the order followed
-    /// (each > 0).
+    /// (each > 0); empty: [`default_amplitudes`] from the stuck linear mode.
     pub amplitudes: Vec<f64>,
     /// Number of harmonics H (default 5).
     pub harmonics: usize,
@@ -218,9 +218,6 @@ fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
     if !(1..=256).contains(&opts.harmonics) {
         return bad(format!("--harmonics = {} is out of range; valid range [1, 256]", opts.harmonics));
     }
-    if opts.amplitudes.is_empty() {
-        return bad("--amplitudes: no amplitude given; give A1:A2:N with 0 < A1, A2 and N >= 1".into());
-    }
     if let Some(a) = opts.amplitudes.iter().find(|a| !(a.is_finite() && **a > 0.0)) {
         return bad(format!("--amplitudes: amplitude {a} is out of range; valid range (0, inf) m"));
     }
@@ -230,6 +227,43 @@ fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
         }
     }
     Ok(())
+}
+
+/// How many amplitudes [`default_amplitudes`] chooses.
+pub const DEFAULT_POINTS: usize = 30;
+
+/// The amplitudes of a backbone when none are given: [`DEFAULT_POINTS`]
+/// spaced logarithmically from a tenth to a hundred times the amplitude
+/// `A_s` at which the first contact would start to slip in the stuck linear
+/// mode `shape` (normalised to 1 at the prescribed body): for contact c,
+/// `A_c = N F_c / (k_c |φ_first - φ_second|)` with `F_c` its steady sliding
+/// force at 1 mm/s ([`crate::analysis::steady::steady_force`]) and `k_c`
+/// its stuck stiffness (the mode's stiffness `modal_k` for a contact
+/// without one: a static map), `A_s` the least. From well inside the stuck
+/// range through micro-slip to gross slip. Refused, asking for amplitudes,
+/// when no contact moves in the mode or none has a sliding force.
+pub fn default_amplitudes(s: &Structure, shape: &[f64], modal_k: f64) -> Result<Vec<f64>, AnalysisError> {
+    let mut least = f64::INFINITY;
+    for c in &s.contacts {
+        let at = |d: Option<usize>| d.map_or(0.0, |i| shape[i]);
+        let d = (at(c.first) - at(c.second)).abs();
+        let f = crate::analysis::steady::steady_force(&c.model, 1e-3, &|| false);
+        let k = c.normal.abs() * super::aft::initial_stiffness(&c.model);
+        let k = if k > 0.0 { k } else { modal_k };
+        let a = c.normal.abs() * f.force.abs() / (k * d);
+        if f.settled && a.is_finite() && a > 0.0 {
+            least = least.min(a);
+        }
+    }
+    if !least.is_finite() {
+        return Err(AnalysisError::Model(
+            "--amplitudes: no contact slips in this mode (none moves in it, or none has a sliding force) to \
+             choose amplitudes from; give A1:A2:N"
+                .into(),
+        ));
+    }
+    let (lo, hi) = (0.1 * least, 100.0 * least);
+    Ok((0..DEFAULT_POINTS).map(|i| lo * (hi / lo).powf(i as f64 / (DEFAULT_POINTS - 1) as f64)).collect())
 }
 
 /// Energy dissipated per cycle, `ξ π ω Σ_k k² (a_kᵀ M a_k + b_kᵀ M b_k)`.
@@ -280,7 +314,7 @@ fn phase(opts: &NnmOptions) -> Phase {
         h: opts.harmonics,
         n: samples_for(opts),
         problems: 1,
-        points: opts.amplitudes.len(),
+        points: if opts.amplitudes.is_empty() { DEFAULT_POINTS } else { opts.amplitudes.len() },
         floquet: false,
     }
 }
@@ -323,6 +357,13 @@ pub fn nnm_within(sys: &System, opts: &NnmOptions, limits: &Limits) -> Result<Nn
     let shape: Vec<f64> = shape.iter().map(|v| v / shape[b]).collect();
     let sv = DVector::from_column_slice(&shape);
     let mass = (sv.transpose() * &s.m * &sv)[(0, 0)];
+    let chosen;
+    let opts = if opts.amplitudes.is_empty() {
+        chosen = NnmOptions { amplitudes: default_amplitudes(&s, &shape, w0 * w0 * mass)?, ..opts.clone() };
+        &chosen
+    } else {
+        opts
+    };
     let xi0 = (sv.transpose() * &s.c * &sv)[(0, 0)] / mass;
     let (h, n) = (opts.harmonics, samples_for(opts));
     let mut p = Problem::new(s.clone(), h, n);
