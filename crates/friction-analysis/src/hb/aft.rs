@@ -29,16 +29,9 @@
 use friction_models::{Family, FrictionModel, Input};
 use friction_sim::AnyModel;
 
-use super::harmonics::Grid;
+use super::harmonics::{repeats, Grid};
+pub use super::harmonics::{MAX_PERIODS, PERIODIC_TOL};
 use crate::AnalysisError;
-
-/// Most periods run to reach the periodic steady state of the memory or
-/// state before the evaluation reports it has not settled.
-pub const MAX_PERIODS: usize = 400;
-
-/// Relative change of the force from one period to the next below which the
-/// path is taken as periodic.
-pub const PERIODIC_TOL: f64 = 1e-11;
 
 /// Continuous-state models whose state does not forget its start while the
 /// contact sticks (dz/dt = v exactly in presliding): refused.
@@ -497,12 +490,6 @@ mod masing_tests {
             assert!(is_masing(&m) && !is_perfectly_plastic(&m), "{id}");
         }
     }
-}
-
-/// One period's samples equal the previous period's, to [`PERIODIC_TOL`].
-fn repeats(f: &[f64], prev: &[f64]) -> bool {
-    let scale = f.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1e-300);
-    f.iter().zip(prev).all(|(a, b)| (a - b).abs() <= PERIODIC_TOL * scale)
 }
 
 #[cfg(test)]

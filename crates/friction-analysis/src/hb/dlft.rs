@@ -70,8 +70,8 @@
 use friction_models::{FrictionModel, Input};
 use friction_sim::AnyModel;
 
-use super::aft::{MAX_PERIODS, PERIODIC_TOL};
 use super::harmonics::Grid;
+use super::harmonics::{repeats, MAX_PERIODS};
 
 /// Whether `model` is evaluated by the dynamic Lagrangian method.
 pub fn is_dlft(model: &AnyModel) -> bool {
@@ -156,13 +156,6 @@ impl ContactDlft {
         }
         grid.analyse(&self.lam, out);
     }
-}
-
-/// One period's samples equal the previous period's, to [`PERIODIC_TOL`]
-/// of the largest.
-fn repeats(f: &[f64], prev: &[f64]) -> bool {
-    let scale = f.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1e-300);
-    f.iter().zip(prev).all(|(a, b)| (a - b).abs() <= PERIODIC_TOL * scale)
 }
 
 #[cfg(test)]

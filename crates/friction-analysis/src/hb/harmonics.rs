@@ -16,6 +16,21 @@ use std::f64::consts::PI;
 
 use nalgebra::DMatrix;
 
+/// Most periods run to reach the periodic steady state of a contact's
+/// memory or state before its evaluation reports it has not settled.
+pub const MAX_PERIODS: usize = 400;
+
+/// Relative change of a periodic signal from one period to the next below
+/// which it is taken as periodic.
+pub const PERIODIC_TOL: f64 = 1e-11;
+
+/// One period's samples equal the previous period's, to [`PERIODIC_TOL`]
+/// of the largest.
+pub fn repeats(f: &[f64], prev: &[f64]) -> bool {
+    let scale = f.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1e-300);
+    f.iter().zip(prev).all(|(a, b)| (a - b).abs() <= PERIODIC_TOL * scale)
+}
+
 /// The sampling grid of a period and its cosine/sine tables.
 #[derive(Debug, Clone)]
 pub struct Grid {

@@ -45,7 +45,7 @@ use nalgebra::DMatrix;
 
 pub use sparse::{MatrixError, SymMatrix};
 
-use crate::system::Force;
+use crate::system::force::Force;
 
 /// The damping of a structure.
 #[derive(Debug, Clone, PartialEq)]

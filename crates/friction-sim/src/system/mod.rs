@@ -8,6 +8,7 @@
 //! - `mod.rs`: the types and what a system says of itself (inputs, columns,
 //!   output size);
 //! - `checks.rs`: the checks shared by the scenario parser and the builder;
+//! - `force.rs`: an external force (a body's, or a load on a structure's DOF);
 //! - `planar.rs`: bodies of dim 2 and 3, `direction`, a contact's normal stiffness;
 //! - `builder.rs`: the typed builder;
 //! - `schedule.rs`: schedules and input signals;
@@ -21,6 +22,7 @@ use friction_models::{AnyModel, FrictionModel};
 
 pub mod builder;
 pub(crate) mod checks;
+pub(crate) mod force;
 mod human;
 pub(crate) mod planar;
 pub mod schedule;
@@ -28,6 +30,7 @@ pub mod thermal;
 mod thermal_law;
 pub mod units;
 
+pub use force::Force;
 pub use human::{duration_text, human_bytes};
 pub use planar::Axis;
 use schedule::{InputSignal, Schedule};
@@ -173,17 +176,6 @@ pub struct Damper {
     pub between: [Member; 2],
     /// Coefficient [N s/m].
     pub coefficient: f64,
-}
-
-/// An external force on a body.
-#[derive(Debug, Clone)]
-pub struct Force {
-    /// Name.
-    pub name: String,
-    /// Body index.
-    pub on: usize,
-    /// Force schedule \[N\].
-    pub value: Schedule,
 }
 
 /// A frictional contact.
