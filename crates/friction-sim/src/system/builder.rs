@@ -456,11 +456,10 @@ impl SystemBuilder {
         }
         let dirs = &self.directions;
         for (e, _) in dirs {
-            let n = |v: &[String]| v.iter().any(|x| x == e);
-            let known = n(&self.springs.iter().map(|s| s.0.clone()).collect::<Vec<_>>())
-                || n(&self.dampers.iter().map(|s| s.0.clone()).collect::<Vec<_>>())
-                || n(&self.gaps.iter().map(|s| s.0.clone()).collect::<Vec<_>>())
-                || n(&self.forces.iter().map(|s| s.0.clone()).collect::<Vec<_>>());
+            let known = self.springs.iter().any(|s| &s.0 == e)
+                || self.dampers.iter().any(|s| &s.0 == e)
+                || self.gaps.iter().any(|s| &s.0 == e)
+                || self.forces.iter().any(|s| &s.0 == e);
             if !known {
                 return Err(err(format!("direction: no spring, damper, gap or force is named \"{e}\"")));
             }

@@ -182,6 +182,16 @@ pub struct Key {
     pub doc: &'static str,
 }
 
+/// The `direction` key of springs, dampers, forces and gaps.
+const DIRECTION: Key = key(
+    "direction",
+    Kind::Choice(&["x", "y", "z"]),
+    "",
+    "\"x\"",
+    false,
+    "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
+);
+
 const fn key(
     name: &'static str,
     kind: Kind,
@@ -293,14 +303,7 @@ pub const TABLES: &[Table] = &[
                 false,
                 "unstretched length: the spring is relaxed when x2 - x1 = length",
             ),
-            key(
-                "direction",
-                Kind::Choice(&["x", "y", "z"]),
-                "",
-                "\"x\"",
-                false,
-                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
-            ),
+            DIRECTION,
         ],
     },
     Table {
@@ -313,14 +316,7 @@ pub const TABLES: &[Table] = &[
             key("between", Kind::Pair, "", "", true, "first and second member"),
             key("coefficient", NON_NEGATIVE, "N s/m", "", true, "damping coefficient c"),
             key("heat", Kind::Name, "", "", false, "the [[thermal]] node that receives its loss power c (v2 - v1)²"),
-            key(
-                "direction",
-                Kind::Choice(&["x", "y", "z"]),
-                "",
-                "\"x\"",
-                false,
-                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
-            ),
+            DIRECTION,
         ],
     },
     Table {
@@ -339,14 +335,7 @@ pub const TABLES: &[Table] = &[
                 true,
                 "force F(t), positive along x: a number or a schedule",
             ),
-            key(
-                "direction",
-                Kind::Choice(&["x", "y", "z"]),
-                "",
-                "\"x\"",
-                false,
-                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
-            ),
+            DIRECTION,
         ],
     },
     Table {
@@ -463,14 +452,7 @@ pub const TABLES: &[Table] = &[
                 "exponent n of the spring force c p^n (1.5: Hertzian contact of spheres)",
             ),
             key("heat", Kind::Name, "", "", false, "the [[thermal]] node that receives its damping's loss power"),
-            key(
-                "direction",
-                Kind::Choice(&["x", "y", "z"]),
-                "",
-                "\"x\"",
-                false,
-                "the coordinate it acts along, of bodies with `dim = 2 | 3` (every other member moves along x)",
-            ),
+            DIRECTION,
         ],
     },
     Table {
