@@ -75,6 +75,7 @@ pub fn drive_outcome(
         }],
         gaps: vec![],
         stops: vec![],
+        inclined_springs: vec![],
         thermal: Default::default(),
         structures: vec![],
         solver: SolverSettings {

@@ -56,6 +56,7 @@ pub fn cost_system(model: AnyModel) -> System {
         }],
         gaps: vec![],
         stops: vec![],
+        inclined_springs: vec![],
         thermal: Default::default(),
         structures: vec![],
         solver: SolverSettings {

@@ -159,6 +159,7 @@ pub(crate) fn body_run(
         }],
         gaps: vec![],
         stops: vec![],
+        inclined_springs: vec![],
         thermal: Default::default(),
         structures: vec![],
         solver: SolverSettings {

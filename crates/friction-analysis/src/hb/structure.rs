@@ -19,6 +19,7 @@
 //! matrices as blocks of M, K and C); connections and forces on a
 //! structure's DOF `NAME:INDEX` stamp into its rows as into a body's.
 
+use friction_sim::system::Axis;
 use friction_sim::{AnyModel, Member, Schedule, System};
 use nalgebra::{DMatrix, DVector};
 
@@ -57,7 +58,8 @@ pub struct HbGap {
 /// The linear structure, its harmonic excitation and its contacts.
 #[derive(Debug, Clone)]
 pub struct Structure {
-    /// Body names, one per degree of freedom (`NAME:INDEX` for a
+    /// Body names, one per degree of freedom (`NAME.x`, `NAME.y`, `NAME.z`
+    /// for the coordinates of a body of dim 2 or 3, `NAME:INDEX` for a
     /// structure's DOF, `NAME:mode.K` for its K-th modal coordinate).
     pub names: Vec<String>,
     /// The degrees of freedom whose results are written: every body, and of
@@ -160,7 +162,15 @@ impl Structure {
         for (i, b) in sys.bodies.iter().enumerate() {
             mm[(i, i)] = b.mass;
         }
-        let mut names: Vec<String> = sys.bodies.iter().map(|b| b.name.clone()).collect();
+        // a body of dim 2 or 3 is one coordinate per axis: `NAME.x`, `NAME.y`, `NAME.z`
+        let mut names: Vec<String> = sys
+            .bodies
+            .iter()
+            .map(|b| match b.axis {
+                Axis::Line => b.name.clone(),
+                a => format!("{}.{}", b.name, ["x", "y", "z"][a.index()]),
+            })
+            .collect();
         let mut shown: Vec<usize> = (0..nb).collect();
         for (st, &o) in sys.structures.iter().zip(&off) {
             let r = st.n();
@@ -206,6 +216,18 @@ impl Structure {
             }
             if let Some(j) = b {
                 f0[j] -= s.stiffness * s.length;
+            }
+        }
+        // an inclined spring: k w wᵀ over its legs, and +k L w
+        for s in &sys.inclined_springs {
+            for &(ml, wl) in &s.legs {
+                let Some(l) = dof(ml) else { continue };
+                f0[l] += s.stiffness * s.length * wl;
+                for &(mm, wm) in &s.legs {
+                    if let Some(m) = dof(mm) {
+                        kk[(l, m)] += s.stiffness * wl * wm;
+                    }
+                }
             }
         }
         for d in &sys.dampers {
@@ -324,16 +346,58 @@ impl Structure {
     /// The stiffness with every contact replaced by its initial (stuck)
     /// tangent stiffness `N dF/dx` at rest, and every gap taken closed with
     /// its spring constant `c` (a floor a preload holds the structure on),
-    /// for scales and linear limits.
+    /// for scales and linear limits. A contact under a gap's load takes
+    /// the gap's force at the rest of the structure with every gap closed
+    /// (and such contacts unloaded): a Jenkins joint pressed by 20 N onto
+    /// a floor is stuck with 20 times its stiffness at N = 1.
     pub fn stuck_stiffness(&self) -> DMatrix<f64> {
+        let plain = self.stiffness_with(|c| if c.normal_gap.is_some() { 0.0 } else { c.normal });
+        if self.contacts.iter().all(|c| c.normal_gap.is_none()) {
+            return plain;
+        }
+        let Some(rest) = self.rest_with(&plain) else { return plain };
+        let at = |i: Option<usize>| i.map_or(0.0, |i| rest[i]);
+        self.stiffness_with(|c| match c.normal_gap {
+            None => c.normal,
+            Some(g) => {
+                let g = &self.gaps[g];
+                c.normal * g.gap.law(at(g.second) - at(g.first), 0.0).force
+            }
+        })
+    }
+
+    /// The structure's rest under its constant loads `f0` with stiffness
+    /// `k` and every gap closed (its spring `c (length - (x2 - x1))`, whose
+    /// part `c length` moves to the loads); `None` where `k` is singular.
+    pub fn rest_with(&self, k: &DMatrix<f64>) -> Option<Vec<f64>> {
+        let mut f = self.f0.clone();
+        for g in &self.gaps {
+            let cl = g.gap.stiffness * g.gap.length;
+            if let Some(i) = g.first {
+                f[i] -= cl;
+            }
+            if let Some(j) = g.second {
+                f[j] += cl;
+            }
+        }
+        k.clone().lu().solve(&f).map(|x| x.iter().copied().collect())
+    }
+
+    /// [`Structure::stuck_stiffness`] with every contact's load its
+    /// `normal` alone (a contact under a gap's load as under 1 N).
+    pub fn stiffness_at_normal(&self) -> DMatrix<f64> {
+        self.stiffness_with(|c| c.normal)
+    }
+
+    /// `K` with every gap closed and every contact's initial stiffness
+    /// times its load `load(contact)`.
+    fn stiffness_with(&self, load: impl Fn(&HbContact) -> f64) -> DMatrix<f64> {
         let mut k = self.k.clone();
         let gaps = self.gaps.iter().map(|g| (g.first, g.second, g.gap.stiffness));
-        // (a contact under a gap's load: as under a load of 1 N, the load at
-        // rest being unknown here)
         let contacts = self
             .contacts
             .iter()
-            .map(|c| (c.first, c.second, c.normal * super::aft::initial_stiffness(&c.model)));
+            .map(|c| (c.first, c.second, load(c) * super::aft::initial_stiffness(&c.model)));
         for (first, second, kc) in contacts.chain(gaps) {
             if let Some(i) = first {
                 k[(i, i)] += kc;

@@ -132,6 +132,7 @@ use toml::Spanned;
 
 use crate::error::SimError;
 use crate::system::checks::{self, Names};
+use crate::system::inclined::{self, SpringDirection};
 use crate::system::planar;
 use crate::system::schedule::Schedule;
 use crate::system::Invalid;
@@ -214,7 +215,7 @@ struct RawSpring {
     between: Vec<String>,
     stiffness: Option<f64>,
     length: Option<f64>,
-    direction: Option<String>,
+    direction: Option<toml::Value>,
 }
 
 // springs and dampers have separate structs, so that an unknown key lists
@@ -365,17 +366,22 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
 
     let mut structures = structures(&raw.structure, &src, &mut names)?;
 
-    let mut springs = Vec::new();
+    let (mut springs, mut inclined_springs) = (Vec::new(), Vec::new());
     for (i, s) in raw.spring.iter().enumerate() {
         let span = s.span();
         let s = s.get_ref();
         let name = s.name.clone().unwrap_or_else(|| format!("spring{i}"));
-        let axis = planar::direction(s.direction.as_deref(), &format!("spring \"{name}\""))
-            .map_err(|e| at(&span, e))?;
-        springs.push(
-            checks::check_spring(&names, &name, &s.between, s.stiffness, s.length, axis)
-                .map_err(|e| at(&span, e))?,
-        );
+        let what = format!("spring \"{name}\"");
+        match inclined::spring_direction(s.direction.as_ref(), &what).map_err(|e| at(&span, e))? {
+            SpringDirection::Axis(axis) => springs.push(
+                checks::check_spring(&names, &name, &s.between, s.stiffness, s.length, axis)
+                    .map_err(|e| at(&span, e))?,
+            ),
+            SpringDirection::Vector(e) => inclined_springs.push(
+                inclined::check_inclined(&names, &name, &s.between, s.stiffness, s.length, &e)
+                    .map_err(|e| at(&span, e))?,
+            ),
+        }
     }
     let mut dampers = Vec::new();
     for (i, s) in raw.damper.iter().enumerate() {
@@ -515,6 +521,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         solver,
         thermal,
         structures,
+        inclined_springs,
     };
     crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {
         let span = match link {

@@ -100,6 +100,8 @@ pub struct SystemBuilder {
     /// name, mass, x0 and v0 per coordinate
     bodies: Vec<(String, f64, Vec<f64>, Vec<f64>)>,
     springs: Vec<(String, Between, f64, f64)>,
+    /// name, ends, stiffness, length, direction
+    inclined: Vec<(String, Between, f64, f64, Vec<f64>)>,
     dampers: Vec<(String, Between, f64)>,
     forces: Vec<(String, String, Schedule)>,
     contacts: Vec<PendingContact>,
@@ -181,6 +183,7 @@ impl System {
             drivers: vec![],
             bodies: vec![],
             springs: vec![],
+            inclined: vec![],
             dampers: vec![],
             forces: vec![],
             contacts: vec![],
@@ -290,6 +293,33 @@ impl SystemBuilder {
         length: f64,
     ) -> Self {
         self.springs.push((name.to_string(), between.into(), stiffness, length));
+        self
+    }
+
+    /// A linear spring along the fixed direction `direction` (2 or 3
+    /// components, normalised) between bodies of that dim or one of them
+    /// and the ground: stretch `s = e·(x2 - x1) - length`, force on the
+    /// first member `stiffness s e` (`[[spring]]` with a vector `direction`;
+    /// see [`crate::system::InclinedSpring`]).
+    ///
+    /// ```
+    /// use friction_sim::System;
+    /// let sys = System::builder("tilted")
+    ///     .body_dim("m", 1.0, &[0.0, 0.0], &[0.0, 0.0])
+    ///     .inclined_spring("k", ("m", "ground"), 100.0, 0.0, &[3.0, 4.0])
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(sys.inclined_springs[0].unit, vec![0.6, 0.8]);
+    /// ```
+    pub fn inclined_spring(
+        mut self,
+        name: &str,
+        between: impl Into<Between>,
+        stiffness: f64,
+        length: f64,
+        direction: &[f64],
+    ) -> Self {
+        self.inclined.push((name.to_string(), between.into(), stiffness, length, direction.to_vec()));
         self
     }
 
@@ -488,6 +518,12 @@ impl SystemBuilder {
             let a = axis(name, &format!("spring \"{name}\""))?;
             springs.push(check_spring(&names, name, &ends(between), Some(*k), Some(*l), a).map_err(inv)?);
         }
+        let mut inclined_springs = Vec::new();
+        for (name, between, k, l, e) in &self.inclined {
+            let sp =
+                crate::system::inclined::check_inclined(&names, name, &ends(between), Some(*k), Some(*l), e);
+            inclined_springs.push(sp.map_err(inv)?);
+        }
         let mut dampers = Vec::new();
         for (name, between, c) in &self.dampers {
             let a = axis(name, &format!("damper \"{name}\""))?;
@@ -573,6 +609,7 @@ impl SystemBuilder {
             bodies,
             drivers,
             springs,
+            inclined_springs,
             dampers,
             forces,
             contacts,

@@ -38,6 +38,11 @@ impl Names {
         Ok(())
     }
 
+    /// Whether `name` is a body (of any dim).
+    pub(crate) fn is_body(&self, name: &str) -> bool {
+        matches!(self.0.get(name), Some(Member::Body(_)))
+    }
+
     /// The number of coordinates of body `name` (1 unless it has `dim`).
     pub(crate) fn dim(&self, name: &str) -> usize {
         self.2.get(name).map_or(1, Vec::len)

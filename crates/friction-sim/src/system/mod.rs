@@ -10,6 +10,7 @@
 //! - `checks.rs`: the checks shared by the scenario parser and the builder;
 //! - `force.rs`: an external force (a body's, or a load on a structure's DOF);
 //! - `planar.rs`: bodies of dim 2 and 3, `direction`, a contact's normal stiffness;
+//! - `inclined.rs`: springs along a fixed direction (coupling a body's coordinates);
 //! - `builder.rs`: the typed builder;
 //! - `schedule.rs`: schedules and input signals;
 //! - `units.rs`: rotational or translational members and column units;
@@ -24,6 +25,7 @@ pub mod builder;
 pub(crate) mod checks;
 pub(crate) mod force;
 mod human;
+pub(crate) mod inclined;
 pub(crate) mod planar;
 pub mod schedule;
 pub mod thermal;
@@ -32,6 +34,7 @@ pub mod units;
 
 pub use force::Force;
 pub use human::{duration_text, human_bytes};
+pub use inclined::InclinedSpring;
 pub use planar::Axis;
 use schedule::{InputSignal, Schedule};
 pub use units::Kind;
@@ -494,6 +497,9 @@ pub struct System {
     pub thermal: thermal::Thermal,
     /// Linear structures from finite-element matrices (`[[structure]]`).
     pub structures: Vec<crate::structure::Structure>,
+    /// Springs along a fixed direction between bodies of dim 2 or 3
+    /// (`[[spring]]` with a vector `direction`).
+    pub inclined_springs: Vec<InclinedSpring>,
 }
 
 /// A failed check: the key it concerns (`None`: the element as a whole)

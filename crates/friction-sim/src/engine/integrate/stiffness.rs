@@ -83,6 +83,13 @@ impl Engine<'_> {
         for sp in &sys.springs {
             add(sp.between, sp.stiffness, 0.0, format!("spring `{}`", sp.name));
         }
+        for sp in &sys.inclined_springs {
+            // a row of its stiffness matrix: k |w_l| Σ|w|
+            let sum: f64 = sp.legs.iter().map(|l| l.1.abs()).sum();
+            for &(m, w) in &sp.legs {
+                add([m, Member::Ground], sp.stiffness * w.abs() * sum, 0.0, format!("spring `{}`", sp.name));
+            }
+        }
         for dm in &sys.dampers {
             add(dm.between, 0.0, dm.coefficient, format!("damper `{}`", dm.name));
         }

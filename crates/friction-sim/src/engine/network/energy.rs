@@ -26,7 +26,12 @@ impl Engine<'_> {
                 let (xb, _) = self.pos(y, &s, sp.between[1]);
                 0.5 * sp.stiffness * (xb - xa - sp.length).powi(2)
             })
-            .sum();
+            .sum::<f64>()
+            + sys
+                .inclined_springs
+                .iter()
+                .map(|sp| 0.5 * sp.stiffness * sp.stretch(|m| self.pos(y, &s, m).0).powi(2))
+                .sum::<f64>();
         // the gaps' elastic energy counts with the springs'
         let pe = if sys.gaps.is_empty() { pe } else { pe + self.gap_energy(y, &s) };
         (ke, pe)

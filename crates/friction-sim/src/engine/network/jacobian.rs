@@ -196,6 +196,13 @@ impl Engine<'_> {
         for (k, dp) in sys.dampers.iter().enumerate() {
             push(&mut dampers, dp.between, k);
         }
+        // inclined springs: by the positions of all their legs
+        let mut inclined = vec![Vec::new(); nb];
+        for (k, sp) in sys.inclined_springs.iter().enumerate() {
+            for &(m, _) in &sp.legs {
+                push(&mut inclined, [m, Member::Ground], k);
+            }
+        }
         for (k, ct) in sys.contacts.iter().enumerate() {
             push(&mut contacts, ct.between, k);
         }
@@ -261,6 +268,11 @@ impl Engine<'_> {
             if j < nb {
                 for &k in &springs[j] {
                     hit_bodies(sys.springs[k].between, j, &mut seen, &mut col);
+                }
+                for &k in &inclined[j] {
+                    for &(m, _) in &sys.inclined_springs[k].legs {
+                        hit_bodies([m, Member::Ground], j, &mut seen, &mut col);
+                    }
                 }
                 for &c in &contacts[j] {
                     hit_contact(c, j, &mut seen, &mut col);
@@ -342,6 +354,12 @@ impl Engine<'_> {
             let dfs = sp.stiffness * (dxb - dxa);
             add(&mut jc.df, sp.between[0], dfs);
             add(&mut jc.df, sp.between[1], -dfs);
+        }
+        for sp in &sys.inclined_springs {
+            let ds: f64 = sp.legs.iter().map(|&(m, w)| w * self.dpos(v, m).0).sum();
+            for &(m, w) in &sp.legs {
+                add(&mut jc.df, m, -sp.stiffness * ds * w);
+            }
         }
         for dp in &sys.dampers {
             let (_, dva) = self.dpos(v, dp.between[0]);

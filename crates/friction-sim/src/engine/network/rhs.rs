@@ -27,6 +27,12 @@ impl Engine<'_> {
             Self::add_force(s, sp.between[0], fs);
             Self::add_force(s, sp.between[1], -fs);
         }
+        for sp in &sys.inclined_springs {
+            let tension = sp.stiffness * sp.stretch(|m| self.pos(y, s, m).0);
+            for &(m, w) in &sp.legs {
+                Self::add_force(s, m, -tension * w);
+            }
+        }
         for dp in &sys.dampers {
             let (_, va) = self.pos(y, s, dp.between[0]);
             let (_, vb) = self.pos(y, s, dp.between[1]);

@@ -135,6 +135,10 @@ fn key_schema(k: &Key) -> Value {
             { "type": "number" },
             { "type": "array", "items": { "type": "number" }, "minItems": 2, "maxItems": 3 }
         ] }),
+        Kind::Direction => json!({ "oneOf": [
+            { "enum": ["x", "y", "z"] },
+            { "type": "array", "items": { "type": "number" }, "minItems": 2, "maxItems": 3 }
+        ] }),
         Kind::Reduce => json!({
             "type": "object",
             "additionalProperties": false,
@@ -165,7 +169,7 @@ fn key_schema(k: &Key) -> Value {
                 m.insert("default".into(), json!(x));
             }
         }
-        if let Kind::Choice(_) | Kind::States = k.kind {
+        if let Kind::Choice(_) | Kind::States | Kind::Direction = k.kind {
             if let Some(s) = k.default.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
                 m.insert("default".into(), json!(s));
             }

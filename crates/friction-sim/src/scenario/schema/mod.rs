@@ -81,6 +81,9 @@ pub enum Kind {
     /// A number, or a list of 2 or 3 numbers (one per coordinate of a body
     /// of `dim` 2 or 3).
     Coordinates,
+    /// A spring's direction: `"x" | "y" | "z"` or a vector of 2 or 3
+    /// numbers (an inclined spring).
+    Direction,
 }
 
 impl Kind {
@@ -107,6 +110,7 @@ impl Kind {
             Kind::Indices => "array of integers",
             Kind::Reduce => "table",
             Kind::Coordinates => "number or array of numbers",
+            Kind::Direction => "string or array of numbers",
         }
     }
 
@@ -161,6 +165,7 @@ impl Kind {
             Kind::Indices => "each in [0, DOFs)".to_string(),
             Kind::Reduce => "`keep`: DOF indices; `modes`: >= 0; `write`: a directory (optional)".to_string(),
             Kind::Coordinates => "a number (dim 1) or `dim` numbers, each finite".to_string(),
+            Kind::Direction => "\"x\" | \"y\" | \"z\", or `dim` finite numbers, not all zero".to_string(),
         }
     }
 }
@@ -303,7 +308,16 @@ pub const TABLES: &[Table] = &[
                 false,
                 "unstretched length: the spring is relaxed when x2 - x1 = length",
             ),
-            DIRECTION,
+            key(
+                "direction",
+                Kind::Direction,
+                "",
+                "\"x\"",
+                false,
+                "the coordinate it acts along, of bodies with `dim = 2 | 3`; or a vector `[ex, ey]` \
+                 (`[ex, ey, ez]`): an inclined spring between bodies of that dim (or one and the ground), \
+                 stretch e·(x2 - x1) - length along the unit vector e, which couples their coordinates",
+            ),
         ],
     },
     Table {
