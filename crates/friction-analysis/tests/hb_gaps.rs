@@ -372,3 +372,49 @@ atol = 1e-12
     }
     assert_eq!(solved, 5, "every amplitude solved");
 }
+
+/// The stuck linear modes of `examples/coupled_joint.toml`: its Jenkins
+/// joint is pressed by the floor's force at rest, N0 = kn (-y0) with y0
+/// the rest under the 20 N press (the floor closed, the joint unloaded),
+/// so it is stuck with kt N0, not kt (which a load of 1 N would give: the
+/// backbone then started at 96.8 Hz under a "linear, stuck" 28.7 Hz). The
+/// backbone's first amplitude and its linear frequency against the
+/// eigenvalues of K + kt N0 e_x e_xᵀ written out here (1e-9 relative).
+#[test]
+fn a_joint_pressed_by_a_floor_is_stuck_with_its_stiffness_at_the_floor_s_load() {
+    use friction_analysis::hb::nnm::{nnm, NnmOptions};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/coupled_joint.toml");
+    let sys = scenario::load(&path).unwrap();
+    let (kx, ky, kc, kn, kt, press) = (1e4_f64, 1e4_f64, 5e3_f64, 1e5_f64, 2e4_f64, 20.0_f64);
+    // the rest: [kx + kc/2, kc/2; kc/2, ky + kc/2 + kn] [x; y] = [0; -press]
+    let (a, b, d) = (kx + kc / 2.0, kc / 2.0, ky + kc / 2.0 + kn);
+    let y0 = -press * a / (a * d - b * b);
+    let n0 = kn * -y0;
+    // stuck: a + kt n0 along x
+    let a = a + kt * n0;
+    let (tr, det) = (a + d, a * d - b * b);
+    let root = (0.25 * tr * tr - det).sqrt();
+    let f = |l: f64| l.sqrt() / (2.0 * PI);
+    let (f1, f2) = (f(0.5 * tr - root), f(0.5 * tr + root));
+    for (mode, want) in [(1, f1), (2, f2)] {
+        let body = if mode == 1 { "m.y" } else { "m.x" };
+        let opts = NnmOptions {
+            mode,
+            body: Some(body.into()),
+            amplitudes: vec![1e-7, 2e-7],
+            harmonics: 3,
+            ..Default::default()
+        };
+        let r = nnm(&sys, &opts).unwrap();
+        eprintln!(
+            "mode {mode}: linear {} Hz, first point {} Hz, closed form {want} Hz (N0 = {n0} N)",
+            r.linear_f, r.points[0].f
+        );
+        assert!((r.linear_f - want).abs() < 1e-9 * want, "linear {} Hz, closed form {want} Hz", r.linear_f);
+        assert!(
+            (r.points[0].f - want).abs() < 1e-6 * want,
+            "backbone {} Hz, closed form {want} Hz",
+            r.points[0].f
+        );
+    }
+}

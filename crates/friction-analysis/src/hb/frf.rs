@@ -290,6 +290,10 @@ pub fn solve_problem(p: &mut Problem, f: f64, guess: Option<&[f64]>) -> Result<V
     Ok(y[..nn].iter().map(|v| v * sc.xs).collect())
 }
 
+/// What a failed branch with gaps says: where it most likely stopped.
+const GRAZING: &str = " (with gaps or contacts whose load is a gap's force, Newton's method may fail near \
+                       grazing, where a gap's least penetration over the period reaches 0)";
+
 /// Copy coefficients of any number of harmonics into `y`'s layout for `h`.
 fn pad(g: &[f64], dofs: usize, h: usize, y: &mut [f64]) {
     let lg = g.len() / dofs;
@@ -403,6 +407,14 @@ fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, 
         }
         last = Some(y.to_vec());
         f < f_max_scaled
+    })
+    .map_err(|e| match (&e, &last) {
+        // where the branch stopped: the last point it reached
+        (AnalysisError::Model(m), Some(y)) => {
+            let (f, near) = (y[nn] * opts.f_min, if s.gaps.is_empty() { "" } else { GRAZING });
+            AnalysisError::Model(format!("{m}; the last point of the branch is at f = {f:.6} Hz{near}"))
+        }
+        _ => e,
     })?;
     for &i in &crossings {
         let (f_hz, ref g) = ys[i];
