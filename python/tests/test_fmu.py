@@ -400,3 +400,36 @@ def test_fmu_state_rollback_is_bit_for_bit(fmus, key):
         if g is not None:
             g.freeInstance()
         shutil.rmtree(d, ignore_errors=True)
+
+
+def test_a_body_of_dim_2_with_an_inclined_spring_and_a_floor_matches_friction_run(cli, tmp_path):
+    """examples/coupled_joint.toml (a body of dim 2, an inclined spring, a
+    Jenkins joint under the floor's penalty load that opens for a fifth of
+    each period) through FMPy and through `friction run`: its coordinates
+    x.m, y.m, the load N.j and the state state.j are outputs, and agree to
+    the co-simulation's restarts at each communication point (measured:
+    1.1e-8 m, 3.4e-9 m, 2.1e-4 N of loads up to 45 N; the state exactly
+    wherever the load is 0 in both or clearly positive in both)."""
+    scenario = ROOT / "examples" / "coupled_joint.toml"
+    fmu = export(cli, scenario, tmp_path / "coupled.fmu")
+    assert validate_fmu(str(fmu)) == []
+    md = fmpy.read_model_description(str(fmu))
+    by = {v.name: v for v in md.modelVariables}
+    for out in ("x.m", "y.m", "vx.m", "vy.m", "N.j", "state.j"):
+        assert by[out].causality == "output", out
+    r = fmpy.simulate_fmu(str(fmu), output_interval=0.01)
+    csv = run_csv(cli, scenario, tmp_path / "run")
+    i = at(csv, r["time"])
+    assert r["time"][-1] == pytest.approx(2.0)
+    dx = np.abs(csv["x.m"][i] - r["x.m"]).max()
+    dy = np.abs(csv["y.m"][i] - r["y.m"]).max()
+    dn = np.abs(csv["N.j"][i] - r["N.j"]).max()
+    print(f"coupled joint FMU against run: x {dx:.2e} m, y {dy:.2e} m, N {dn:.2e} N")
+    assert dx < 1e-7 and dy < 3e-8 and dn < 2e-3, (dx, dy, dn)
+    # open rows in both, and the same state wherever the load is clearly 0 or not
+    s_run, s_fmu = csv["state.j"][i], r["state.j"]
+    n_run, n_fmu = csv["N.j"][i], r["N.j"]
+    clear = ((n_run == 0) & (n_fmu == 0)) | ((n_run > 1e-3) & (n_fmu > 1e-3))
+    assert clear.sum() > 180, clear.sum()
+    assert np.array_equal(s_run[clear], s_fmu[clear])
+    assert (s_fmu == 0.0).sum() > 20 and (s_fmu == 2.0).sum() > 20

@@ -62,3 +62,27 @@ def test_a_puck_of_dim_2_on_a_penalty_floor_rubs_off_two_mu_vy():
     closed = [e for e in r.summary["events"] if e["contact"] == "gap:c.normal"]
     assert [e["to"] for e in closed] == ["closed", "open"]
     assert abs(closed[1]["t"] - closed[0]["t"] - math.pi * math.sqrt(m / kn)) < 1e-10
+    # its state: 0 exactly while the floor is open, 2 (sliding) while it presses
+    s = r.columns["state.c"]
+    assert r.units["state.c"] == "1"
+    assert np.array_equal(s == 0.0, n == 0.0) and set(np.unique(s)) == {0.0, 2.0}
+
+
+def test_an_inclined_spring_from_a_dict_oscillates_along_its_direction():
+    # 2 kg of dim 2 on one spring along [3, 4] (k = 800 N/m): along e = (0.6, 0.8) it
+    # oscillates at sqrt(k/m), across it it drifts at its initial speed
+    m, k = 2.0, 800.0
+    x0, v0 = np.array([0.1, 0.05]), np.array([0.2, -0.1])
+    d = {
+        "name": "tilted",
+        "body": [{"name": "m", "mass": m, "dim": 2, "x0": list(x0), "v0": list(v0)}],
+        "spring": [{"name": "k", "between": ["ground", "m"], "stiffness": k, "direction": [3, 4]}],
+        "solver": {"t_end": 1.0, "output_dt": 0.01, "rtol": 1e-11, "atol": 1e-13},
+    }
+    r = friction.simulate(d)
+    e, n = np.array([0.6, 0.8]), np.array([-0.8, 0.6])
+    w, t = math.sqrt(k / m), r.t
+    p = x0 @ e * np.cos(w * t) + v0 @ e / w * np.sin(w * t)
+    q = x0 @ n + v0 @ n * t
+    assert np.max(np.abs(r.columns["x.m"] - (p * e[0] + q * n[0]))) < 1e-9
+    assert np.max(np.abs(r.columns["y.m"] - (p * e[1] + q * n[1]))) < 1e-9

@@ -84,7 +84,8 @@ output_dt = 0.01
 /// against the slip (0 in flight), the block sticks once it stops, each
 /// bounce takes Fc J / m off the sliding speed (J the bounce's impulse,
 /// from the vertical velocity and gravity over the bounce), and the
-/// energy balance closes.
+/// energy balance closes. Its `state.c` is 0 exactly where the load is 0,
+/// 1 (stuck) only at rest, 2 otherwise, and all three occur.
 #[test]
 fn a_bouncing_block_carries_fc_times_the_floor_force_and_none_in_flight() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bouncing_block.toml");
@@ -105,6 +106,16 @@ fn a_bouncing_block_carries_fc_times_the_floor_force_and_none_in_flight() {
     let units = friction_sim::units::column_units(&sys);
     let col = out.columns.iter().position(|c| c == "N.c").unwrap();
     assert_eq!(units[col], "N");
+    // state.c: 0 exactly where the load is 0, 1 (stuck) only at rest, 2 otherwise
+    let state = out.series("state.c");
+    assert_eq!(units[out.columns.iter().position(|c| c == "state.c").unwrap()], "1");
+    let mut seen = [0; 3];
+    for ((&s, &n), &v) in state.iter().zip(&n).zip(&v) {
+        assert_eq!(s == 0.0, n == 0.0, "state {s} with load {n}");
+        assert!(s != 1.0 || v == 0.0, "stuck at v = {v}");
+        seen[s as usize] += 1;
+    }
+    assert!(seen.iter().all(|&k| k > 10), "rows open, stuck, sliding: {seen:?}");
     let mut flying = 0;
     for ((&v, &f), &n) in v.iter().zip(&f).zip(&n) {
         if n == 0.0 {

@@ -502,6 +502,14 @@ pub struct System {
     pub inclined_springs: Vec<InclinedSpring>,
 }
 
+/// The values of a contact's `state.NAME` column (contacts whose normal
+/// load is a gap's force, `normal_gap` or `normal_stiffness`): `0` open (no
+/// load, no force), `1` stuck (its relative velocity held at zero by the
+/// engine: set-valued models such as `coulomb`), `2` closed and not held
+/// (sliding, or a model with its own presliding state, whose `z.NAME.k`
+/// columns tell its elements' stick and slip).
+pub const CONTACT_STATES: [(f64, &str); 3] = [(0.0, "open"), (1.0, "stuck"), (2.0, "sliding")];
+
 /// A failed check: the key it concerns (`None`: the element as a whole)
 /// and the message, which names the key, the value and the valid range.
 #[derive(Debug, Clone, PartialEq)]
@@ -582,7 +590,7 @@ impl System {
             + 3 * self.contacts.len()
             + states
             + self.gaps.len()
-            + self.contacts.iter().filter(|c| c.normal_gap.is_some()).count()
+            + 2 * self.contacts.iter().filter(|c| c.normal_gap.is_some()).count()
             + self.thermal.n_columns()
     }
 
@@ -590,7 +598,8 @@ impl System {
     /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
     /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses,
     /// `F.NAME` of gaps (their contact force, >= 0), `N.NAME` of contacts
-    /// whose normal load is a gap's force (`normal_gap`: that load), `T.NODE`
+    /// whose normal load is a gap's force (`normal_gap`: that load), then
+    /// their `state.NAME` ([`CONTACT_STATES`]), `T.NODE`
     /// of thermal nodes and `Q.NAME` of conductions.
     pub(crate) fn all_column_names(&self) -> Vec<String> {
         let mut cols = Vec::with_capacity(self.all_columns());
@@ -623,6 +632,9 @@ impl System {
         }
         for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
             cols.push(format!("N.{}", c.name));
+        }
+        for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
+            cols.push(format!("state.{}", c.name));
         }
         cols.extend(self.thermal.column_names());
         cols

@@ -142,6 +142,11 @@ fn all_column_units(sys: &System) -> Vec<String> {
             u.push(sys.link_kind(sys.gaps[k].between).unit(Quantity::Force).into());
         }
     }
+    for c in &sys.contacts {
+        if c.normal_gap.is_some() {
+            u.push("1".into());
+        }
+    }
     u.extend(sys.thermal.column_units());
     u
 }

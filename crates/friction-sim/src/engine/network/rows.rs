@@ -8,6 +8,7 @@
 use friction_models::FrictionModel;
 
 use crate::engine::network::{Discrete, Engine, Scratch};
+use crate::engine::outcome::Mode;
 use crate::error::SimError;
 
 /// A consumer of output rows as they are computed (for example a CSV
@@ -193,6 +194,8 @@ pub(crate) enum Pick {
     GapForce(usize),
     /// A contact's normal load (`normal_gap`: its gap's force times `normal`).
     Normal(usize),
+    /// A contact's state ([`crate::system::CONTACT_STATES`]: open, stuck, sliding).
+    State(usize),
     /// A thermal node's temperature, a conduction's heat flow.
     Temp(usize),
     HeatFlow(usize),
@@ -254,6 +257,7 @@ impl Engine<'_> {
         }
         p.extend((0..sys.gaps.len()).map(Pick::GapForce));
         p.extend((0..sys.contacts.len()).filter(|&c| sys.contacts[c].normal_gap.is_some()).map(Pick::Normal));
+        p.extend((0..sys.contacts.len()).filter(|&c| sys.contacts[c].normal_gap.is_some()).map(Pick::State));
         // a capacity's temperature is a state (read on the fast path)
         p.extend((0..sys.thermal.nodes.len()).map(|k| self.heat.state[k].map_or(Pick::Temp(k), Pick::Y)));
         p.extend((0..sys.thermal.conductions.len()).map(Pick::HeatFlow));
@@ -311,6 +315,13 @@ impl Engine<'_> {
             Pick::Mem(c, k) => d.mem[c][k],
             Pick::GapForce(k) => self.gap_force(y, &s, k).force,
             Pick::Normal(c) => self.load(ts, y, &s, c),
+            // open where the load is 0 (a smooth model's contact keeps its
+            // mode while open: its force is the load times the model's)
+            Pick::State(c) => match d.modes[c] {
+                _ if self.load(ts, y, &s, c) <= 0.0 => 0.0,
+                Mode::Stuck => 1.0,
+                Mode::Free | Mode::Smooth | Mode::Forward | Mode::Backward => 2.0,
+            },
             Pick::Temp(k) => self.temperature(y, k),
             Pick::HeatFlow(k) => self.heat_flow(y, k),
         }));

@@ -396,7 +396,7 @@ pub const TABLES: &[Table] = &[
                  motion (a body pressed onto a compliant floor, a second body standing for its normal \
                  coordinate); the contact is disengaged (no force, no stick) where that force is zero, \
                  engaging again where the gap's law c p^n + d p' turns positive. The load is the output \
-                 column `N.NAME` [N]",
+                 column `N.NAME` [N], the contact's state `state.NAME` (0 open, 1 stuck, 2 sliding)",
             ),
             key(
                 "normal_stiffness",
@@ -409,7 +409,7 @@ pub const TABLES: &[Table] = &[
                  second's; the contact rubs along x with the model's force and capacity times N (its \
                  parameters are those at N = 1), and is open (no force, no stick; the model's state \
                  follows the slip) where N = 0. Its penalty is the gap `NAME.normal` (column \
-                 `F.NAME.normal`, events open/closed); the load is the column `N.NAME` [N]. Between \
+                 `F.NAME.normal`, events open/closed); the load is the column `N.NAME` [N], the state `state.NAME` (0 open, 1 stuck, 2 sliding). Between \
                  members of dim 3 (two tangential directions) it is refused: not in the engine yet",
             ),
             key(
