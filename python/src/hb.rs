@@ -34,7 +34,8 @@ pub fn frf_table(
     dlft_penalty: Option<f64>,
 ) -> PyResult<Table> {
     crate::detached(py, "frf", || {
-        let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
+        let text = friction_sim::scenario::with_default_solver(text);
+        let sys = crate::sim::parse(&text, file, dir).map_err(py_err)?;
         let opts = FrfOptions { f_min, f_max, harmonics, samples, dlft_penalty, ..Default::default() };
         let r = frf(&sys, force, &opts).map_err(py_err)?;
         Ok(split(frf_columns(&r), frf_summary(&r, &sys.name, force, &opts)))
@@ -58,7 +59,8 @@ pub fn nnm_table(
     samples: Option<usize>,
 ) -> PyResult<Table> {
     crate::detached(py, "nnm", || {
-        let sys = crate::sim::parse(text, file, dir).map_err(py_err)?;
+        let text = friction_sim::scenario::with_default_solver(text);
+        let sys = crate::sim::parse(&text, file, dir).map_err(py_err)?;
         let opts = NnmOptions { body, mode, amplitudes, harmonics, samples };
         let r = nnm(&sys, &opts).map_err(py_err)?;
         Ok(split(nnm_columns(&r), nnm_summary(&r, &sys.name)))

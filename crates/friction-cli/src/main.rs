@@ -303,8 +303,14 @@ fn overrides(set: &[String]) -> Result<Vec<(String, f64)>, SimError> {
 }
 
 /// The scenario of `friction run`, with `--set` overrides applied before
-/// validation; an error caused by an override names it.
-pub(crate) fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scenario::System, SimError> {
+/// validation; an error caused by an override names it. With
+/// `frequency_domain` (`frf`, `nnm`) it needs no `[solver]` table
+/// ([`scenario::with_default_solver`]).
+pub(crate) fn load_scenario(
+    file: Option<&Path>,
+    set: &[String],
+    frequency_domain: bool,
+) -> Result<scenario::System, SimError> {
     let over = overrides(set)?;
     let (text, name, dir) = match file {
         Some(f) => (
@@ -317,6 +323,7 @@ pub(crate) fn load_scenario(file: Option<&Path>, set: &[String]) -> Result<scena
             (DEFAULT_SCENARIO.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from("."))
         }
     };
+    let text = if frequency_domain { scenario::with_default_solver(&text) } else { text.as_str().into() };
     friction_sim::scenario::overrides::parse_with_overrides(&text, &name, &dir, &over).map_err(
         |(blame, e)| match (blame, e) {
             (Some(k), SimError::Input { message, .. }) => {
@@ -406,7 +413,7 @@ fn run(
             });
         }
     }
-    let mut sys = load_scenario(file, set)?;
+    let mut sys = load_scenario(file, set, false)?;
     for w in sys.warnings() {
         eprintln!("warning: {w}");
     }

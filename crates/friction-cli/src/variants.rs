@@ -10,14 +10,14 @@ use friction_sim::SimError;
 
 /// The scenario `file` with the `--set` overrides `set` applied.
 pub fn load(file: &Path, set: &[String]) -> Result<System, SimError> {
-    crate::load_scenario(Some(file), set)
+    crate::load_scenario(Some(file), set, true)
 }
 
 /// The scenario with the `sine` force `force` at amplitude `level` \[N\].
 pub fn at_level(file: &Path, set: &[String], force: &str, level: f64) -> Result<System, SimError> {
     let mut all = set.to_vec();
     all.push(format!("force.{force}.value.amplitude={level}"));
-    crate::load_scenario(Some(file), &all).map_err(|e| match e {
+    crate::load_scenario(Some(file), &all, true).map_err(|e| match e {
         SimError::Input { file: f, line, message } if f.starts_with("--set force.") => {
             SimError::Input { file: format!("--levels {level} (force \"{force}\")"), line, message }
         }
@@ -139,6 +139,7 @@ pub fn with_model(file: &Path, set: &[String], contact: Option<&str>, t: &Tuned)
     entry.insert("params".into(), toml::Value::Table(t.params.clone()));
     let text = toml::to_string(&table).map_err(|e| bad(e.to_string()))?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let text = scenario::with_default_solver(&text);
     scenario::parse(&text, &file.display().to_string(), &dir).map_err(|e| match e {
         SimError::Input { message, .. } => {
             bad(format!("contact \"{name}\" as model `{}`: {message}", t.model))

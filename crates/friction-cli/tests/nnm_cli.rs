@@ -325,3 +325,43 @@ fn nnm_without_amplitudes_runs_thirty_from_a_tenth_to_100_times_the_slip_onset()
     assert!((r[29][1] / spring - 1.0).abs() < 2e-3, "{}", r[29][1]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `friction frf` and `friction nnm` integrate nothing, so a scenario
+/// without `[solver]` runs in both with the same results as with one
+/// (examples/jointed_frf.toml with its `[solver]` table cut off: the same
+/// frf.csv and backbone.csv, byte for byte), while `friction run` on it
+/// still asks for the table.
+#[test]
+fn frf_and_nnm_need_no_solver_table_and_run_still_does() {
+    let dir = common::tmp("nnm-cli", "no-solver");
+    let full = std::fs::read_to_string(root().join("examples/jointed_frf.toml")).unwrap();
+    let cut = full.find("[solver]").expect("the example has a [solver] table");
+    assert!(!full[cut + 8..].contains("\n["), "[solver] is the last table");
+    let bare = dir.join("bare.toml");
+    std::fs::write(&bare, &full[..cut]).unwrap();
+    let with = dir.join("with.toml");
+    std::fs::write(&with, &full).unwrap();
+    let run = |args: &[&str]| {
+        let o = friction().args(args).output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    for (cmd, extra, file) in [
+        ("frf", &["--force", "shaker", "--f-min", "200", "--f-max", "240"][..], "frf.csv"),
+        ("nnm", &["--amplitudes", "1e-7:1e-4:4"][..], "backbone.csv"),
+    ] {
+        let mut outs = Vec::new();
+        for (tag, scen) in [("bare", &bare), ("with", &with)] {
+            let out = dir.join(format!("{cmd}-{tag}"));
+            let mut args = vec![cmd, scen.to_str().unwrap()];
+            args.extend_from_slice(extra);
+            args.extend(["--out", out.to_str().unwrap()]);
+            let (code, err) = run(&args);
+            assert_eq!(code, Some(0), "{cmd} {tag}: {err}");
+            outs.push(std::fs::read(out.join(file)).unwrap());
+        }
+        assert_eq!(outs[0], outs[1], "{cmd}: {file} differs without [solver]");
+    }
+    let (code, err) = run(&["run", bare.to_str().unwrap(), "--out", dir.join("run").to_str().unwrap()]);
+    assert_ne!(code, Some(0));
+    assert!(err.contains("missing table [solver]") && err.contains("bare.toml"), "{err}");
+}

@@ -142,6 +142,7 @@ mod locate;
 pub mod overrides;
 pub mod schema;
 mod solver;
+pub use solver::{with_default_solver, FREQUENCY_DOMAIN_T_END};
 mod thermal;
 
 use locate::Src;

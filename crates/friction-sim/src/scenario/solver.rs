@@ -205,3 +205,30 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
     })?;
     Ok(settings)
 }
+
+/// The horizon over which a scenario without `[solver]` has its schedules
+/// checked in the frequency domain \[s\].
+pub const FREQUENCY_DOMAIN_T_END: f64 = 1.0;
+
+/// `text` with `[solver] t_end = 1` appended where it has no `[solver]`
+/// table: `friction frf`, `friction nnm` and Python's `frf` and `nnm`
+/// integrate nothing and need no solver settings (their schedules are
+/// checked over [`FREQUENCY_DOMAIN_T_END`]). Text that does not parse is
+/// returned as it is, for the parser to report; appended at the end, the
+/// table moves no line of the file.
+///
+/// ```
+/// use friction_sim::scenario::with_default_solver;
+/// let text = "[[body]]\nname = \"m\"\nmass = 1.0\n";
+/// let sys = friction_sim::scenario::parse(&with_default_solver(text), "s.toml", ".".as_ref()).unwrap();
+/// assert_eq!(sys.solver.t_end, 1.0);
+/// assert_eq!(with_default_solver("[solver]\nt_end = 3.0\n"), "[solver]\nt_end = 3.0\n");
+/// ```
+pub fn with_default_solver(text: &str) -> std::borrow::Cow<'_, str> {
+    match toml::from_str::<toml::Table>(text) {
+        Ok(t) if !t.contains_key("solver") => {
+            format!("{text}\n[solver]\nt_end = {FREQUENCY_DOMAIN_T_END:?}\n").into()
+        }
+        _ => text.into(),
+    }
+}

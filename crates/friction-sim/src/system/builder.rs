@@ -303,8 +303,9 @@ impl SystemBuilder {
     /// see [`crate::system::InclinedSpring`]).
     ///
     /// ```
-    /// use friction_sim::System;
+    /// use friction_sim::{SolverSettings, System};
     /// let sys = System::builder("tilted")
+    ///     .solver(SolverSettings::with_t_end(1.0))
     ///     .body_dim("m", 1.0, &[0.0, 0.0], &[0.0, 0.0])
     ///     .inclined_spring("k", ("m", "ground"), 100.0, 0.0, &[3.0, 4.0])
     ///     .build()
