@@ -5,14 +5,15 @@
 use std::f64::consts::PI;
 
 use friction_sim::System;
-use nalgebra::DMatrix;
 use serde::Serialize;
 
 use super::budget::{check, largest, Estimate, Limits, Phase};
-use super::continuation::{newton_fixed, trace, ContinuationOptions, Equations};
+use super::continuation::{trace, ContinuationOptions};
 use super::floquet::{passive, unassessed, Monodromy};
 use super::harmonics::{amplitude, phase, Grid};
 use super::problem::Problem;
+use super::scaled::Scaled;
+pub use super::scaled::{solve_at, solve_problem};
 use super::stability::is_stable;
 use super::structure::Structure;
 use crate::AnalysisError;
@@ -138,61 +139,6 @@ impl StabilityVerdict {
     }
 }
 
-/// The scaled equations `R(x, ω)/F` in `y = [x/xs, ω/ωs]`.
-struct Scaled<'a> {
-    p: &'a mut Problem,
-    xs: f64,
-    ws: f64,
-    fs: f64,
-    x: Vec<f64>,
-}
-
-impl<'a> Scaled<'a> {
-    fn new(p: &'a mut Problem, ws: f64) -> Self {
-        let n = p.n();
-        let xs = p.xscale;
-        let fs = p.s.force_amplitude.abs().max(1e-300);
-        Scaled { p, xs, ws, fs, x: vec![0.0; n] }
-    }
-    fn unscale(&mut self, y: &[f64]) -> f64 {
-        let n = self.x.len();
-        for i in 0..n {
-            self.x[i] = y[i] * self.xs;
-        }
-        y[n] * self.ws
-    }
-}
-
-impl Equations for Scaled<'_> {
-    fn n(&self) -> usize {
-        self.x.len()
-    }
-    fn eval(&mut self, y: &[f64], r: &mut [f64]) {
-        let w = self.unscale(y);
-        self.p.residual(&self.x, w, r);
-        r.iter_mut().for_each(|v| *v /= self.fs);
-    }
-    fn jac(&mut self, y: &[f64], j: &mut DMatrix<f64>) {
-        let w = self.unscale(y);
-        // in place, column by column (a copy of the whole matrix cost 6 %
-        // of the 10-body chain's frequency response)
-        self.p.jacobian(&self.x, w, j);
-        let n = self.x.len();
-        for (c, mut col) in j.column_iter_mut().enumerate() {
-            col *= if c == n { self.ws } else { self.xs } / self.fs;
-        }
-    }
-    /// A positive frequency: the equations are even in ω up to the sign of
-    /// the damping, and a corrector may otherwise land on the mirror image
-    /// of the branch at -ω.
-    fn admissible(&self, y: &[f64]) -> bool {
-        y[self.x.len()] > 0.0
-    }
-    fn squared_norm_search(&self) -> bool {
-        !self.p.s.gaps.is_empty()
-    }
-}
-
 fn check_range(opts: &FrfOptions) -> Result<(), AnalysisError> {
     super::budget::check_frequencies(opts.f_min, opts.f_max)?;
     if let Some(e) = opts.dlft_penalty {
@@ -214,21 +160,6 @@ fn check_range(opts: &FrfOptions) -> Result<(), AnalysisError> {
 
 fn samples_for(opts: &FrfOptions, h: usize) -> usize {
     opts.samples.unwrap_or(256).max(8 * (2 * h + 1))
-}
-
-/// The periodic steady state of `s` at the single frequency `f` \[Hz\] with
-/// `h` harmonics and `n` samples, from the coefficients `guess` (zeros when
-/// `None`; a guess with fewer harmonics is padded). Returns the
-/// coefficients of every body.
-pub fn solve_at(
-    s: &Structure,
-    f: f64,
-    h: usize,
-    n: usize,
-    guess: Option<&[f64]>,
-) -> Result<Vec<f64>, AnalysisError> {
-    let mut p = Problem::new(s.clone(), h, n);
-    solve_problem(&mut p, f, guess)
 }
 
 /// The problem of `s` at `h` harmonics with the samples and penalty of `opts`.
@@ -268,42 +199,9 @@ fn solve_refined(
     }
 }
 
-/// [`solve_at`] for a problem already set up (its harmonics, samples and
-/// settings, such as the dynamic Lagrangian penalty [`Problem::epsilon`]).
-pub fn solve_problem(p: &mut Problem, f: f64, guess: Option<&[f64]>) -> Result<Vec<f64>, AnalysisError> {
-    let ws = 2.0 * PI * f;
-    let (nn, dofs, h) = (p.n(), p.s.dofs(), p.grid.h);
-    let mut sc = Scaled::new(p, ws);
-    let mut y = vec![0.0; nn + 1];
-    y[nn] = 1.0;
-    if let Some(g) = guess {
-        pad(g, dofs, h, &mut y);
-        y[..nn].iter_mut().for_each(|v| *v /= sc.xs);
-    } else if let Some(rest) = super::gaps::resting(&sc.p.s) {
-        // resting on its gaps, not just touching them
-        let l = 2 * h + 1;
-        for (d, x) in rest.iter().enumerate() {
-            y[d * l] = x / sc.xs;
-        }
-    }
-    newton_fixed(&mut sc, &mut y, 1e-10, 60)?;
-    Ok(y[..nn].iter().map(|v| v * sc.xs).collect())
-}
-
 /// What a failed branch with gaps says: where it most likely stopped.
 const GRAZING: &str = " (with gaps or contacts whose load is a gap's force, Newton's method may fail near \
                        grazing, where a gap's least penetration over the period reaches 0)";
-
-/// Copy coefficients of any number of harmonics into `y`'s layout for `h`.
-fn pad(g: &[f64], dofs: usize, h: usize, y: &mut [f64]) {
-    let lg = g.len() / dofs;
-    let l = 2 * h + 1;
-    for d in 0..dofs {
-        for j in 0..l.min(lg) {
-            y[d * l + j] = g[d * lg + j];
-        }
-    }
-}
 
 /// Amplitude, phase and peak of every body from the coefficients `x`.
 fn point(p: &Problem, f: f64, x: &[f64], buf: &mut [f64]) -> FrfPoint {

@@ -23,6 +23,8 @@
 //! - [`dense_lu`]: the dense LU their solves use, in work arrays kept between calls;
 //! - [`linalg`]: the parallelism of every faer call here (sequential, passed explicitly: the
 //!   same for every caller; why, measured, in its documentation) and the eigenproblems under it;
+//! - `scaled.rs`: the balance scaled for Newton's method, and the steady state at one frequency
+//!   (`frf::solve_at`);
 //! - [`frf`]: the frequency-response driver;
 //! - [`nnm`]: nonlinear modes (backbones) by the extended periodic motion concept;
 //! - [`plot`]: the plots;
@@ -48,6 +50,7 @@ pub mod nnm;
 pub mod overlay;
 pub mod plot;
 pub mod problem;
+mod scaled;
 pub mod stability;
 pub mod structure;
 pub mod table;

@@ -127,7 +127,6 @@
 use std::path::Path;
 
 use friction_models::ParamMap;
-use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::SimError;
@@ -140,13 +139,15 @@ use crate::system::Invalid;
 pub mod chain;
 mod locate;
 pub mod overrides;
+mod raw;
 pub mod schema;
 mod solver;
 pub use solver::{with_default_solver, FREQUENCY_DOMAIN_T_END};
 mod thermal;
 
 use locate::Src;
-use solver::{solver_settings, RawSolver};
+use raw::*;
+use solver::solver_settings;
 
 // The system's types, at the paths this module has always given them.
 #[doc(no_inline)]
@@ -155,129 +156,6 @@ pub use crate::system::{
     Member, Method, SolverSettings, Spring, StateColumns, Stop, System, AUTO_STATE_COLUMNS,
     DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_STEPS, MAX_NAME_LEN,
 };
-
-// ---------------------------------------------------------------- raw file
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    name: Option<String>,
-    description: Option<String>,
-    #[serde(default)]
-    driver: Vec<Spanned<RawDriver>>,
-    #[serde(default)]
-    body: Vec<Spanned<RawBody>>,
-    #[serde(default)]
-    spring: Vec<Spanned<RawSpring>>,
-    #[serde(default)]
-    damper: Vec<Spanned<RawDamper>>,
-    #[serde(default)]
-    force: Vec<Spanned<RawForce>>,
-    #[serde(default)]
-    contact: Vec<Spanned<RawContact>>,
-    #[serde(default)]
-    stop: Vec<Spanned<RawStop>>,
-    #[serde(default)]
-    gap: Vec<Spanned<RawGap>>,
-    #[serde(default)]
-    thermal: Vec<Spanned<thermal::RawThermal>>,
-    #[serde(default)]
-    conduction: Vec<Spanned<thermal::RawConduction>>,
-    #[serde(default)]
-    structure: Vec<Spanned<crate::structure::parse::RawStructure>>,
-    solver: Option<Spanned<RawSolver>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDriver {
-    name: String,
-    #[serde(default)]
-    kind: Kind,
-    motion: toml::Table,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBody {
-    name: String,
-    #[serde(default)]
-    kind: Kind,
-    mass: f64,
-    dim: Option<i64>,
-    x0: Option<toml::Value>,
-    v0: Option<toml::Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSpring {
-    name: Option<String>,
-    between: Vec<String>,
-    stiffness: Option<f64>,
-    length: Option<f64>,
-    direction: Option<toml::Value>,
-}
-
-// springs and dampers have separate structs, so that an unknown key lists
-// the keys of its own kind (a shared one listed `coefficient` for a spring)
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDamper {
-    name: Option<String>,
-    between: Vec<String>,
-    coefficient: Option<f64>,
-    heat: Option<String>,
-    direction: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawForce {
-    name: Option<String>,
-    on: String,
-    value: toml::Value,
-    direction: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawContact {
-    name: Option<String>,
-    between: Vec<String>,
-    model: String,
-    #[serde(default)]
-    params: toml::Table,
-    normal: Option<toml::Value>,
-    normal_gap: Option<String>,
-    normal_stiffness: Option<f64>,
-    gap: Option<f64>,
-    heat: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGap {
-    name: Option<String>,
-    between: Vec<String>,
-    length: Option<f64>,
-    stiffness: Option<f64>,
-    damping: Option<f64>,
-    exponent: Option<f64>,
-    heat: Option<String>,
-    direction: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStop {
-    body: String,
-    min: Option<f64>,
-    max: Option<f64>,
-    #[serde(default)]
-    restitution: f64,
-    direction: Option<String>,
-}
 
 /// Read a scenario file.
 pub fn load(path: &Path) -> Result<System, SimError> {

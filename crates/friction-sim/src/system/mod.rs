@@ -5,8 +5,8 @@
 //! A system comes from a scenario file (`crate::scenario`) or from
 //! [`System::builder`]; both go through the same checks (`checks.rs`), so a
 //! bad value gives the same message either way.
-//! - `mod.rs`: the types and what a system says of itself (inputs, columns,
-//!   output size);
+//! - `mod.rs`: the types and what a system says of itself (inputs, names);
+//! - `columns.rs`: its output columns, which `[solver]` keeps, the output's size;
 //! - `checks.rs`: the checks shared by the scenario parser and the builder;
 //! - `force.rs`: an external force (a body's, or a load on a structure's DOF);
 //! - `planar.rs`: bodies of dim 2 and 3, `direction`, a contact's normal stiffness;
@@ -17,12 +17,11 @@
 //! - `thermal.rs`, `thermal_law.rs`: thermal nodes, conductions, heat
 //!   sources, and parameters as functions of temperature.
 
-use std::collections::HashSet;
-
 use friction_models::{AnyModel, FrictionModel};
 
 pub mod builder;
 pub(crate) mod checks;
+mod columns;
 pub(crate) mod force;
 mod human;
 pub(crate) mod inclined;
@@ -32,6 +31,7 @@ pub mod thermal;
 mod thermal_law;
 pub mod units;
 
+pub use columns::CONTACT_STATES;
 pub use force::Force;
 pub use human::{duration_text, human_bytes};
 pub use inclined::InclinedSpring;
@@ -502,14 +502,6 @@ pub struct System {
     pub inclined_springs: Vec<InclinedSpring>,
 }
 
-/// The values of a contact's `state.NAME` column (contacts whose normal
-/// load is a gap's force, `normal_gap` or `normal_stiffness`): `0` open (no
-/// load, no force), `1` stuck (its relative velocity held at zero by the
-/// engine: set-valued models such as `coulomb`), `2` closed and not held
-/// (sliding, or a model with its own presliding state, whose `z.NAME.k`
-/// columns tell its elements' stick and slip).
-pub const CONTACT_STATES: [(f64, &str); 3] = [(0.0, "open"), (1.0, "stuck"), (2.0, "sliding")];
-
 /// A failed check: the key it concerns (`None`: the element as a whole)
 /// and the message, which names the key, the value and the valid range.
 #[derive(Debug, Clone, PartialEq)]
@@ -550,131 +542,6 @@ impl System {
                 None => format!("structure{structure}:{index}").into(),
             },
         }
-    }
-
-    /// Per contact, whether its internal state and memory columns
-    /// (`z.NAME.k`) are written, resolving [`StateColumns::Auto`].
-    pub fn state_columns(&self) -> Vec<bool> {
-        let n = |c: &Contact| c.model.n_states() + c.model.n_memory();
-        match &self.solver.states {
-            StateColumns::All => vec![true; self.contacts.len()],
-            StateColumns::None => vec![false; self.contacts.len()],
-            StateColumns::Names(list) => self.contacts.iter().map(|c| list.contains(&c.name)).collect(),
-            StateColumns::Auto => {
-                let total: usize = self.contacts.iter().map(n).sum();
-                vec![total <= AUTO_STATE_COLUMNS; self.contacts.len()]
-            }
-        }
-    }
-
-    /// Number of output columns: `t`, x and v of every body and driver, the
-    /// force, slip and slip velocity of every contact, the state columns chosen by
-    /// [`SolverSettings::states`], and the force of every gap; of those, the ones [`SolverSettings::columns`] keeps.
-    pub fn output_columns(&self) -> usize {
-        match self.column_keep() {
-            Some(k) => k.len(),
-            None => self.all_columns(),
-        }
-    }
-
-    /// Number of columns before [`SolverSettings::columns`] selects.
-    pub(crate) fn all_columns(&self) -> usize {
-        let states: usize = self
-            .contacts
-            .iter()
-            .zip(self.state_columns())
-            .filter(|(_, on)| *on)
-            .map(|(c, _)| c.model.n_states() + c.model.n_memory())
-            .sum();
-        1 + 2 * (self.bodies.len() + self.drivers.len())
-            + 3 * self.contacts.len()
-            + states
-            + self.gaps.len()
-            + 2 * self.contacts.iter().filter(|c| c.normal_gap.is_some()).count()
-            + self.thermal.n_columns()
-    }
-
-    /// The names of the columns before [`SolverSettings::columns`] selects:
-    /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
-    /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses,
-    /// `F.NAME` of gaps (their contact force, >= 0), `N.NAME` of contacts
-    /// whose normal load is a gap's force (`normal_gap`: that load), then
-    /// their `state.NAME` ([`CONTACT_STATES`]), `T.NODE`
-    /// of thermal nodes and `Q.NAME` of conductions.
-    pub(crate) fn all_column_names(&self) -> Vec<String> {
-        let mut cols = Vec::with_capacity(self.all_columns());
-        cols.push("t".to_string());
-        for b in &self.bodies {
-            let (x, v) = b.columns();
-            cols.push(x);
-            cols.push(v);
-        }
-        for dr in &self.drivers {
-            cols.push(format!("x.{}", dr.name));
-            cols.push(format!("v.{}", dr.name));
-        }
-        for c in &self.contacts {
-            cols.push(format!("F.{}", c.name));
-        }
-        for c in &self.contacts {
-            cols.push(format!("s.{}", c.name));
-            cols.push(format!("sv.{}", c.name));
-        }
-        for (c, on) in self.contacts.iter().zip(self.state_columns()) {
-            if on {
-                for k in 0..c.model.n_states() + c.model.n_memory() {
-                    cols.push(format!("z.{}.{k}", c.name));
-                }
-            }
-        }
-        for g in &self.gaps {
-            cols.push(format!("F.{}", g.name));
-        }
-        for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
-            cols.push(format!("N.{}", c.name));
-        }
-        for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
-            cols.push(format!("state.{}", c.name));
-        }
-        cols.extend(self.thermal.column_names());
-        cols
-    }
-
-    /// The positions (in [`System::all_column_names`]) of the columns
-    /// [`SolverSettings::columns`] keeps, `t` first; `None` for all. Names
-    /// that are not columns are skipped here (refused at load time).
-    pub(crate) fn column_keep(&self) -> Option<Vec<usize>> {
-        let want = self.solver.columns.as_ref()?;
-        // a set: a chain of 256 masses asking for its 512 positions and
-        // velocities spent 1.6 ms of a 17 ms run comparing names
-        let want: HashSet<&str> = want.iter().map(String::as_str).collect();
-        let all = self.all_column_names();
-        Some(
-            all.iter()
-                .enumerate()
-                .filter(|(i, c)| *i == 0 || want.contains(c.as_str()))
-                .map(|(i, _)| i)
-                .collect(),
-        )
-    }
-
-    /// Refuse a run whose output (rows × columns × 8 bytes) would exceed
-    /// `max_output_bytes`, with the estimate and what to change.
-    pub fn check_output_size(&self) -> Result<(), String> {
-        let Some(rows) = self.solver.output_rows() else { return Ok(()) };
-        let cols = self.output_columns() as f64;
-        let bytes = rows * cols * 8.0;
-        let limit = self.solver.max_output_bytes;
-        if bytes > limit as f64 {
-            return Err(format!(
-                "[solver] the output would take about {} ({rows:.0} rows × {cols:.0} columns × 8 bytes), \
-                 more than `max_output_bytes` = {}; raise `output_dt`, shorten `t_end`, set \
-                 `states = \"none\"`, or raise `[solver] max_output_bytes`",
-                human_bytes(bytes),
-                human_bytes(limit as f64)
-            ));
-        }
-        Ok(())
     }
 
     /// Whether any contact makes the equations stiff.

@@ -14,6 +14,8 @@
 //! - `gap.rs`: compliant one-sided contacts (`[[gap]]`): forces, partials,
 //!   roots, energy;
 //! - `modes.rs`: the joint stick/slip decision at an event (the LCP);
+//! - `resolve.rs`: every mode made consistent at an event (impacts on stops,
+//!   projections, jolted contacts, the loop around the decision);
 //! - `lcp/`: the box-constrained LCP solver;
 //! - `loops.rs`: the feasible split of a loop of stuck rows;
 //! - `energy.rs`: energy bookkeeping;
@@ -38,6 +40,7 @@ pub(crate) mod lcp;
 mod loops;
 mod modes;
 mod normal;
+mod resolve;
 mod rhs;
 pub(crate) mod rows;
 mod start;
