@@ -40,6 +40,7 @@ use friction_models::{Family, FrictionModel};
 use super::aft::{is_perfectly_plastic, Tangent, MASING};
 use super::dense_lu::DenseLu;
 use super::dlft::is_dlft;
+use super::gaps::GapTangent;
 use super::problem::Problem;
 use super::structure::Structure;
 use crate::AnalysisError;
@@ -67,12 +68,6 @@ use crate::AnalysisError;
 /// # Ok::<(), friction_analysis::AnalysisError>(())
 /// ```
 pub fn unassessed(s: &Structure) -> Option<String> {
-    if let Some(g) = s.gaps.first() {
-        return Some(format!(
-            "gap \"{}\": the monodromy does not linearise gaps nor the normal loads they give contacts",
-            g.gap.name
-        ));
-    }
     s.contacts.iter().find_map(|c| {
         let id = c.model.info().id;
         if is_dlft(&c.model) {
@@ -163,6 +158,10 @@ pub struct Monodromy {
     w: Vec<DVector<f64>>,
     /// First row of each contact's states in `y`.
     offsets: Vec<usize>,
+    /// Per gap, its linearisation along the motion, and `M⁻¹ b_g`
+    /// (`b_g = e_first - e_second`).
+    gt: Vec<GapTangent>,
+    wg: Vec<DVector<f64>>,
     a0: DMatrix<f64>,
     a1: DMatrix<f64>,
     phi: DMatrix<f64>,
@@ -208,8 +207,24 @@ impl Monodromy {
                 &minv * b
             })
             .collect();
+        let wg = s
+            .gaps
+            .iter()
+            .map(|g| {
+                let mut b = DVector::zeros(nd);
+                if let Some(i) = g.first {
+                    b[i] += 1.0;
+                }
+                if let Some(i) = g.second {
+                    b[i] -= 1.0;
+                }
+                &minv * b
+            })
+            .collect();
         let z = || DMatrix::zeros(m, m);
         Ok(Monodromy {
+            gt: vec![GapTangent::default(); s.gaps.len()],
+            wg,
             tans,
             mk: -(&minv * &s.k),
             mc: -(&minv * &s.c),
@@ -241,6 +256,9 @@ impl Monodromy {
         omega: f64,
     ) -> Result<Vec<(f64, f64)>, AnalysisError> {
         p.tangents(x, omega, &mut self.tans);
+        p.gap_tangents(x, omega, &mut self.gt);
+        // a gap's force and slopes change from sample to sample
+        let gaps = !self.gt.is_empty();
         let n = p.grid.n;
         let period = 2.0 * std::f64::consts::PI / omega;
         let h = period / n as f64;
@@ -256,7 +274,7 @@ impl Monodromy {
         for i in 0..n {
             // A changes only where a tangent does: compared tangent by
             // tangent with those of the A in `a0`, A_{i+1} is formed only then
-            let same = self.tans.iter().all(|t| t.alike(at, (i + 1) % n));
+            let same = !gaps && self.tans.iter().all(|t| t.alike(at, (i + 1) % n));
             if !same {
                 self.fill(p, (i + 1) % n, false);
             }
@@ -343,9 +361,41 @@ impl Monodromy {
                 a[(nd + d, nd + e)] = self.mc[(d, e)];
             }
         }
+        // a gap pushes its first member by -P and its second by +P:
+        // δẍ = -M⁻¹ b_g δP, δP = ds δ(x2 - x1) + dv δ(v2 - v1)
+        for (g, gp) in p.s.gaps.iter().enumerate() {
+            let (t, w) = (&self.gt[g], &self.wg[g]);
+            for r in 0..nd {
+                let wr = w[r];
+                for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
+                    if let (Some(j), true) = (member, wr != 0.0) {
+                        a[(nd + r, j)] -= wr * sign * t.ds[i];
+                        a[(nd + r, nd + j)] -= wr * sign * t.dv[i];
+                    }
+                }
+            }
+        }
         for (c, ct) in p.s.contacts.iter().enumerate() {
             let (t, w, off) = (&self.tans[c], &self.w[c], self.offsets[c]);
-            let (kx, kv, ns) = (ct.normal * t.kx[i], ct.normal * t.kv[i], t.ns);
+            // the load at this sample: a gap's force times `normal`, whose
+            // change moves the force at unit load F1 with it (δF = N δF1 + F1 δN)
+            let load = match ct.normal_gap {
+                Some(g) => {
+                    let (gt, gp, f1) = (&self.gt[g], &p.s.gaps[g], p.contact_force_samples(c)[i]);
+                    for r in 0..nd {
+                        let wr = w[r];
+                        for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
+                            if let (Some(j), true) = (member, wr != 0.0) {
+                                a[(nd + r, j)] -= wr * ct.normal * f1 * sign * gt.ds[i];
+                                a[(nd + r, nd + j)] -= wr * ct.normal * f1 * sign * gt.dv[i];
+                            }
+                        }
+                    }
+                    ct.normal * gt.p[i]
+                }
+                None => ct.normal,
+            };
+            let (kx, kv, ns) = (load * t.kx[i], load * t.kv[i], t.ns);
             for r in 0..nd {
                 let wr = w[r];
                 if wr == 0.0 {
@@ -358,10 +408,10 @@ impl Monodromy {
                     }
                 }
                 if t.anchored {
-                    a[(nd + r, off)] += wr * (kx - ct.normal * t.k0);
+                    a[(nd + r, off)] += wr * (kx - load * t.k0);
                 }
                 for b in 0..ns {
-                    a[(nd + r, off + b)] -= wr * ct.normal * t.fz[i * ns + b];
+                    a[(nd + r, off + b)] -= wr * load * t.fz[i * ns + b];
                 }
             }
             for q in 0..ns {

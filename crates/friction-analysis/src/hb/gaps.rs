@@ -74,6 +74,44 @@ impl GapSamples {
     }
 }
 
+/// A gap's linearisation along the periodic motion, sample by sample:
+/// its force `P` and the law's slopes `∂P/∂(x2 - x1)`, `∂P/∂(v2 - v1)` on
+/// the branch in force ([`friction_sim::system::Gap::law`]; zero where
+/// the gap is open or its damping's limit holds the force).
+#[derive(Debug, Clone, Default)]
+pub struct GapTangent {
+    /// `P` at each sample \[N\].
+    pub p: Vec<f64>,
+    /// `∂P/∂(x2 - x1)` at each sample \[N/m\].
+    pub ds: Vec<f64>,
+    /// `∂P/∂(v2 - v1)` at each sample \[N s/m\].
+    pub dv: Vec<f64>,
+}
+
+impl GapSamples {
+    /// Every gap's [`GapTangent`] at coefficients `x` and angular frequency
+    /// `omega` into `out` (one per gap, resized to the grid).
+    pub fn tangents(&mut self, gaps: &[HbGap], grid: &Grid, x: &[f64], omega: f64, out: &mut [GapTangent]) {
+        let l = grid.len();
+        for (g, t) in gaps.iter().zip(out.iter_mut()) {
+            for j in 0..l {
+                let a = g.first.map_or(0.0, |i| x[i * l + j]);
+                let b = g.second.map_or(0.0, |i| x[i * l + j]);
+                self.rel[j] = b - a;
+            }
+            grid.synth(&self.rel, &mut self.s);
+            grid.synth_derivative(&self.rel, &mut self.v);
+            t.p.resize(grid.n, 0.0);
+            t.ds.resize(grid.n, 0.0);
+            t.dv.resize(grid.n, 0.0);
+            for n in 0..grid.n {
+                let f = g.gap.law(self.s[n], omega * self.v[n]);
+                (t.p[n], t.ds[n], t.dv[n]) = (f.force, f.d_srel, f.d_vrel);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

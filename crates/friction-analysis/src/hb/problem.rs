@@ -245,6 +245,18 @@ impl Problem {
         }
     }
 
+    /// Every gap's linearisation along the motion of coefficients `x` at
+    /// angular frequency `omega` into `out` (one per gap).
+    pub fn gap_tangents(&mut self, x: &[f64], omega: f64, out: &mut [super::gaps::GapTangent]) {
+        self.gaps.tangents(&self.s.gaps, &self.grid, x, omega, out);
+    }
+
+    /// Contact `c`'s force samples over the period at unit load, from its
+    /// last evaluation (the model's sign, as in the residual).
+    pub fn contact_force_samples(&self, c: usize) -> &[f64] {
+        self.aft[c].force_samples()
+    }
+
     /// The residual `r` at coefficients `x` and angular frequency `omega`.
     pub fn residual(&mut self, x: &[f64], omega: f64, r: &mut [f64]) {
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
