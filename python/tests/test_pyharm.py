@@ -49,14 +49,18 @@ is held just above them. Above 17.7 Hz the floor problem folds over (the
 body leaves the floor for longer as x grows): pyHarm's continuation stalls
 at the turning point (18.56 Hz), so the comparison stops below it.
 
-The run takes about 5 s once numba has cached pyHarm's compiled functions
-(in its __pycache__, at the first run after installing it: about 30 s more).
+The two tests take about 4 s once numba has cached pyHarm's compiled
+functions (in pyHarm's __pycache__); the first run after installing pyHarm
+compiles them: about 45 s on a busy 2-core machine.
 """
 
 import numpy as np
 import pytest
 
 import friction
+
+# numba's remarks while it compiles pyHarm's functions (the first run only)
+pytestmark = pytest.mark.filterwarnings("ignore:.*is faster on contiguous arrays")
 
 H = 9
 SAMPLES = 256
