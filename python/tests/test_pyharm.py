@@ -11,7 +11,10 @@ pyHarm has no element with our normal-following Jenkins law (force
 N(t) kt (u - w), w a play operator of half-width fs/kt on u, N(t) = max(0,
 kn (g0 - y))): its ``Penalty3D`` keeps the stick stiffness k_t fixed while
 the capacity follows N(t) (the slider's play mu N(t)/k_t then changes with
-the load), and it needs two tangential directions. So the two laws the
+the load), and it needs two tangential directions (and, as read in the
+source of 1.2.2, its friction force is multiplied by f_n <= 0 in its gap
+form, so zero in contact, and keeps the capacity mu N0 once the contact
+opens in its preloaded form). So the two laws the
 joint is made of are compared where both codes state them exactly, each in
 the coupled 2-DOF body, and the joint's own law where its load does not move:
 
