@@ -2,6 +2,9 @@
 //! engine: two time integrations started on the periodic solution and a
 //! little off it approach each other at the rate of the slowest exponent.
 
+#[path = "support/decay.rs"]
+mod decay;
+
 use std::f64::consts::PI;
 
 use friction_analysis::hb::floquet::Monodromy;
@@ -55,18 +58,8 @@ fn rates(joint: &AnyModel, f: f64) -> (f64, f64, usize) {
     let b = simulate(&sdof(joint, f, x0 + 2e-5, v0, 10.0)).unwrap();
     let (ia, ib) = (a.col("x.m").unwrap(), b.col("x.m").unwrap());
     let d: Vec<f64> = a.rows.iter().zip(&b.rows).map(|(r, q)| (r[ia] - q[ib]).abs()).collect();
-    let pts: Vec<(f64, f64)> = d
-        .chunks(OUT_PER_PERIOD)
-        .map(|c| c.iter().cloned().fold(0.0, f64::max))
-        .enumerate()
-        .filter(|(_, v)| *v < 2e-6 && *v > 2e-8)
-        .map(|(i, v)| (i as f64 / f, v.ln()))
-        .collect();
-    let m = pts.len() as f64;
-    let (mt, my) = (pts.iter().map(|p| p.0).sum::<f64>() / m, pts.iter().map(|p| p.1).sum::<f64>() / m);
-    let slope = pts.iter().map(|p| (p.0 - mt) * (p.1 - my)).sum::<f64>()
-        / pts.iter().map(|p| (p.0 - mt).powi(2)).sum::<f64>();
-    (e[0].0, slope, pts.len())
+    let (slope, fitted) = decay::decay_rate(&d, OUT_PER_PERIOD, f, (2e-8, 2e-6));
+    (e[0].0, slope, fitted)
 }
 
 /// A Jenkins joint (kt = 1e4 N/m, slip force 1 N) below, at and above

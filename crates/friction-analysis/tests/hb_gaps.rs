@@ -4,6 +4,9 @@
 //! joint pressed by a floor against the same joint under that load as a
 //! constant.
 
+#[path = "support/decay.rs"]
+mod decay;
+
 use std::f64::consts::PI;
 
 use friction_analysis::hb::frf::solve_at;
@@ -465,24 +468,14 @@ fn the_slowest_floquet_exponent_of_a_joint_loaded_by_a_floor_is_the_engine_s_rat
                 dx.max((a.series("y.m")[i] - b.series("y.m")[i]).abs())
             })
             .collect();
-        let pts: Vec<(f64, f64)> = d
-            .chunks(per)
-            .map(|c| c.iter().cloned().fold(0.0, f64::max))
-            .enumerate()
-            .filter(|(_, v)| *v < 3e-7 && *v > 2e-9)
-            .map(|(i, v)| (i as f64 / f, v.ln()))
-            .collect();
-        let m = pts.len() as f64;
-        let (mt, my) = (pts.iter().map(|p| p.0).sum::<f64>() / m, pts.iter().map(|p| p.1).sum::<f64>() / m);
-        let slope = pts.iter().map(|p| (p.0 - mt) * (p.1 - my)).sum::<f64>()
-            / pts.iter().map(|p| (p.0 - mt).powi(2)).sum::<f64>();
+        let (slope, fitted) = decay::decay_rate(&d, per, f, (2e-9, 3e-7));
         eprintln!(
             "F = {amp} N: slowest exponent {:.4} 1/s, engine {slope:.4} 1/s over {} periods; all {:?}",
             e[0].0,
-            pts.len(),
+            fitted,
             &e[..4.min(e.len())]
         );
-        assert!(pts.len() >= 5, "F = {amp} N: {} periods to fit", pts.len());
+        assert!(fitted >= 5, "F = {amp} N: {} periods to fit", fitted);
         assert!(e[0].0 < 0.0 && slope < 0.0, "F = {amp} N: stable both ways");
         assert!((slope / e[0].0 - 1.0).abs() < tol, "F = {amp} N: monodromy {}, engine {slope}", e[0].0);
     }

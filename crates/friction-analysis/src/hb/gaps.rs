@@ -58,15 +58,8 @@ impl GapSamples {
     /// Every gap's force samples at coefficients `x` (`2H + 1` per degree
     /// of freedom) and angular frequency `omega`.
     pub fn eval(&mut self, gaps: &[HbGap], grid: &Grid, x: &[f64], omega: f64) {
-        let l = grid.len();
         for (g, p) in gaps.iter().zip(&mut self.p) {
-            for j in 0..l {
-                let a = g.first.map_or(0.0, |i| x[i * l + j]);
-                let b = g.second.map_or(0.0, |i| x[i * l + j]);
-                self.rel[j] = b - a;
-            }
-            grid.synth(&self.rel, &mut self.s);
-            grid.synth_derivative(&self.rel, &mut self.v);
+            Self::relative(&mut self.rel, &mut self.s, &mut self.v, g, grid, x);
             for n in 0..grid.n {
                 p[n] = g.gap.law(self.s[n], omega * self.v[n]).force;
             }
@@ -89,18 +82,24 @@ pub struct GapTangent {
 }
 
 impl GapSamples {
+    /// Gap `g`'s relative coefficients `x2 - x1` at `x` into `rel`, and
+    /// their samples `s` and derivative in the phase `v` (`d/dτ`, τ = ωt).
+    fn relative(rel: &mut [f64], s: &mut [f64], v: &mut [f64], g: &HbGap, grid: &Grid, x: &[f64]) {
+        let l = grid.len();
+        for j in 0..l {
+            let a = g.first.map_or(0.0, |i| x[i * l + j]);
+            let b = g.second.map_or(0.0, |i| x[i * l + j]);
+            rel[j] = b - a;
+        }
+        grid.synth(rel, s);
+        grid.synth_derivative(rel, v);
+    }
+
     /// Every gap's [`GapTangent`] at coefficients `x` and angular frequency
     /// `omega` into `out` (one per gap, resized to the grid).
     pub fn tangents(&mut self, gaps: &[HbGap], grid: &Grid, x: &[f64], omega: f64, out: &mut [GapTangent]) {
-        let l = grid.len();
         for (g, t) in gaps.iter().zip(out.iter_mut()) {
-            for j in 0..l {
-                let a = g.first.map_or(0.0, |i| x[i * l + j]);
-                let b = g.second.map_or(0.0, |i| x[i * l + j]);
-                self.rel[j] = b - a;
-            }
-            grid.synth(&self.rel, &mut self.s);
-            grid.synth_derivative(&self.rel, &mut self.v);
+            Self::relative(&mut self.rel, &mut self.s, &mut self.v, g, grid, x);
             t.p.resize(grid.n, 0.0);
             t.ds.resize(grid.n, 0.0);
             t.dv.resize(grid.n, 0.0);
