@@ -2,7 +2,11 @@
 //! gap's force (issue 45): an oscillator bouncing on a preloaded floor
 //! against our engine started on the harmonic-balance solution, and a
 //! joint pressed by a floor against the same joint under that load as a
-//! constant.
+//! constant, the backbone of a mass on a floor against the bilinear
+//! oscillator's exact period, and the coupled joint of
+//! examples/coupled_joint.toml (an inclined spring turning its tangential
+//! motion into normal motion) stuck, slipping and lifting off against the
+//! engine: its motions, its stuck modes and its Floquet exponents.
 
 #[path = "support/decay.rs"]
 mod decay;
