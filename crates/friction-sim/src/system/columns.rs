@@ -34,7 +34,7 @@ impl System {
 
     /// Number of output columns: `t`, x and v of every body and driver, the
     /// force, slip and slip velocity of every contact, the state columns chosen by
-    /// [`SolverSettings::states`], and the force of every gap; of those, the ones [`SolverSettings::columns`] keeps.
+    /// [`SolverSettings::states`](super::SolverSettings::states), and the force of every gap; of those, the ones [`SolverSettings::columns`](super::SolverSettings::columns) keeps.
     pub fn output_columns(&self) -> usize {
         match self.column_keep() {
             Some(k) => k.len(),
@@ -42,7 +42,7 @@ impl System {
         }
     }
 
-    /// Number of columns before [`SolverSettings::columns`] selects.
+    /// Number of columns before [`SolverSettings::columns`](super::SolverSettings::columns) selects.
     pub(crate) fn all_columns(&self) -> usize {
         let states: usize = self
             .contacts
@@ -59,7 +59,7 @@ impl System {
             + self.thermal.n_columns()
     }
 
-    /// The names of the columns before [`SolverSettings::columns`] selects:
+    /// The names of the columns before [`SolverSettings::columns`](super::SolverSettings::columns) selects:
     /// `t`, `x.NAME`/`v.NAME` of bodies then drivers, `F.NAME` of contacts,
     /// `s.NAME`/`sv.NAME` of contacts, `z.NAME.k` as `states` chooses,
     /// `F.NAME` of gaps (their contact force, >= 0), `N.NAME` of contacts
@@ -106,7 +106,7 @@ impl System {
     }
 
     /// The positions (in [`System::all_column_names`]) of the columns
-    /// [`SolverSettings::columns`] keeps, `t` first; `None` for all. Names
+    /// [`SolverSettings::columns`](super::SolverSettings::columns) keeps, `t` first; `None` for all. Names
     /// that are not columns are skipped here (refused at load time).
     pub(crate) fn column_keep(&self) -> Option<Vec<usize>> {
         let want = self.solver.columns.as_ref()?;
