@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use friction_plot::plotters::prelude::*;
-//! use friction_plot::{draw, DrawError, Figure};
+//! use friction_plot::{draw, DrawError, Figure, Shift};
 //!
 //! /// A diagonal line.
 //! struct Diagonal;
