@@ -1,30 +1,30 @@
-//! One figure drawn into a PNG or an SVG file, the backend chosen by the
-//! file's extension (`.svg`: SVG, anything else: PNG), so that each plot is
-//! written once, generic over the backend.
+//! The analyses' pictures go through the one drawing entry point of
+//! `friction-plot` (PNG or SVG by the file's extension, the font registered
+//! there); this adapter only names the file in the error.
 
 use std::path::Path;
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use friction_plot::PlotFormat;
+pub(crate) use friction_plot::{DrawError, Figure};
 
 use crate::AnalysisError;
 
-/// Something that draws itself onto a drawing area of any backend.
-pub(crate) trait Figure {
-    /// Draw onto `root`; `path` names the file in error messages.
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: DrawingArea<DB, Shift>,
-        path: &Path,
-    ) -> Result<(), AnalysisError>;
+fn io(path: &Path) -> impl Fn(DrawError) -> AnalysisError + '_ {
+    move |e| AnalysisError::Io { path: path.display().to_string(), message: e.to_string() }
 }
 
 /// Draw `fig` into `path` at `size` pixels, as SVG when the extension is
 /// `svg` and as PNG otherwise.
 pub(crate) fn plot_to(fig: &impl Figure, path: &Path, size: (u32, u32)) -> Result<(), AnalysisError> {
-    if path.extension().is_some_and(|e| e == "svg") {
-        fig.draw(SVGBackend::new(path, size).into_drawing_area(), path)
-    } else {
-        fig.draw(BitMapBackend::new(path, size).into_drawing_area(), path)
-    }
+    friction_plot::draw(fig, path, size).map_err(io(path))
+}
+
+/// [`plot_to`] in the given format whatever the extension.
+pub(crate) fn plot_as(
+    fig: &impl Figure,
+    path: &Path,
+    size: (u32, u32),
+    format: PlotFormat,
+) -> Result<(), AnalysisError> {
+    friction_plot::draw_as(fig, path, size, format).map_err(io(path))
 }

@@ -6,26 +6,42 @@
 
 use std::path::Path;
 
-use plotters::prelude::*;
+use friction_plot::plotters::prelude::*;
+use friction_plot::Shift;
 
 use crate::error::AnalysisError;
+use crate::figure::{plot_to, DrawError, Figure};
 use crate::fit::{Evaluator, FitResult};
 use crate::tune::TuneResult;
 
 impl FitResult {
-    /// Plot data against fit into a PNG: the force against time (top) and
-    /// against displacement, or against velocity for models without memory
-    /// (bottom); a validation split is marked.
+    /// Plot data against fit into `path` (`.svg`: SVG, anything else: PNG;
+    /// 900 x 720): the force against time (top) and against displacement, or
+    /// against velocity for models without memory (bottom); a validation
+    /// split is marked.
     pub fn plot(&self, path: &Path) -> Result<(), AnalysisError> {
-        plot(self, path)
+        plot_to(self, path, (900, 720))
     }
 }
 
 impl TuneResult {
     /// Plot the tuned loops against the target loops (one panel per
-    /// amplitude, at most 4) into a PNG.
-    pub fn plot(&self, path: &std::path::Path) -> Result<(), AnalysisError> {
-        plot_tune(self, path)
+    /// amplitude, at most 4) into `path` (`.svg`: SVG, anything else: PNG).
+    pub fn plot(&self, path: &Path) -> Result<(), AnalysisError> {
+        let k = self.cycles.len().clamp(1, 4);
+        plot_to(self, path, (1000, 300 + 300 * k as u32))
+    }
+}
+
+impl Figure for FitResult {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw_fit(self, root)
+    }
+}
+
+impl Figure for TuneResult {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw_tune(self, root)
     }
 }
 
@@ -45,17 +61,13 @@ fn range(a: &[f64], b: &[f64]) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// Draw `r` into the PNG `path` (900 x 720).
-fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
-    friction_sim::output::register_font();
-    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
-    let root = BitMapBackend::new(path, (900, 720)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+/// Draw the fit `r` onto `root`.
+fn draw_fit<DB: DrawingBackend>(r: &FitResult, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
     let mut title = format!("fit of {}: rms {:.3e} N", r.model, r.rms);
     if let Some(v) = &r.validation {
         title += &format!(", validation rms {:.3e} N (t >= {})", v.rms, v.from);
     }
-    let root = root.titled(&title, ("sans-serif", 20)).map_err(|e| perr(e.to_string()))?;
+    let root = root.titled(&title, ("sans-serif", 20))?;
     let panels = root.split_evenly((2, 1));
     let data_style = RGBColor(30, 90, 200).mix(0.6);
     let fit_style = RGBColor(220, 40, 30);
@@ -67,33 +79,28 @@ fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(80)
-        .build_cartesian_2d(t0..t1, ylo..yhi)
-        .map_err(|e| perr(e.to_string()))?;
+        .build_cartesian_2d(t0..t1, ylo..yhi)?;
     chart
         .configure_mesh()
         .max_light_lines(2)
         .x_desc("t [s]")
         .y_desc("F [N]")
         .y_label_formatter(&|v| format!("{v:.3}"))
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
+        .draw()?;
     chart
-        .draw_series(r.t.iter().zip(&r.f_data).map(|(t, f)| Circle::new((*t, *f), 2, data_style.filled())))
-        .map_err(|e| perr(e.to_string()))?
+        .draw_series(r.t.iter().zip(&r.f_data).map(|(t, f)| Circle::new((*t, *f), 2, data_style.filled())))?
         .label("data")
         .legend(move |(x, y)| Circle::new((x + 10, y), 3, data_style.filled()));
     chart
         .draw_series(LineSeries::new(
             r.t.iter().copied().zip(r.f_fit.iter().copied()),
             fit_style.stroke_width(2),
-        ))
-        .map_err(|e| perr(e.to_string()))?
+        ))?
         .label("fit")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], fit_style.stroke_width(2)));
     if let Some(v) = &r.validation {
         chart
-            .draw_series(LineSeries::new(vec![(v.from, ylo), (v.from, yhi)], BLACK.stroke_width(1)))
-            .map_err(|e| perr(e.to_string()))?
+            .draw_series(LineSeries::new(vec![(v.from, ylo), (v.from, yhi)], BLACK.stroke_width(1)))?
             .label("fit | validation")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
     }
@@ -102,8 +109,7 @@ fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
+        .draw()?;
 
     // bottom: F(x) loop, or F(v) for memoryless models
     let (xs, xlabel) = if r.evaluator == Evaluator::Direct { (&r.v, "v [m/s]") } else { (&r.x, "x [m]") };
@@ -112,8 +118,7 @@ fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(80)
-        .build_cartesian_2d(xlo..xhi, ylo..yhi)
-        .map_err(|e| perr(e.to_string()))?;
+        .build_cartesian_2d(xlo..xhi, ylo..yhi)?;
     chart
         .configure_mesh()
         .max_light_lines(2)
@@ -127,31 +132,23 @@ fn plot(r: &FitResult, path: &Path) -> Result<(), AnalysisError> {
             }
         })
         .y_label_formatter(&|v| format!("{v:.3}"))
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
+        .draw()?;
     chart
-        .draw_series(xs.iter().zip(&r.f_data).map(|(x, f)| Circle::new((*x, *f), 2, data_style.filled())))
-        .map_err(|e| perr(e.to_string()))?;
+        .draw_series(xs.iter().zip(&r.f_data).map(|(x, f)| Circle::new((*x, *f), 2, data_style.filled())))?;
     let mut line: Vec<(f64, f64)> = xs.iter().copied().zip(r.f_fit.iter().copied()).collect();
     if r.evaluator == Evaluator::Direct {
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    chart.draw_series(LineSeries::new(line, fit_style.stroke_width(2))).map_err(|e| perr(e.to_string()))?;
-    root.present().map_err(|e| perr(e.to_string()))?;
+    chart.draw_series(LineSeries::new(line, fit_style.stroke_width(2)))?;
     Ok(())
 }
 
 /// Draw the tuned loops (red) against the target loops (blue), one panel
-/// per amplitude (at most 4), into the PNG `path`.
-fn plot_tune(r: &TuneResult, path: &Path) -> Result<(), AnalysisError> {
-    friction_sim::output::register_font();
-    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
+/// per amplitude (at most 4), onto `root`.
+fn draw_tune<DB: DrawingBackend>(r: &TuneResult, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
     let k = r.cycles.len().clamp(1, 4);
-    let root = BitMapBackend::new(path, (1000, 300 + 300 * k as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
     let root = root
-        .titled(&format!("{}: tuned loops (red) on the target loops (blue)", r.model), ("sans-serif", 20))
-        .map_err(|e| perr(e.to_string()))?;
+        .titled(&format!("{}: tuned loops (red) on the target loops (blue)", r.model), ("sans-serif", 20))?;
     let panels = root.split_evenly((k, 1));
     let target_style = RGBColor(30, 90, 200);
     let tuned_style = RGBColor(220, 40, 30);
@@ -169,8 +166,7 @@ fn plot_tune(r: &TuneResult, path: &Path) -> Result<(), AnalysisError> {
             )
             .x_label_area_size(35)
             .y_label_area_size(80)
-            .build_cartesian_2d(xlo..xhi, ylo..yhi)
-            .map_err(|e| perr(e.to_string()))?;
+            .build_cartesian_2d(xlo..xhi, ylo..yhi)?;
         chart
             .configure_mesh()
             .max_light_lines(2)
@@ -178,15 +174,13 @@ fn plot_tune(r: &TuneResult, path: &Path) -> Result<(), AnalysisError> {
             .y_desc("F [N]")
             .x_label_formatter(&|v| format!("{v:.2e}"))
             .y_label_formatter(&|v| format!("{v:.3}"))
-            .draw()
-            .map_err(|e| perr(e.to_string()))?;
+            .draw()?;
         if let Some(tc) = tc {
             chart
                 .draw_series(LineSeries::new(
                     tc.x.iter().copied().zip(tc.f.iter().copied()),
                     target_style.stroke_width(5),
-                ))
-                .map_err(|e| perr(e.to_string()))?
+                ))?
                 .label("target")
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], target_style.stroke_width(2))
@@ -196,8 +190,7 @@ fn plot_tune(r: &TuneResult, path: &Path) -> Result<(), AnalysisError> {
             .draw_series(LineSeries::new(
                 c.x.iter().copied().zip(c.f.iter().copied()),
                 tuned_style.stroke_width(2),
-            ))
-            .map_err(|e| perr(e.to_string()))?
+            ))?
             .label("tuned")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], tuned_style.stroke_width(2)));
         chart
@@ -205,9 +198,7 @@ fn plot_tune(r: &TuneResult, path: &Path) -> Result<(), AnalysisError> {
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| perr(e.to_string()))?;
+            .draw()?;
     }
-    root.present().map_err(|e| perr(e.to_string()))?;
     Ok(())
 }

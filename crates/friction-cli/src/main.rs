@@ -26,7 +26,8 @@ macro_rules! say {
 }
 
 use friction_models::{all, info, FrictionModel, ParamKind};
-use friction_sim::{output, scenario, SimError};
+use friction_plot::PlotFormat;
+use friction_sim::{scenario, SimError};
 
 /// From this many bodies and contacts, `friction run` says it is preparing
 /// them (their set-up takes a noticeable time).
@@ -477,8 +478,8 @@ fn run(
     }
     let mut reporter = progress::Reporter::new("t", "s", t_end, progress_every);
     let mut progress = |t: f64, events: usize| reporter.report(t, &format!(", {events} events"));
-    let format = if svg { output::PlotFormat::Svg } else { output::PlotFormat::Png };
-    let res = friction_sim::run::run_to_dir(&sys, &dir, format, Some(&mut progress));
+    let format = if svg { PlotFormat::Svg } else { PlotFormat::Png };
+    let res = friction_plot::run_to_dir(&sys, &dir, format, Some(&mut progress));
     reporter.finish();
     let res = res?;
     let e = &res.energy;

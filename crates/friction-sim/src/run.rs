@@ -1,10 +1,12 @@
 //! One run of a system into an output directory, as `friction run` does
 //! it: the time series streams to `timeseries.csv` while it is computed
 //! (memory stays bounded however long the run), then `summary.json` and
-//! the plot are written; all of it goes to a temporary directory that
+//! the picture are written; all of it goes to a temporary directory that
 //! replaces the target only when complete, and a second run into the same
 //! directory is refused while the first runs. The command line and any other
-//! face that writes a run to disk call this one function.
+//! face that writes a run to disk call this one function (the plot is drawn
+//! by the [`Picture`] it is handed: `friction_plot::run_to_dir` hands it the
+//! run plot).
 //!
 //! ```
 //! let sys = friction_sim::scenario::parse(
@@ -14,11 +16,11 @@
 //! )
 //! .unwrap();
 //! let dir = std::env::temp_dir().join(format!("friction-run-doc-{}", std::process::id()));
-//! let out = friction_sim::run::run_to_dir(&sys, &dir, friction_sim::output::PlotFormat::Svg, None).unwrap();
+//! let out = friction_sim::run::run_to_dir(&sys, &dir, None, None).unwrap();
 //! assert!((out.last("x.m") - 1.0).abs() < 1e-12);
 //! let csv = std::fs::read_to_string(dir.join("timeseries.csv")).unwrap();
 //! assert_eq!(csv.lines().count(), 2 + 3); // the names, the units, 3 rows
-//! assert!(dir.join("summary.json").exists() && dir.join("plot.svg").exists());
+//! assert!(dir.join("summary.json").exists());
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
@@ -26,11 +28,15 @@ use std::path::Path;
 
 use crate::engine::{Engine, Outcome, Progress};
 use crate::error::SimError;
-use crate::output::{self, PlotFormat};
+use crate::output;
 use crate::system::{units, System};
 
+/// What writes a run's picture into the directory being written: called
+/// with the system, the outcome and that (temporary) directory.
+pub type Picture<'a> = &'a dyn Fn(&System, &Outcome, &Path) -> Result<(), SimError>;
+
 /// Simulate `sys` into the directory `dir` (`timeseries.csv` with a units
-/// row, `summary.json`, the plot in `format`), reporting `progress` (the
+/// row, `summary.json`, what `picture` draws), reporting `progress` (the
 /// time reached and the events so far) as it goes. The engine is prepared
 /// once, for the column names and the run. A run that fails part-way
 /// returns its partial outcome with [`Outcome::failure`] set, after writing
@@ -38,7 +44,7 @@ use crate::system::{units, System};
 pub fn run_to_dir(
     sys: &System,
     dir: &Path,
-    format: PlotFormat,
+    picture: Option<Picture<'_>>,
     progress: Option<Progress<'_>>,
 ) -> Result<Outcome, SimError> {
     let _lock = output::OutputLock::acquire(dir)?;
@@ -51,7 +57,10 @@ pub fn run_to_dir(
             output::CsvStream::create_with_units(&tmp.join("timeseries.csv"), &columns, Some(&units))?;
         let res = engine.run_with(Some(&mut |r| csv.write(r)), progress)?;
         csv.finish()?;
-        output::write_summary_and_plot_as(sys, &res, tmp, format)?;
+        output::write_summary(sys, &res, tmp)?;
+        if let Some(picture) = picture {
+            picture(sys, &res, tmp)?;
+        }
         result = Some(res);
         Ok(())
     })?;

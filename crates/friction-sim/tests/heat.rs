@@ -176,7 +176,7 @@ fn a_scenario_without_thermal_keys_writes_the_csv_it_wrote_before_them() {
     assert!(sys.thermal.is_empty());
     let dir = std::env::temp_dir().join(format!("friction-heat-bits-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    friction_sim::run::run_to_dir(&sys, &dir, Default::default(), None).unwrap();
+    friction_sim::run::run_to_dir(&sys, &dir, None, None).unwrap();
     let got = std::fs::read(dir.join("timeseries.csv")).unwrap();
     let want = std::fs::read(root.join("tests/data/fmu_contact_lugre_263ac3d.csv")).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
@@ -394,27 +394,4 @@ fn builder_temperature_law_gives_the_scenario_files_system() {
     assert_eq!(format!("{:?}", build(true).unwrap()), format!("{:?}", parse(&text)));
     let msg = build(false).unwrap_err().to_string();
     assert!(msg.contains("needs `heat = \"NODE\"`"), "{msg}");
-}
-
-/// The run plot has a fourth panel, the thermal nodes' temperatures in
-/// kelvin with a legend entry per node, when the run has thermal nodes, and
-/// three panels without.
-#[test]
-fn the_run_plot_gets_a_temperature_panel_with_thermal_nodes() {
-    use friction_sim::output::{plot_as, PlotFormat};
-    let dir = std::env::temp_dir().join(format!("friction-heat-plot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let svg = |text: &str, name: &str| {
-        let path = dir.join(name);
-        plot_as(&run(&parse(text)), &path, "heat", PlotFormat::Svg).unwrap();
-        std::fs::read_to_string(path).unwrap()
-    };
-    let with = svg(DRIVEN, "with.svg");
-    assert!(with.contains("temperature T [K]"), "no temperature axis");
-    assert!(with.contains("T.pad") && with.contains("T.air"), "no legend entry per node");
-    let plain_text = DRIVEN.split("heat = \"pad\"").collect::<String>();
-    let plain_text = plain_text.split("[[thermal]]").next().unwrap().to_string() + "[solver]\nt_end = 5.0\n";
-    let without = svg(&plain_text, "without.svg");
-    assert!(!without.contains("temperature T"), "a temperature axis without thermal nodes");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,18 +13,19 @@
 
 use std::path::Path;
 
-use plotters::coord::ranged1d::ValueFormatter;
-use plotters::coord::types::RangedCoordf64;
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use friction_plot::plotters::coord::ranged1d::ValueFormatter;
+use friction_plot::plotters::coord::types::RangedCoordf64;
+use friction_plot::plotters::prelude::*;
+use friction_plot::Shift;
 
 use super::loops::LoopAnalysis;
 use super::stribeck::StribeckPoint;
 use super::transient::TransientAnalysis;
 use crate::error::AnalysisError;
+use crate::figure::{plot_as, DrawError, Figure};
 
 /// Picture format (the same type as the run plot's).
-pub use friction_sim::output::PlotFormat;
+pub use friction_plot::PlotFormat;
 
 /// One line or set of markers in a panel.
 struct Curve {
@@ -100,11 +101,7 @@ fn ticks(a: Axis) -> Box<dyn Fn(&f64) -> String> {
     }
 }
 
-type DrawResult = Result<(), String>;
-
-fn s<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
-}
+type DrawResult = Result<(), DrawError>;
 
 /// Draw `curves` into `area` with the given coordinate types.
 fn panel_with<DB, X, Y>(
@@ -125,8 +122,7 @@ where
         .margin(8)
         .x_label_area_size(36)
         .y_label_area_size(62)
-        .build_cartesian_2d(x, y)
-        .map_err(s)?;
+        .build_cartesian_2d(x, y)?;
     chart
         .configure_mesh()
         .x_desc(xdesc)
@@ -137,15 +133,12 @@ where
         .x_label_formatter(&ticks(ax.0))
         .y_label_formatter(&ticks(ax.1))
         .label_style(("sans-serif", 12))
-        .draw()
-        .map_err(s)?;
+        .draw()?;
     let mut legend = false;
     for c in curves {
         let color = c.color;
         if c.line {
-            let ann = chart
-                .draw_series(LineSeries::new(c.pts.iter().copied(), color.stroke_width(2)))
-                .map_err(s)?;
+            let ann = chart.draw_series(LineSeries::new(c.pts.iter().copied(), color.stroke_width(2)))?;
             if let Some(l) = &c.label {
                 legend = true;
                 ann.label(l.clone())
@@ -153,8 +146,7 @@ where
             }
         }
         if c.marker {
-            let ann =
-                chart.draw_series(c.pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(s)?;
+            let ann = chart.draw_series(c.pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
             if let (Some(l), false) = (&c.label, c.line) {
                 legend = true;
                 ann.label(l.clone()).legend(move |(x, y)| Circle::new((x + 9, y), 3, color.filled()));
@@ -168,8 +160,7 @@ where
             .label_font(("sans-serif", 12))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .draw()
-            .map_err(s)?;
+            .draw()?;
     }
     Ok(())
 }
@@ -238,35 +229,58 @@ fn axes(curves: &[Curve], log_x: bool, log_y: bool) -> (Axis, Axis) {
     (axis(pts().map(|p| p.0), log_x), axis(pts().map(|p| p.1), log_y))
 }
 
-/// Render on a PNG or SVG of `size` pixels with a title: the body (which
-/// returns a [`DrawResult`]) runs with `$area` bound to the area below the
-/// title, once for whichever backend the format asks for.
-macro_rules! render {
-    ($path:expr, $format:expr, $size:expr, $title:expr, |$area:ident| $body:block) => {{
-        friction_sim::output::register_font();
-        let path: &Path = $path;
-        let res: DrawResult = match $format {
-            PlotFormat::Png => {
-                let root = BitMapBackend::new(path, $size).into_drawing_area();
-                root.fill(&WHITE).map_err(s).and_then(|_| {
-                    let $area = root.titled($title, ("sans-serif", 20)).map_err(s)?;
-                    let $area = &$area;
-                    $body?;
-                    root.present().map_err(s)
-                })
+/// A titled picture of panels, laid out as one of the analyses needs.
+struct Picture<'a> {
+    title: &'a str,
+    layout: Layout,
+}
+
+/// The panels of each analysis' picture.
+enum Layout {
+    /// Loops (left) beside energy (top right) and damping (bottom right).
+    Loops { head: String, loops: Vec<Curve>, energy: Vec<Curve>, zeta: Vec<Curve> },
+    /// One panel of the Stribeck curve.
+    Stribeck { curves: Vec<Curve> },
+    /// The decay (top), frequency and damping (bottom, side by side).
+    Transient { hist: Vec<Curve>, freq: Vec<Curve>, zeta: Vec<Curve> },
+}
+
+impl Figure for Picture<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let area = &root.titled(self.title, ("sans-serif", 20))?;
+        match &self.layout {
+            Layout::Loops { head, loops, energy, zeta } => {
+                let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 11 / 20);
+                panel(&left, axes(loops, false, false), (head, "x [m]", "F [N]"), loops)?;
+                let (top, bottom) = right.split_vertically(right.dim_in_pixel().1 / 2);
+                panel(
+                    &top,
+                    axes(energy, true, true),
+                    ("dissipated energy per cycle", "amplitude x_a [m]", "E_d [J]"),
+                    energy,
+                )?;
+                panel(
+                    &bottom,
+                    axes(zeta, true, false),
+                    ("equivalent damping ratio", "amplitude x_a [m]", "ζ_eq"),
+                    zeta,
+                )
             }
-            PlotFormat::Svg => {
-                let root = SVGBackend::new(path, $size).into_drawing_area();
-                root.fill(&WHITE).map_err(s).and_then(|_| {
-                    let $area = root.titled($title, ("sans-serif", 20)).map_err(s)?;
-                    let $area = &$area;
-                    $body?;
-                    root.present().map_err(s)
-                })
+            Layout::Stribeck { curves } => panel(
+                area,
+                axes(curves, true, false),
+                ("steady-state friction", "|v| [m/s]", "|F| [N]"),
+                curves,
+            ),
+            Layout::Transient { hist, freq, zeta } => {
+                let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 * 2 / 5);
+                panel(&top, axes(hist, false, false), ("free decay", "t [s]", "x [m]"), hist)?;
+                let (l, r) = bottom.split_horizontally(bottom.dim_in_pixel().0 / 2);
+                panel(&l, axes(freq, true, false), ("frequency", "amplitude [m]", "f [Hz]"), freq)?;
+                panel(&r, axes(zeta, true, false), ("damping ratio", "amplitude [m]", "ζ"), zeta)
             }
-        };
-        res.map_err(|m| AnalysisError::Io { path: path.display().to_string(), message: m })
-    }};
+        }
+    }
 }
 
 fn gradient(k: usize, n: usize) -> RGBColor {
@@ -323,24 +337,9 @@ pub fn plot_loops(
         RGBColor(30, 110, 200),
         true,
     )];
-    render!(path, format, (1100, 500), title, |area| {
-        let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 11 / 20);
-        let head = format!("{n} cycle{}, {n_closed} closed", if n == 1 { "" } else { "s" });
-        panel(&left, axes(&loops, false, false), (&head, "x [m]", "F [N]"), &loops)?;
-        let (top, bottom) = right.split_vertically(right.dim_in_pixel().1 / 2);
-        panel(
-            &top,
-            axes(&energy, true, true),
-            ("dissipated energy per cycle", "amplitude x_a [m]", "E_d [J]"),
-            &energy,
-        )?;
-        panel(
-            &bottom,
-            axes(&zeta, true, false),
-            ("equivalent damping ratio", "amplitude x_a [m]", "ζ_eq"),
-            &zeta,
-        )
-    })
+    let head = format!("{n} cycle{}, {n_closed} closed", if n == 1 { "" } else { "s" });
+    let layout = Layout::Loops { head, loops, energy, zeta };
+    plot_as(&Picture { title, layout }, path, (1100, 500), format)
 }
 
 /// The Stribeck curve: `|F|` against `|v|`, forward and backward.
@@ -361,9 +360,7 @@ pub fn plot_stribeck(
         Curve::dots(Some("backward (v < 0)"), branch(-1), ORANGE, true),
     ];
     let curves: Vec<Curve> = curves.into_iter().filter(|c| !c.pts.is_empty()).collect();
-    render!(path, format, (800, 500), title, |area| {
-        panel(area, axes(&curves, true, false), ("steady-state friction", "|v| [m/s]", "|F| [N]"), &curves)
-    })
+    plot_as(&Picture { title, layout: Layout::Stribeck { curves } }, path, (800, 500), format)
 }
 
 /// A decay `x(t)` with its turning points, and frequency and damping ratio against amplitude.
@@ -396,11 +393,5 @@ pub fn plot_transient(
             false,
         ),
     ];
-    render!(path, format, (1000, 750), title, |area| {
-        let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 * 2 / 5);
-        panel(&top, axes(&hist, false, false), ("free decay", "t [s]", "x [m]"), &hist)?;
-        let (l, r) = bottom.split_horizontally(bottom.dim_in_pixel().0 / 2);
-        panel(&l, axes(&freq, true, false), ("frequency", "amplitude [m]", "f [Hz]"), &freq)?;
-        panel(&r, axes(&zeta, true, false), ("damping ratio", "amplitude [m]", "ζ"), &zeta)
-    })
+    plot_as(&Picture { title, layout: Layout::Transient { hist, freq, zeta } }, path, (1000, 750), format)
 }

@@ -30,9 +30,10 @@ use friction_models::{build, FrictionModel, Input, ParamMap, ParamValue};
 use friction_sim::scenario::{Member, System};
 use friction_sim::schedule::Schedule;
 use friction_sim::{simulate, Outcome};
-use plotters::prelude::*;
 
 use crate::error::AnalysisError;
+
+pub use super::clutch_plot::plot_clutch;
 
 /// The clutch's numbers, read from a system.
 #[derive(Debug, Clone, PartialEq)]
@@ -487,69 +488,6 @@ pub fn clutch_markdown(setup: &ClutchSetup, rows: &[ClutchRow]) -> String {
          at the price of a stiff state. True stick/slip switching is exact to the event tolerance.\n",
     );
     m
-}
-
-/// `clutch.png`: slip speed and speed error of J2 against time, every variant.
-pub fn plot_clutch(
-    setup: &ClutchSetup,
-    runs: &[(ClutchRow, Outcome)],
-    path: &Path,
-) -> Result<(), AnalysisError> {
-    let perr = |e: &dyn std::fmt::Display| AnalysisError::Io {
-        path: path.display().to_string(),
-        message: format!("plot: {e}"),
-    };
-    friction_sim::output::register_font();
-    let root = BitMapBackend::new(path, (1100, 900)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| perr(&e))?;
-    let panels = root.split_evenly((2, 1));
-    let floor = 1e-12f64;
-    let t0 = setup.t_on - 0.05;
-    for (pi, panel) in panels.iter().enumerate() {
-        let (title, yl) = if pi == 0 {
-            ("clutch slip speed |w1 - w2| (exact: 0 while locked)", "log10 |w1 - w2| [rad/s]")
-        } else {
-            ("speed error of J2 against the closed form", "log10 |w2 - w2_exact| [rad/s]")
-        };
-        let mut chart = ChartBuilder::on(panel)
-            .caption(title, ("sans-serif", 18))
-            .margin(8)
-            .x_label_area_size(34)
-            .y_label_area_size(60)
-            .build_cartesian_2d(t0..setup.t_end, floor.log10()..2.0)
-            .map_err(|e| perr(&e))?;
-        chart.configure_mesh().x_desc("t [s]").y_desc(yl).draw().map_err(|e| perr(&e))?;
-        for (k, (row, out)) in runs.iter().enumerate() {
-            let t = out.series("t");
-            let w1 = out.series(&format!("v.{}", setup.body1));
-            let w2 = out.series(&format!("v.{}", setup.body2));
-            let color = Palette99::pick(k).to_rgba();
-            let pts = (0..t.len()).filter(|&i| t[i] >= t0).map(|i| {
-                let y = if pi == 0 { (w1[i] - w2[i]).abs() } else { (w2[i] - setup.speeds(t[i]).1).abs() };
-                (t[i], y.max(floor).log10())
-            });
-            chart
-                .draw_series(LineSeries::new(pts, color.stroke_width(2)))
-                .map_err(|e| perr(&e))?
-                .label(row.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
-        }
-        if let Some(tl) = setup.lock_time() {
-            chart
-                .draw_series(std::iter::once(PathElement::new(vec![(tl, floor.log10()), (tl, 2.0)], BLACK)))
-                .map_err(|e| perr(&e))?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(|e| perr(&e))?;
-    }
-    root.present().map_err(|e| perr(&e))?;
-    Ok(())
 }
 
 /// Run the default variants on `base` and write `clutch.csv`, `clutch.md`

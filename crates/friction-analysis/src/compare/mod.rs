@@ -31,6 +31,7 @@
 //! stick/slip against smooth models without locking.
 
 pub mod clutch;
+mod clutch_plot;
 pub mod cost;
 pub mod hold;
 pub mod lag;

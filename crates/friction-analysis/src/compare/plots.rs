@@ -3,18 +3,13 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use friction_plot::plotters::prelude::*;
+use friction_plot::Shift;
 
 use super::property::{Band, Property, Verdict};
 use super::ModelRow;
 use crate::error::AnalysisError;
-
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
-
-fn perr(path: &Path, e: impl std::fmt::Display) -> AnalysisError {
-    AnalysisError::Io { path: path.display().to_string(), message: format!("plot: {e}") }
-}
+use crate::figure::{plot_to, DrawError, Figure};
 
 /// A named curve.
 struct Curve {
@@ -43,17 +38,15 @@ fn bounds(curves: &[Curve]) -> Option<(f64, f64, f64, f64)> {
     Some((b.0 - px, b.1 + px, b.2 - py, b.3 + py))
 }
 
-fn panel(
-    area: &Area<'_>,
-    path: &Path,
+fn panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
     title: &str,
     xl: &str,
     yl: &str,
     curves: &[Curve],
-) -> Result<(), AnalysisError> {
+) -> Result<(), DrawError> {
     let Some((x0, x1, y0, y1)) = bounds(curves) else {
-        area.draw(&Text::new(format!("{title}: no data"), (20, 20), ("sans-serif", 16)))
-            .map_err(|e| perr(path, e))?;
+        area.draw(&Text::new(format!("{title}: no data"), (20, 20), ("sans-serif", 16)))?;
         return Ok(());
     };
     let mut chart = ChartBuilder::on(area)
@@ -61,8 +54,7 @@ fn panel(
         .margin(6)
         .x_label_area_size(34)
         .y_label_area_size(64)
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(|e| perr(path, e))?;
+        .build_cartesian_2d(x0..x1, y0..y1)?;
     chart
         .configure_mesh()
         .x_desc(xl)
@@ -79,16 +71,14 @@ fn panel(
             }
         })
         .label_style(("sans-serif", 11))
-        .draw()
-        .map_err(|e| perr(path, e))?;
+        .draw()?;
     for (k, c) in curves.iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
         chart
             .draw_series(LineSeries::new(
                 c.points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite()),
                 color.stroke_width(2),
-            ))
-            .map_err(|e| perr(path, e))?
+            ))?
             .label(c.label.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
     }
@@ -99,26 +89,34 @@ fn panel(
             .border_style(BLACK)
             .label_font(("sans-serif", 11))
             .position(SeriesLabelPosition::LowerRight)
-            .draw()
-            .map_err(|e| perr(path, e))?;
+            .draw()?;
     }
     Ok(())
 }
 
-/// One picture of every experiment of a model (3 x 3 panels).
+/// One picture of every experiment of a model (3 x 3 panels; `.svg`: SVG,
+/// anything else: PNG).
 pub fn plot_model(row: &ModelRow, path: &Path) -> Result<(), AnalysisError> {
-    friction_sim::output::register_font();
-    let root = BitMapBackend::new(path, (1500, 1200)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| perr(path, e))?;
-    let root = root
-        .titled(&format!("friction compare: {}", row.id), ("sans-serif", 22))
-        .map_err(|e| perr(path, e))?;
+    plot_to(&ModelFigure(row), path, (1500, 1200))
+}
+
+/// The picture of one model's experiments.
+struct ModelFigure<'a>(&'a ModelRow);
+
+impl Figure for ModelFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw_model(self.0, root)
+    }
+}
+
+fn draw_model<DB: DrawingBackend>(row: &ModelRow, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+    let root = root.titled(&format!("friction compare: {}", row.id), ("sans-serif", 22))?;
     let p = root.split_evenly((3, 3));
     let c = &row.curves;
     let lg = |v: f64| v.log10();
     if let Some(st) = &c.steady {
         let pts = st.v.iter().zip(&st.f).map(|(v, f)| (lg(*v), *f)).collect();
-        panel(&p[0], path, "steady state", "log10 v [m/s]", "F [N]", &[curve("steady", pts)])?;
+        panel(&p[0], "steady state", "log10 v [m/s]", "F [N]", &[curve("steady", pts)])?;
     }
     if let Some(v) = &c.virgin {
         let cs: Vec<Curve> = (0..2)
@@ -129,19 +127,18 @@ pub fn plot_model(row: &ModelRow, path: &Path) -> Result<(), AnalysisError> {
                 )
             })
             .collect();
-        panel(&p[1], path, "virgin curve (pre-sliding)", "log10 x [m]", "F [N]", &cs)?;
+        panel(&p[1], "virgin curve (pre-sliding)", "log10 x [m]", "F [N]", &cs)?;
     }
     if let Some(r) = &c.rate {
         let cs: Vec<Curve> =
             r.speeds.iter().zip(&r.curves).map(|(v, c)| curve(format!("{v:.0e} m/s"), c.clone())).collect();
-        panel(&p[2], path, "loops at several speeds (rate independence)", "x [m]", "F [N]", &cs)?;
+        panel(&p[2], "loops at several speeds (rate independence)", "x [m]", "F [N]", &cs)?;
     }
     if let Some(m) = &c.memory {
         let outer: Vec<(f64, f64)> = m.legs.iter().take(4).flatten().copied().collect();
         let inner: Vec<(f64, f64)> = m.legs.iter().skip(4).flatten().copied().collect();
         panel(
             &p[3],
-            path,
             "outer and inner loop (memory)",
             "x [m]",
             "F [N]",
@@ -151,7 +148,6 @@ pub fn plot_model(row: &ModelRow, path: &Path) -> Result<(), AnalysisError> {
     if let Some(l) = &c.lag {
         panel(
             &p[4],
-            path,
             "F-v under velocity oscillation (lag)",
             "v [m/s]",
             "F [N]",
@@ -161,12 +157,11 @@ pub fn plot_model(row: &ModelRow, path: &Path) -> Result<(), AnalysisError> {
     if let Some(b) = &c.breakaway {
         let cs: Vec<Curve> =
             (0..2).map(|i| curve(format!("{:.2e} N/s", b.rates[i]), b.curves[i].clone())).collect();
-        panel(&p[5], path, "break-away at two force rates", "applied force P [N]", "friction F [N]", &cs)?;
+        panel(&p[5], "break-away at two force rates", "applied force P [N]", "friction F [N]", &cs)?;
     }
     if let Some(h) = &c.hold {
         panel(
             &p[6],
-            path,
             &format!("held at {:.3} N (stiction)", h.load),
             "t [s]",
             "x [m]",
@@ -183,8 +178,7 @@ pub fn plot_model(row: &ModelRow, path: &Path) -> Result<(), AnalysisError> {
             format!("{:<18} {:<8} {}", f.property.name(), f.verdict.name(), fig),
             (10, y),
             ("sans-serif", 15).into_font().color(&color),
-        ))
-        .map_err(|e| perr(path, e))?;
+        ))?;
         y += 24;
     }
     let cost = match &row.cost_error {
@@ -196,8 +190,7 @@ pub fn plot_model(row: &ModelRow, path: &Path) -> Result<(), AnalysisError> {
             row.cost_note.split(',').next().unwrap_or("")
         ),
     };
-    area.draw(&Text::new(cost, (10, y + 10), ("sans-serif", 15))).map_err(|e| perr(path, e))?;
-    root.present().map_err(|e| perr(path, e))?;
+    area.draw(&Text::new(cost, (10, y + 10), ("sans-serif", 15)))?;
     Ok(())
 }
 
@@ -222,18 +215,37 @@ fn floor(p: Property) -> f64 {
 
 /// One picture of a property: every model's figure (log scale) as a bar,
 /// coloured by its verdict, with the two thresholds of `band` (black: yes,
-/// grey: partial).
+/// grey: partial; `.svg`: SVG, anything else: PNG).
 pub fn plot_property(
     rows: &[ModelRow],
     prop: Property,
     band: Band,
     path: &Path,
 ) -> Result<(), AnalysisError> {
-    friction_sim::output::register_font();
+    let height = (120 + 26 * rows.len().max(1)).max(300) as u32;
+    plot_to(&PropertyFigure { rows, prop, band }, path, (900, height))
+}
+
+/// The picture of one property over every model.
+struct PropertyFigure<'a> {
+    rows: &'a [ModelRow],
+    prop: Property,
+    band: Band,
+}
+
+impl Figure for PropertyFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw_property(self.rows, self.prop, self.band, root)
+    }
+}
+
+fn draw_property<DB: DrawingBackend>(
+    rows: &[ModelRow],
+    prop: Property,
+    band: Band,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), DrawError> {
     let n = rows.len().max(1);
-    let height = (120 + 26 * n).max(300) as u32;
-    let root = BitMapBackend::new(path, (900, height)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| perr(path, e))?;
     let lo = floor(prop);
     let figs: Vec<_> = rows.iter().map(|r| r.figure(prop)).collect();
     let vals: Vec<f64> =
@@ -244,49 +256,40 @@ pub fn plot_property(
     if hi <= lo_l {
         hi = lo_l + 1.0;
     }
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(format!("{}: measured figure per model", prop.title()), ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(10)
-        .build_cartesian_2d(lo_l..hi, 0.0..n as f64)
-        .map_err(|e| perr(path, e))?;
+        .build_cartesian_2d(lo_l..hi, 0.0..n as f64)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
         .y_labels(0)
         .x_desc(format!("log10 {}   ({th})", prop.figure_name()))
         .label_style(("sans-serif", 12))
-        .draw()
-        .map_err(|e| perr(path, e))?;
+        .draw()?;
     for (i, (f, v)) in figs.iter().zip(&vals).enumerate() {
         let y = (n - 1 - i) as f64;
         let color = verdict_color(f.verdict);
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(lo_l, y + 0.15), (v.log10(), y + 0.85)],
-                color.mix(0.6).filled(),
-            )))
-            .map_err(|e| perr(path, e))?;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(lo_l, y + 0.15), (v.log10(), y + 0.85)],
+            color.mix(0.6).filled(),
+        )))?;
         let label = format!("{} ({})", rows[i].id, f.verdict.name());
-        chart
-            .draw_series(std::iter::once(Text::new(
-                label,
-                (lo_l + 0.02 * (hi - lo_l), y + 0.75),
-                ("sans-serif", 13),
-            )))
-            .map_err(|e| perr(path, e))?;
+        chart.draw_series(std::iter::once(Text::new(
+            label,
+            (lo_l + 0.02 * (hi - lo_l), y + 0.75),
+            ("sans-serif", 13),
+        )))?;
     }
     for (t, dash) in [(band.yes, BLACK), (band.partial, RGBColor(150, 150, 150))] {
         if t > 0.0 && t.log10() > lo_l && t.log10() < hi {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(t.log10(), 0.0), (t.log10(), n as f64)],
-                    dash.stroke_width(2),
-                )))
-                .map_err(|e| perr(path, e))?;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(t.log10(), 0.0), (t.log10(), n as f64)],
+                dash.stroke_width(2),
+            )))?;
         }
     }
-    root.present().map_err(|e| perr(path, e))?;
     Ok(())
 }

@@ -6,12 +6,12 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use friction_plot::plotters::prelude::*;
+use friction_plot::Shift;
 
 use super::frf::Frf;
 use super::nnm::{Nnm, NnmPoint};
-use crate::figure::{plot_to, Figure};
+use crate::figure::{plot_to, DrawError, Figure};
 use crate::AnalysisError;
 
 /// Frequency responses at several force levels, drawn as the receptance
@@ -29,19 +29,8 @@ pub fn plot_frf_levels(levels: FrfLevels<'_>, path: &Path) -> Result<(), Analysi
     plot_to(&levels, path, (1000, 600))
 }
 
-fn perr(path: &Path) -> impl Fn(String) -> AnalysisError + '_ {
-    move |e| AnalysisError::Io { path: path.display().to_string(), message: e }
-}
-
 impl Figure for FrfLevels<'_> {
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: DrawingArea<DB, Shift>,
-        path: &Path,
-    ) -> Result<(), AnalysisError> {
-        friction_sim::output::register_font();
-        let perr = perr(path);
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let b = self.body;
         let pts = || {
             self.levels.iter().flat_map(|(fa, r)| r.points.iter().map(move |p| (p.f, p.amplitude[b] / fa)))
@@ -50,7 +39,7 @@ impl Figure for FrfLevels<'_> {
             (a.min(f), c.max(f), h.max(x))
         });
         let name = self.levels.first().map_or("", |(_, r)| r.bodies[b].as_str());
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(15)
             .caption(
                 format!("receptance of {name} at {} force levels", self.levels.len()),
@@ -58,31 +47,23 @@ impl Figure for FrfLevels<'_> {
             )
             .x_label_area_size(40)
             .y_label_area_size(90)
-            .build_cartesian_2d(flo..fhi, 0.0..1.05 * hi.max(1e-300))
-            .map_err(|e| perr(e.to_string()))?;
+            .build_cartesian_2d(flo..fhi, 0.0..1.05 * hi.max(1e-300))?;
         chart
             .configure_mesh()
             .x_desc("f [Hz]")
             .y_desc(format!("|X| / F of {name} [m/N]"))
             .y_label_formatter(&|v| format!("{v:.2e}"))
-            .draw()
-            .map_err(|e| perr(e.to_string()))?;
+            .draw()?;
         for (k, (fa, r)) in self.levels.iter().enumerate() {
             let color = Palette99::pick(k).to_rgba();
             let line = r.points.iter().map(|p| (p.f, p.amplitude[b] / fa));
             chart
-                .draw_series(LineSeries::new(line, color.stroke_width(2)))
-                .map_err(|e| perr(e.to_string()))?
+                .draw_series(LineSeries::new(line, color.stroke_width(2)))?
                 .label(format!("F = {fa} N"))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| perr(e.to_string()))?;
-        root.present().map_err(|e| perr(e.to_string()))
+        chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+        Ok(())
     }
 }
 
@@ -100,14 +81,7 @@ pub fn plot_backbones(b: Backbones<'_>, path: &Path) -> Result<(), AnalysisError
 }
 
 impl Figure for Backbones<'_> {
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: DrawingArea<DB, Shift>,
-        path: &Path,
-    ) -> Result<(), AnalysisError> {
-        friction_sim::output::register_font();
-        let perr = perr(path);
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let all = || self.entries.iter().flat_map(|(_, r)| r.points.iter());
         let (alo, ahi) = all()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.amplitude), b.max(p.amplitude)));
@@ -126,22 +100,18 @@ impl Figure for Backbones<'_> {
                 .caption(caption, ("sans-serif", 20))
                 .x_label_area_size(40)
                 .y_label_area_size(90)
-                .build_cartesian_2d((alo..ahi).log_scale(), (lo - pad)..(hi + pad))
-                .map_err(|e| perr(e.to_string()))?;
+                .build_cartesian_2d((alo..ahi).log_scale(), (lo - pad)..(hi + pad))?;
             chart
                 .configure_mesh()
                 .x_desc(format!("fundamental amplitude of {body} [m]"))
                 .y_desc(label)
                 .x_label_formatter(&|v| format!("{v:.0e}"))
                 .y_label_formatter(&|v| if i == 0 { format!("{v:.1}") } else { format!("{v:.3}") })
-                .draw()
-                .map_err(|e| perr(e.to_string()))?;
+                .draw()?;
             for (k, (name, r)) in self.entries.iter().enumerate() {
                 let color = Palette99::pick(k).to_rgba();
                 let line = r.points.iter().map(|p| (p.amplitude, get(p)));
-                let s = chart
-                    .draw_series(LineSeries::new(line, color.stroke_width(2)))
-                    .map_err(|e| perr(e.to_string()))?;
+                let s = chart.draw_series(LineSeries::new(line, color.stroke_width(2)))?;
                 if i == 0 {
                     s.label(name.clone()).legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
@@ -154,10 +124,9 @@ impl Figure for Backbones<'_> {
                     .position(SeriesLabelPosition::LowerLeft)
                     .background_style(WHITE.mix(0.8))
                     .border_style(BLACK)
-                    .draw()
-                    .map_err(|e| perr(e.to_string()))?;
+                    .draw()?;
             }
         }
-        root.present().map_err(|e| perr(e.to_string()))
+        Ok(())
     }
 }

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use friction_plot::plotters::prelude::*;
+use friction_plot::Shift;
 
 use super::frf::Frf;
 use super::nnm::{Nnm, NnmPoint};
-use crate::figure::{plot_to, Figure};
+use crate::figure::{plot_to, DrawError, Figure};
 use crate::AnalysisError;
 
 /// Draw `r` into `path` (`.svg`: SVG, anything else: PNG).
@@ -19,45 +19,31 @@ pub fn plot_frf(r: &Frf, path: &Path) -> Result<(), AnalysisError> {
 }
 
 impl Figure for Frf {
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: DrawingArea<DB, Shift>,
-        path: &Path,
-    ) -> Result<(), AnalysisError> {
-        draw(self, root, path)
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw(self, root)
     }
 }
 
-fn draw<DB: DrawingBackend>(
-    r: &Frf,
-    root: DrawingArea<DB, plotters::coord::Shift>,
-    path: &Path,
-) -> Result<(), AnalysisError> {
-    friction_sim::output::register_font();
-    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
-    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+fn draw<DB: DrawingBackend>(r: &Frf, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
     let (flo, fhi) =
         r.points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.f), b.max(p.f)));
     let ahi = r.points.iter().flat_map(|p| p.amplitude.iter().copied()).fold(0.0f64, f64::max).max(1e-300);
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .margin(15)
         .caption(format!("frequency response by harmonic balance (H = {})", r.harmonics), ("sans-serif", 20))
         .x_label_area_size(40)
         .y_label_area_size(90)
-        .build_cartesian_2d(flo..fhi, 0.0..1.05 * ahi)
-        .map_err(|e| perr(e.to_string()))?;
+        .build_cartesian_2d(flo..fhi, 0.0..1.05 * ahi)?;
     chart
         .configure_mesh()
         .x_desc("f [Hz]")
         .y_desc("fundamental amplitude [m]")
         .y_label_formatter(&|v| format!("{v:.2e}"))
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
+        .draw()?;
     for (b, name) in r.bodies.iter().enumerate() {
         let color = Palette99::pick(b).to_rgba();
         chart
-            .draw_series(LineSeries::new(std::iter::empty::<(f64, f64)>(), color.stroke_width(2)))
-            .map_err(|e| perr(e.to_string()))?
+            .draw_series(LineSeries::new(std::iter::empty::<(f64, f64)>(), color.stroke_width(2)))?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
         // runs of equal stability, sharing their end points: solid stable, dashed unstable
@@ -73,18 +59,12 @@ fn draw<DB: DrawingBackend>(
                 chart.draw_series(LineSeries::new(run, color.stroke_width(2)))
             } else {
                 chart.draw_series(DashedLineSeries::new(run, 8, 6, color.stroke_width(2)))
-            }
-            .map_err(|e| perr(e.to_string()))?;
+            }?;
             start = end;
         }
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
-    root.present().map_err(|e| perr(e.to_string()))
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+    Ok(())
 }
 
 /// Draw the backbone `r` into `path`: frequency (top) and damping ratio
@@ -94,23 +74,12 @@ pub fn plot_nnm(r: &Nnm, path: &Path) -> Result<(), AnalysisError> {
 }
 
 impl Figure for Nnm {
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: DrawingArea<DB, Shift>,
-        path: &Path,
-    ) -> Result<(), AnalysisError> {
-        draw_nnm(self, root, path)
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw_nnm(self, root)
     }
 }
 
-fn draw_nnm<DB: DrawingBackend>(
-    r: &Nnm,
-    root: DrawingArea<DB, plotters::coord::Shift>,
-    path: &Path,
-) -> Result<(), AnalysisError> {
-    friction_sim::output::register_font();
-    let perr = |e: String| AnalysisError::Io { path: path.display().to_string(), message: e };
-    root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+fn draw_nnm<DB: DrawingBackend>(r: &Nnm, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
     let (alo, ahi) = r
         .points
         .iter()
@@ -135,25 +104,19 @@ fn draw_nnm<DB: DrawingBackend>(
             .caption(caption, ("sans-serif", 20))
             .x_label_area_size(40)
             .y_label_area_size(90)
-            .build_cartesian_2d((alo..ahi).log_scale(), (lo - pad)..(hi + pad))
-            .map_err(|e| perr(e.to_string()))?;
+            .build_cartesian_2d((alo..ahi).log_scale(), (lo - pad)..(hi + pad))?;
         chart
             .configure_mesh()
             .x_desc(format!("fundamental amplitude of {} [m]", r.body))
             .y_desc(label)
             .x_label_formatter(&|v| format!("{v:.1e}"))
             .y_label_formatter(&|v| format!("{v:.4}"))
-            .draw()
-            .map_err(|e| perr(e.to_string()))?;
-        chart
-            .draw_series(LineSeries::new(
-                r.points.iter().map(|p| (p.amplitude, get(p))),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(|e| perr(e.to_string()))?;
-        chart
-            .draw_series(r.points.iter().map(|p| Circle::new((p.amplitude, get(p)), 3, BLUE.filled())))
-            .map_err(|e| perr(e.to_string()))?;
+            .draw()?;
+        chart.draw_series(LineSeries::new(
+            r.points.iter().map(|p| (p.amplitude, get(p))),
+            BLUE.stroke_width(2),
+        ))?;
+        chart.draw_series(r.points.iter().map(|p| Circle::new((p.amplitude, get(p)), 3, BLUE.filled())))?;
     }
-    root.present().map_err(|e| perr(e.to_string()))
+    Ok(())
 }

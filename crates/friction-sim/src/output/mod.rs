@@ -1,5 +1,6 @@
-//! Writing results: the CSV time series, `summary.json` and a PNG or SVG
-//! plot ([`plot`]).
+//! Writing results: the CSV time series and `summary.json`. The plot is
+//! drawn above this crate (`friction-plot`, which hands [`crate::run::run_to_dir`]
+//! its picture), so the simulation draws nothing.
 //!
 //! # A result is whole or absent
 //!
@@ -19,26 +20,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use plotters::style::FontStyle;
 use serde_json::{json, Value};
 
 use crate::engine::{Energy, Event, FlatOutcome, Outcome, Stats};
 use crate::error::SimError;
 use crate::system::System;
-
-mod plot;
-pub use plot::{plot, plot_as, tick_label, PlotFormat};
-
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSansMono.ttf");
-
-/// Register the bundled font with plotters (idempotent).
-pub fn register_font() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        // the font is compiled in; failure would be a build defect
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
-    });
-}
 
 fn io(path: &Path, e: std::io::Error) -> SimError {
     SimError::Io { path: path.display().to_string(), source: e }
@@ -212,15 +198,12 @@ pub fn write_atomic(sys: &System, out: &Outcome, target: &Path) -> Result<(), Si
     write_atomic_with(target, |dir| write_all(sys, out, dir))
 }
 
-/// Write `timeseries.csv`, `summary.json` and `plot.png` into `dir`.
+/// Write `timeseries.csv` and `summary.json` into `dir` (the plot is
+/// `friction-plot`'s).
 pub fn write_all(sys: &System, out: &Outcome, dir: &Path) -> Result<(), SimError> {
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     write_csv(out, &dir.join("timeseries.csv"))?;
-    let summary = summary(sys, out);
-    let p = dir.join("summary.json");
-    fs::write(&p, serde_json::to_string_pretty(&summary).unwrap_or_default()).map_err(|e| io(&p, e))?;
-    plot(out, &dir.join("plot.png"), &sys.name)?;
-    Ok(())
+    write_summary(sys, out, dir)
 }
 
 /// A CSV time series written row by row as a run goes (the `friction run`
@@ -267,23 +250,12 @@ impl CsvStream {
     }
 }
 
-/// Write `summary.json` and `plot.png` into `dir` (the time series having
-/// been streamed there by a [`CsvStream`]).
-pub fn write_summary_and_plot(sys: &System, out: &Outcome, dir: &Path) -> Result<(), SimError> {
-    write_summary_and_plot_as(sys, out, dir, PlotFormat::Png)
-}
-
-/// Write `summary.json` and `plot.png` or `plot.svg` into `dir`.
-pub fn write_summary_and_plot_as(
-    sys: &System,
-    out: &Outcome,
-    dir: &Path,
-    format: PlotFormat,
-) -> Result<(), SimError> {
+/// Write `summary.json` into `dir` (the time series having been streamed
+/// there by a [`CsvStream`]).
+pub fn write_summary(sys: &System, out: &Outcome, dir: &Path) -> Result<(), SimError> {
     let summary = summary(sys, out);
     let p = dir.join("summary.json");
-    fs::write(&p, serde_json::to_string_pretty(&summary).unwrap_or_default()).map_err(|e| io(&p, e))?;
-    plot_as(out, &dir.join(format!("plot.{}", format.extension())), &sys.name, format)
+    fs::write(&p, serde_json::to_string_pretty(&summary).unwrap_or_default()).map_err(|e| io(&p, e))
 }
 
 /// A CSV value: shortest round-trip exponent form, `-0` written as `0e0`.

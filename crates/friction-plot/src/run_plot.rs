@@ -2,57 +2,46 @@
 //! three panels, each axis labelled with its quantity and unit (`position x
 //! [m]`, `angle [rad]`, `friction torque [N m]`), tick labels written as
 //! plain numbers (no `2.000e0`, no `-2.2e-16` at zero), and the legend beside
-//! the curves rather than over them. PNG or SVG.
+//! the curves rather than over them. PNG or SVG (by the path's extension, or
+//! as asked with [`plot_as`]).
 
 use std::path::Path;
 
-use plotters::coord::Shift;
+use friction_sim::{Outcome, SimError};
 use plotters::prelude::*;
 
-use super::register_font;
-use crate::engine::Outcome;
-use crate::error::SimError;
+use crate::draw::{draw_as, DrawError, Figure, PlotFormat, Shift};
 
-/// Image format of a plot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PlotFormat {
-    /// PNG bitmap (the default).
-    #[default]
-    Png,
-    /// SVG vector graphics.
-    Svg,
-}
-
-impl PlotFormat {
-    /// `png` or `svg`.
-    pub fn extension(self) -> &'static str {
-        match self {
-            PlotFormat::Png => "png",
-            PlotFormat::Svg => "svg",
-        }
-    }
-}
-
+/// Size of the run plot in pixels.
 const SIZE: (u32, u32) = (1100, 900);
 /// Width of the legend column right of each panel, in pixels.
 const LEGEND_WIDTH: u32 = 190;
 
-/// A PNG with positions, velocities and friction forces against time, and
-/// the thermal nodes' temperatures when there are any.
+/// Positions, velocities and friction forces against time, and the thermal
+/// nodes' temperatures when there are any, into `path` (`.svg`: SVG,
+/// anything else: PNG).
 pub fn plot(out: &Outcome, path: &Path, title: &str) -> Result<(), SimError> {
-    plot_as(out, path, title, PlotFormat::Png)
+    plot_as(out, path, title, PlotFormat::of(path))
 }
 
-/// [`plot`] as PNG or SVG.
+/// [`plot`] in the given format whatever the path's extension.
 pub fn plot_as(out: &Outcome, path: &Path, title: &str, format: PlotFormat) -> Result<(), SimError> {
-    register_font();
-    let perr =
-        |e: String| SimError::Io { path: path.display().to_string(), source: std::io::Error::other(e) };
-    match format {
-        PlotFormat::Png => draw(BitMapBackend::new(path, SIZE).into_drawing_area(), out, title),
-        PlotFormat::Svg => draw(SVGBackend::new(path, SIZE).into_drawing_area(), out, title),
+    draw_as(&RunPlot { out, title }, path, SIZE, format).map_err(|e| SimError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// The run plot of an outcome, titled.
+struct RunPlot<'a> {
+    out: &'a Outcome,
+    title: &'a str,
+}
+
+impl Figure for RunPlot<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        draw_run(root, self.out, self.title)
     }
-    .map_err(perr)
 }
 
 /// A tick label for `v` on an axis spanning `span`: values within 1e-9 of
@@ -61,7 +50,7 @@ pub fn plot_as(out: &Outcome, path: &Path, title: &str, format: PlotFormat) -> R
 /// dropped; otherwise three significant digits in exponent form (`1.5e-5`).
 ///
 /// ```
-/// use friction_sim::output::tick_label;
+/// use friction_plot::tick_label;
 /// assert_eq!(tick_label(2.0, 4.0), "2");
 /// assert_eq!(tick_label(-2.220446049250313e-16, 1.0), "0");
 /// assert_eq!(tick_label(0.25, 1.0), "0.25");
@@ -110,13 +99,12 @@ fn axis_label(words: (&str, &str), units: &[&str]) -> String {
     }
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, out: &Outcome, title: &str) -> Result<(), String>
-where
-    DB::ErrorType: 'static,
-{
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let root = root.titled(title, ("sans-serif", 22)).map_err(e)?;
+fn draw_run<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    out: &Outcome,
+    title: &str,
+) -> Result<(), DrawError> {
+    let root = root.titled(title, ("sans-serif", 22))?;
     // a fourth panel for the thermal nodes' temperatures, when there are any
     let thermal = out.columns.iter().any(|c| c.starts_with("T."));
     let panels = root.split_evenly((if thermal { 4 } else { 3 }, 1));
@@ -162,8 +150,7 @@ where
             .margin_right(24)
             .x_label_area_size(40)
             .y_label_area_size(90)
-            .build_cartesian_2d(t0..t1, ylo..yhi)
-            .map_err(e)?;
+            .build_cartesian_2d(t0..t1, ylo..yhi)?;
         let (tspan, yspan) = (t1 - t0, yhi - ylo);
         chart
             .configure_mesh()
@@ -171,28 +158,23 @@ where
             .y_desc(axis_label(words, &units))
             .x_label_formatter(&|v| tick_label(*v, tspan))
             .y_label_formatter(&|v| tick_label(*v, yspan))
-            .draw()
-            .map_err(e)?;
+            .draw()?;
         for (k, &c) in cols.iter().enumerate() {
             let color = Palette99::pick(k).to_rgba();
             chart
-                .draw_series(LineSeries::new(out.rows.iter().map(|r| (r[0], r[c])), color.stroke_width(2)))
-                .map_err(e)?;
+                .draw_series(LineSeries::new(out.rows.iter().map(|r| (r[0], r[c])), color.stroke_width(2)))?;
             // the legend: a sample of the line and the column name, beside the chart
             let y = 30 + 22 * k as i32;
             if y > legend.dim_in_pixel().1 as i32 - 10 {
                 let more = format!("... {} more", cols.len() - k);
-                legend.draw(&Text::new(more, (8, y), ("sans-serif", 14))).map_err(e)?;
+                legend.draw(&Text::new(more, (8, y), ("sans-serif", 14)))?;
                 break;
             }
-            legend
-                .draw(&PathElement::new(vec![(4, y + 7), (28, y + 7)], color.stroke_width(3)))
-                .map_err(e)?;
+            legend.draw(&PathElement::new(vec![(4, y + 7), (28, y + 7)], color.stroke_width(3)))?;
             let name = format!("{} [{}]", out.columns[c], unit_of(c));
-            legend.draw(&Text::new(name, (34, y), ("sans-serif", 14))).map_err(e)?;
+            legend.draw(&Text::new(name, (34, y), ("sans-serif", 14)))?;
         }
     }
-    root.present().map_err(e)?;
     Ok(())
 }
 
