@@ -86,6 +86,20 @@ pub fn tick_label(v: f64, span: f64) -> String {
     }
 }
 
+/// The columns of a panel: those starting with one of `prefixes`. A
+/// contact's internal states `z.NAME.k` share the prefix `z.` with the z
+/// coordinate `z.NAME` of a body of dim 3, which is always followed by its
+/// velocity `vz.NAME`: only such a column is a position.
+fn panel_columns(columns: &[String], prefixes: &[&str]) -> Vec<usize> {
+    let body_z = |i: usize, c: &str| columns.get(i + 1).is_some_and(|n| n.strip_prefix('v') == Some(c));
+    (0..columns.len())
+        .filter(|&i| {
+            let c = columns[i].as_str();
+            prefixes.iter().any(|p| c.starts_with(p)) && (!c.starts_with("z.") || body_z(i, c))
+        })
+        .collect()
+}
+
 /// The axis label of a panel from the units of its columns.
 fn axis_label(words: (&str, &str), units: &[&str]) -> String {
     let mut u: Vec<&str> = units.to_vec();
@@ -120,13 +134,7 @@ fn draw_run<DB: DrawingBackend>(
         (&["T."], ("temperature T", "temperature T")),
     ];
     for (panel, (prefixes, words)) in panels.iter().zip(specs) {
-        let cols: Vec<usize> = out
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| prefixes.iter().any(|p| c.starts_with(p)))
-            .map(|(i, _)| i)
-            .collect();
+        let cols = panel_columns(&out.columns, prefixes);
         let (w, _) = panel.dim_in_pixel();
         let (area, legend) = panel.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
         let mut lo = f64::INFINITY;
@@ -197,6 +205,19 @@ mod tests {
         for v in [0.1, 0.2, 0.3, 0.7] {
             assert!(tick_label(v, 1.0).len() <= 4, "{v}: {}", tick_label(v, 1.0));
         }
+    }
+
+    /// Regression: LuGre's bristle state `z.c.0` was drawn among the
+    /// positions (the prefix of a body's z coordinate) since bodies had dim 3.
+    #[test]
+    fn a_contact_s_state_is_not_drawn_as_a_body_s_z_coordinate() {
+        let cols = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let pos: &[&str] = &["x.", "y.", "z."];
+        let lugre = cols(&["t", "x.m", "v.m", "x.puller", "v.puller", "F.c", "s.c", "sv.c", "z.c.0"]);
+        assert_eq!(panel_columns(&lugre, pos), [1, 3]);
+        let cube = cols(&["t", "x.b", "vx.b", "y.b", "vy.b", "z.b", "vz.b", "F.c", "z.c.0"]);
+        assert_eq!(panel_columns(&cube, pos), [1, 3, 5]);
+        assert_eq!(panel_columns(&cube, &["v.", "vx.", "vy.", "vz."]), [2, 4, 6]);
     }
 
     #[test]
