@@ -10,6 +10,7 @@ use friction_models::FrictionModel;
 use crate::engine::network::{Discrete, Engine, Scratch};
 use crate::engine::outcome::Mode;
 use crate::error::SimError;
+use crate::system::CONTACT_STATES;
 
 /// A consumer of output rows as they are computed (for example a CSV
 /// writer), with the column names given by [`crate::engine::Outcome::columns`].
@@ -317,11 +318,14 @@ impl Engine<'_> {
             Pick::Normal(c) => self.load(ts, y, &s, c),
             // open where the load is 0 (a smooth model's contact keeps its
             // mode while open: its force is the load times the model's)
-            Pick::State(c) => match d.modes[c] {
-                _ if self.load(ts, y, &s, c) <= 0.0 => 0.0,
-                Mode::Stuck => 1.0,
-                Mode::Free | Mode::Smooth | Mode::Forward | Mode::Backward => 2.0,
-            },
+            Pick::State(c) => {
+                let k = match d.modes[c] {
+                    _ if self.load(ts, y, &s, c) <= 0.0 => 0,
+                    Mode::Stuck => 1,
+                    Mode::Free | Mode::Smooth | Mode::Forward | Mode::Backward => 2,
+                };
+                CONTACT_STATES[k].0
+            }
             Pick::Temp(k) => self.temperature(y, k),
             Pick::HeatFlow(k) => self.heat_flow(y, k),
         }));
