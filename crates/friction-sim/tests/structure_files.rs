@@ -1,6 +1,6 @@
 //! `[[structure]]`: bad matrix files refused with the file, the line and
 //! the value; DOF names checked; the builder giving the parser's messages;
-//! the time-domain engine refusing a structure rather than running it wrong.
+//! the time-domain engine refusing stick at a DOF rather than running it wrong.
 
 use std::path::PathBuf;
 
@@ -109,17 +109,30 @@ fn the_builder_takes_matrices_and_gives_the_parsers_messages() {
     assert!(e.contains("index 5 is past the 2 DOFs of structure \"beam\""), "{e}");
 }
 
-/// The engine integrates bodies of diagonal mass: a structure is refused
-/// with the key and the commands that take it, never run wrong.
+/// A structure runs in the time domain; a set-valued contact at one of its
+/// DOFs is refused with the reason (its stick would need `G M⁻¹ Gᵀ`) and
+/// the models that run, never run wrong.
 #[test]
-fn the_time_domain_engine_refuses_a_structure_naming_the_commands_that_take_it() {
+fn a_set_valued_contact_on_a_structure_dof_is_refused_in_the_time_domain_with_the_reason() {
     assert_eq!(load("run", M_OK, K_OK, ""), "ok");
     let sys = friction_sim::scenario::load(&scratch("run").join("s.toml")).unwrap();
+    friction_sim::simulate(&sys).unwrap();
+    let contact = |model: &str| {
+        format!("[[contact]]\nname = \"j\"\nbetween = [\"beam:1\", \"ground\"]\nmodel = \"{model}\"")
+    };
+    assert_eq!(load("run_coulomb", M_OK, K_OK, &contact("coulomb")), "ok");
+    let sys = friction_sim::scenario::load(&scratch("run_coulomb").join("s.toml")).unwrap();
     let e = friction_sim::simulate(&sys).unwrap_err().to_string();
     assert!(
-        e.contains("[[structure]] \"beam\"") && e.contains("friction frf") && e.contains("friction run"),
+        e.contains("contact \"j\"")
+            && e.contains("`coulomb`")
+            && e.contains("beam:1")
+            && e.contains("jenkins"),
         "{e}"
     );
+    assert_eq!(load("run_jenkins", M_OK, K_OK, &contact("jenkins")), "ok");
+    let sys = friction_sim::scenario::load(&scratch("run_jenkins").join("s.toml")).unwrap();
+    friction_sim::simulate(&sys).unwrap();
 }
 
 /// A reduced structure keeps the names of its kept DOFs, refuses the others

@@ -28,9 +28,11 @@
 //!   checks the builder shares).
 //!
 //! `friction frf` and `friction nnm` take structures (harmonic balance, on
-//! dense matrices: reduce large models); the time-domain engine refuses them
-//! ([`refuse_in_time_domain`]), never integrating a consistent mass as if it
-//! were diagonal.
+//! dense matrices: reduce large models); the time-domain engine integrates
+//! them with their mass matrix as it is (the engine's
+//! `network/structures.rs`: a consistent mass is solved with, never lumped),
+//! and refuses a set-valued contact at a DOF (its stick would need the
+//! constraint operator `G M⁻¹ Gᵀ`).
 
 pub mod calculix;
 pub mod matrix_market;
@@ -174,25 +176,6 @@ pub fn read_matrix(path: &Path, what: &str) -> Result<(SymMatrix, Option<Vec<Str
             message: format!(
                 "{what}: neither a MatrixMarket file (first line `%%MatrixMarket ...`) nor CalculiX matrix \
                  storage (extension .sti or .mas)"
-            ),
-        }),
-    }
-}
-
-/// The time-domain engine integrates bodies of diagonal mass: a system with
-/// a structure is refused (never run wrong), naming the key and the
-/// commands that accept it.
-pub fn refuse_in_time_domain(sys: &crate::System) -> Result<(), crate::SimError> {
-    match sys.structures.first() {
-        None => Ok(()),
-        Some(s) => Err(crate::SimError::Input {
-            file: format!("scenario \"{}\"", sys.name),
-            line: None,
-            message: format!(
-                "[[structure]] \"{}\": a structure from matrices is accepted by `friction frf` and `friction nnm` \
-                 (harmonic balance), not yet by `friction run`, `sweep`, `serve`, the FMU or Python's `simulate`: \
-                 the time-domain engine integrates bodies of diagonal mass only",
-                s.name
             ),
         }),
     }

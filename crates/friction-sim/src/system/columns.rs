@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use friction_models::FrictionModel;
 
-use super::{human_bytes, Contact, StateColumns, System, AUTO_STATE_COLUMNS};
+use super::{human_bytes, Contact, Member, StateColumns, System, AUTO_STATE_COLUMNS};
 
 /// The values of a contact's `state.NAME` column (contacts whose normal
 /// load is a gap's force, `normal_gap` or `normal_stiffness`): `0` open (no
@@ -51,12 +51,43 @@ impl System {
             .filter(|(_, on)| *on)
             .map(|(c, _)| c.model.n_states() + c.model.n_memory())
             .sum();
-        1 + 2 * (self.bodies.len() + self.drivers.len())
+        1 + 2 * (self.bodies.len() + self.drivers.len() + self.structure_columns().len())
             + 3 * self.contacts.len()
             + states
             + self.gaps.len()
             + 2 * self.contacts.iter().filter(|c| c.normal_gap.is_some()).count()
             + self.thermal.n_columns()
+    }
+
+    /// The DOFs of structures that have columns (`x.NAME:INDEX`,
+    /// `v.NAME:INDEX`, after the bodies'): those a contact, spring, damper,
+    /// gap or force names and those `watch` lists, as (structure, position
+    /// in its matrices), each structure's in the order of its matrices.
+    pub fn structure_columns(&self) -> Vec<(usize, usize)> {
+        if self.structures.is_empty() {
+            return Vec::new();
+        }
+        let mut shown: Vec<Vec<bool>> = self.structures.iter().map(|s| vec![false; s.n()]).collect();
+        let mut mark = |m: &Member| {
+            if let Member::Dof { structure, index } = *m {
+                shown[structure][index] = true;
+            }
+        };
+        self.contacts.iter().flat_map(|c| &c.between).for_each(&mut mark);
+        self.springs.iter().flat_map(|c| &c.between).for_each(&mut mark);
+        self.dampers.iter().flat_map(|c| &c.between).for_each(&mut mark);
+        self.gaps.iter().flat_map(|c| &c.between).for_each(&mut mark);
+        self.inclined_springs.iter().flat_map(|c| c.legs.iter().map(|l| &l.0)).for_each(&mut mark);
+        for (k, s) in self.structures.iter().enumerate() {
+            for p in s.loads.iter().map(|f| f.on).chain(s.watch.iter().copied()) {
+                shown[k][p] = true;
+            }
+        }
+        shown
+            .iter()
+            .enumerate()
+            .flat_map(|(k, v)| v.iter().enumerate().filter(|e| *e.1).map(move |(p, _)| (k, p)))
+            .collect()
     }
 
     /// The names of the columns before [`SolverSettings::columns`](super::SolverSettings::columns) selects:
@@ -73,6 +104,11 @@ impl System {
             let (x, v) = b.columns();
             cols.push(x);
             cols.push(v);
+        }
+        for (s, p) in self.structure_columns() {
+            let name = self.structures[s].coordinate_name(p);
+            cols.push(format!("x.{name}"));
+            cols.push(format!("v.{name}"));
         }
         for dr in &self.drivers {
             cols.push(format!("x.{}", dr.name));

@@ -117,6 +117,9 @@ fn all_column_units(sys: &System) -> Vec<String> {
     for b in &sys.bodies {
         pv(b.kind, &mut u);
     }
+    for _ in sys.structure_columns() {
+        pv(Kind::Translational, &mut u);
+    }
     for d in &sys.drivers {
         pv(d.kind, &mut u);
     }

@@ -27,7 +27,7 @@ impl Engine<'_> {
     /// turn at reversals. Returns true if the state or the force jumped, so
     /// the integrator must restart.
     fn accept(&self, t: f64, y: &mut [f64]) -> bool {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let mut jumped = false;
         let mut d = self.disc.borrow_mut();
         let mut s = self.scr.borrow_mut();
@@ -91,7 +91,7 @@ impl Engine<'_> {
         start: Instant,
     ) -> (Outcome, Kept) {
         let Hooks { mut rows, mut progress, mut coupling } = hooks;
-        let sys = self.sys;
+        let sys = &*self.sys;
         let st = &sys.solver;
         let t_end = st.t_end;
         let mut bps: Vec<f64> = Vec::new();
@@ -496,7 +496,7 @@ impl Engine<'_> {
         }
         let out = Outcome {
             columns: self.columns(),
-            units: crate::system::units::kept_column_units(self.sys, self.keep.as_deref()),
+            units: crate::system::units::kept_column_units(&self.sys, self.keep.as_deref()),
             rows: Vec::new(),
             events,
             stats: Stats {
@@ -535,7 +535,7 @@ impl Engine<'_> {
 
     /// The name of state component `k` for messages.
     pub(crate) fn state_name(&self, k: usize) -> String {
-        let sys = self.sys;
+        let sys = &*self.sys;
         if k < self.nb {
             return sys.bodies[k].columns().0;
         }

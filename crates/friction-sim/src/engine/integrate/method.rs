@@ -179,9 +179,16 @@ impl Engine<'_> {
         mut coupling: Option<&mut dyn Coupling>,
         flat: bool,
     ) -> Result<(Outcome, Kept), SimError> {
-        crate::structure::refuse_in_time_domain(self.sys)?;
+        if let Some(crate::error::SimError::Input { file, line, message }) = &self.unfit {
+            return Err(crate::error::SimError::Input {
+                file: file.clone(),
+                line: *line,
+                message: message.clone(),
+            });
+        }
+        self.refuse_stick_on_structures()?;
         let start = Instant::now();
-        let sys = self.sys;
+        let sys = &*self.sys;
         let st = &sys.solver;
         let method = match st.method {
             Method::Auto => {

@@ -86,7 +86,7 @@ impl RosProblem for Engine<'_> {
     }
     fn time_dependent(&self) -> bool {
         let varies = |s: &Schedule| !matches!(s, Schedule::Constant { .. });
-        let sys = self.sys;
+        let sys = &*self.sys;
         !sys.drivers.is_empty()
             || sys.forces.iter().any(|f| varies(&f.value))
             || sys.contacts.iter().any(|c| varies(&c.normal))

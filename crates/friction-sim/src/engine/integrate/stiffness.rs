@@ -56,7 +56,7 @@ fn gap_stiffness(g: &Gap, p0: f64) -> f64 {
 impl Engine<'_> {
     /// The fastest mode of every body (see the module), fastest first.
     pub(crate) fn body_rates(&self) -> Vec<BodyRate> {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = sys.bodies.len();
         let mut k = vec![0.0; nb];
         let mut d = vec![0.0; nb];
@@ -92,6 +92,19 @@ impl Engine<'_> {
         }
         for dm in &sys.dampers {
             add(dm.between, 0.0, dm.coefficient, format!("damper `{}`", dm.name));
+        }
+        // a structure's coordinates: its diagonal K_ii and C_ii (the
+        // Rayleigh quotients of unit displacements, lower bounds of its
+        // fastest mode)
+        for b in &self.blocks {
+            for p in 0..b.n {
+                add(
+                    [Member::Body(b.base + p), Member::Ground],
+                    b.stiffness.diagonal_at(p),
+                    b.damping_diagonal(p),
+                    format!("structure `{}`", b.name),
+                );
+            }
         }
         // a member's position at the start
         let x0 = |m: Member| match m {

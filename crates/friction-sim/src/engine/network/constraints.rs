@@ -446,13 +446,18 @@ impl Engine<'_> {
     /// body's acceleration. `s.f` holds the free forces on entry.
     pub(crate) fn constraint_forces(&self, d: &Discrete, s: &mut Scratch) {
         let (rows, plan) = (&d.rows[..], &d.plan);
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let ns = rows.len();
         s.lam.resize(ns, 0.0);
         crate::engine::linalg::short::copy(&mut s.f_free, &s.f);
         for i in 0..nb {
             s.a[i] = s.f[i] / sys.bodies[i].mass;
+        }
+        // a structure's coordinates: M⁻¹ f (no constraint reaches them:
+        // `refuse_stick_on_structures`)
+        if !self.blocks.is_empty() {
+            self.block_accelerations(&s.f, &mut s.a);
         }
         if ns == 0 {
             return;

@@ -13,7 +13,7 @@ use crate::engine::outcome::Energy;
 impl Engine<'_> {
     /// Kinetic and spring energy at (t, y) [J].
     pub(crate) fn mechanical_energy(&self, t: f64, y: &[f64]) -> (f64, f64) {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let ke = (0..nb).map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
         let mut s = self.scr.borrow_mut();
@@ -34,21 +34,44 @@ impl Engine<'_> {
                 .sum::<f64>();
         // the gaps' elastic energy counts with the springs'
         let pe = if sys.gaps.is_empty() { pe } else { pe + self.gap_energy(y, &s) };
+        // a structure's: ½ vᵀ M v and ½ xᵀ K x over its block (its bodies'
+        // diagonal masses above are only M's diagonal: replaced here)
+        let (mut ke, mut pe) = (ke, pe);
+        for b in &self.blocks {
+            let r = b.base..b.base + b.n;
+            let (kb, pb) = b.energy(&y[r.clone()], &y[nb + b.base..nb + b.base + b.n]);
+            let diag: f64 = r.map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
+            ke += kb - diag;
+            pe += pb;
+        }
         (ke, pe)
     }
 
     /// The energy balance of a run from its initial energies, its final
     /// state and the integrals of the powers (the quadrature states).
     pub(crate) fn energy_balance(&self, e0: (f64, f64), t_last: f64, y_end: &[f64], q: &[f64]) -> Energy {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let (ke0, pe0) = e0;
         let (ke1, pe1) = self.mechanical_energy(t_last, y_end);
         let nc = sys.contacts.len();
         let nd = sys.dampers.len();
         let contacts: Vec<(String, f64)> =
             sys.contacts.iter().enumerate().map(|(c, ct)| (ct.name.clone(), q[c])).collect();
-        let dampers: Vec<(String, f64)> =
-            sys.dampers.iter().enumerate().map(|(k, dp)| (dp.name.clone(), q[nc + k])).collect();
+        let qb = nc + nd + 2 + sys.gaps.len();
+        // a structure's damping counts as a damper of its name
+        let dampers: Vec<(String, f64)> = sys
+            .dampers
+            .iter()
+            .enumerate()
+            .map(|(k, dp)| (dp.name.clone(), q[nc + k]))
+            .chain(
+                self.blocks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.damped())
+                    .map(|(k, b)| (b.name.clone(), q[qb + k])),
+            )
+            .collect();
         let work_forces = q[nc + nd];
         let work_drivers = q[nc + nd + 1];
         let gaps: Vec<(String, f64)> =

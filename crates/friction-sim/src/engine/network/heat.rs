@@ -313,7 +313,7 @@ impl Engine<'_> {
     /// power changes and the conductions', divided by the capacities.
     pub(crate) fn heat_jvp(&self, y: &[f64], hj: &HeatJac, v: &[f64], jv: &mut [f64]) {
         let h = &self.heat;
-        let sys = self.sys;
+        let sys = &*self.sys;
         jv[h.t_off..self.q_off].fill(0.0);
         let dvel = |m: Member, v: &[f64]| match m {
             Member::Body(i) => (v[i], v[self.nb + i]),

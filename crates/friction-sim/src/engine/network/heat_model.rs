@@ -38,7 +38,7 @@ pub(crate) struct ModelTempJac {
 
 impl ModelTempJac {
     pub(crate) fn new(e: &Engine<'_>) -> Self {
-        let sys = e.sys;
+        let sys = &*e.sys;
         let nc = sys.contacts.len();
         let has = |c: usize| e.heat.model_law.get(c).copied().flatten().is_some();
         let dg_dt =

@@ -54,7 +54,7 @@ pub(crate) struct JacCache {
 
 impl JacCache {
     pub(crate) fn new(e: &Engine<'_>) -> Self {
-        let sys = e.sys;
+        let sys = &*e.sys;
         let nb = e.nb;
         // union-find over body-body contacts that can stick
         let mut p: Vec<usize> = (0..nb).collect();
@@ -62,6 +62,15 @@ impl JacCache {
             if let (true, Member::Body(a), Member::Body(b)) = (e.stuckable[c], ct.between[0], ct.between[1]) {
                 let (ra, rb) = (find(&mut p, a), find(&mut p, b));
                 p[ra] = rb;
+            }
+        }
+        // a structure's coordinates accelerate together (`M⁻¹` couples them)
+        for b in &e.blocks {
+            for i in b.base + 1..b.base + b.n {
+                let (ra, rb) = (find(&mut p, b.base), find(&mut p, i));
+                if ra != rb {
+                    p[ra] = rb;
+                }
             }
         }
         let comp = (0..nb).map(|i| find(&mut p, i)).collect();
@@ -119,7 +128,7 @@ impl Engine<'_> {
     }
 
     fn fill_partials(&self, t: f64, y: &[f64], d: &Discrete, s: &mut Scratch, jc: &mut JacCache) {
-        let sys = self.sys;
+        let sys = &*self.sys;
         s.drivers_at(&sys.drivers, t);
         for (c, ct) in sys.contacts.iter().enumerate() {
             // the same input as the right-hand side's
@@ -173,7 +182,7 @@ impl Engine<'_> {
     /// 24 n² bytes: 7.6 GB at 18,000 states), so the pattern found at the
     /// start holds for the whole run. The energy quadratures have none.
     pub(crate) fn jacobian_pattern(&self) -> Vec<(usize, usize)> {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let jc = self.jac.borrow();
         // what touches each body: springs (by position), dampers (by
@@ -284,9 +293,16 @@ impl Engine<'_> {
                     }
                     hit_load(k, j, &mut seen, &mut col);
                 }
+                // a structure's stiffness (its whole block: `M⁻¹ K`)
+                if self.block_of(j).is_some() {
+                    hit_bodies([Member::Body(j), Member::Ground], j, &mut seen, &mut col);
+                }
             } else if j < 2 * nb {
                 let i = j - nb;
                 mark(i, j, &mut seen, &mut col);
+                if self.block_of(i).is_some_and(|b| b.damped()) {
+                    hit_bodies([Member::Body(i), Member::Ground], j, &mut seen, &mut col);
+                }
                 for &k in &dampers[i] {
                     hit_bodies(sys.dampers[k].between, j, &mut seen, &mut col);
                     if let Some(r) = self.heat.damper_row[k] {
@@ -333,7 +349,7 @@ impl Engine<'_> {
     /// make non-zero: the tests' independent account of
     /// [`Engine::jacobian_pattern`].
     fn jvp_arith(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64], probing: bool) {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
@@ -375,6 +391,10 @@ impl Engine<'_> {
             let dfg = ks * (dxb - dxa) + kv * (dvb - dva);
             add(&mut jc.df, g.between[0], -dfg);
             add(&mut jc.df, g.between[1], dfg);
+        }
+        for b in &self.blocks {
+            let r = b.base..b.base + b.n;
+            b.add_forces(&v[r.clone()], &v[nb + b.base..nb + b.base + b.n], &mut jc.df[r]);
         }
         for (c, ct) in sys.contacts.iter().enumerate() {
             let (dxa, dva) = self.dpos(v, ct.between[0]);
@@ -433,6 +453,9 @@ impl Engine<'_> {
         jv[..nb].copy_from_slice(&v[nb..2 * nb]);
         for i in 0..nb {
             jv[nb + i] = jc.df[i] / sys.bodies[i].mass;
+        }
+        if !self.blocks.is_empty() {
+            self.block_accelerations(&jc.df, &mut jv[nb..2 * nb]);
         }
         if probing {
             jc.spread_over_components(&mut jv[nb..2 * nb]);

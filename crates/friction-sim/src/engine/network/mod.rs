@@ -44,6 +44,7 @@ mod resolve;
 mod rhs;
 pub(crate) mod rows;
 mod start;
+pub(crate) mod structures;
 mod turns;
 
 use std::cell::{Cell, RefCell};
@@ -202,9 +203,31 @@ pub(crate) struct Counters {
     pub jvp: Cell<usize>,
 }
 
+/// The system an engine runs: the caller's, or its lowered copy when it
+/// has structures ([`structures::lower`]).
+pub(crate) enum SysRef<'s> {
+    Borrowed(&'s System),
+    Owned(Box<System>),
+}
+
+impl std::ops::Deref for SysRef<'_> {
+    type Target = System;
+    fn deref(&self) -> &System {
+        match self {
+            SysRef::Borrowed(s) => s,
+            SysRef::Owned(s) => s,
+        }
+    }
+}
+
 /// A prepared simulation of a [`System`].
 pub struct Engine<'s> {
-    pub(crate) sys: &'s System,
+    pub(crate) sys: SysRef<'s>,
+    /// The structures' blocks of coordinates and matrices ([`structures`]).
+    pub(crate) blocks: Vec<structures::Block>,
+    /// Why the system cannot run, found while preparing it (a structure
+    /// whose mass has no Cholesky factor: always a [`SimError::Input`](crate::error::SimError::Input)); reported by `run`.
+    pub(crate) unfit: Option<crate::error::SimError>,
     pub(crate) nb: usize,
     pub(crate) z_off: Vec<usize>,
     /// Offset of the energy quadratures in the state.
@@ -281,7 +304,16 @@ pub(crate) enum Indeterminate {
 
 impl<'s> Engine<'s> {
     /// Prepare the engine for `sys`.
-    pub fn new(sys: &'s System) -> Self {
+    pub fn new(given: &'s System) -> Self {
+        let (sysref, blocks, unfit) = if given.structures.is_empty() {
+            (SysRef::Borrowed(given), Vec::new(), None)
+        } else {
+            match structures::lower(given) {
+                Ok((low, blocks)) => (SysRef::Owned(Box::new(low)), blocks, None),
+                Err(e) => (SysRef::Borrowed(given), Vec::new(), Some(e)),
+            }
+        };
+        let sys: &System = &sysref;
         let nb = sys.bodies.len();
         let mut z_off = Vec::with_capacity(sys.contacts.len());
         let mut nz = 0;
@@ -291,7 +323,8 @@ impl<'s> Engine<'s> {
         }
         let nc = sys.contacts.len();
         // temperatures of the thermal nodes with a capacity, then the quadratures
-        let nq = nc + sys.dampers.len() + 2 + sys.gaps.len();
+        // then one per structure: its damping's dissipation
+        let nq = nc + sys.dampers.len() + 2 + sys.gaps.len() + blocks.len();
         let heat =
             heat::HeatLayout::new(&sys.thermal, 2 * nb + nz, nq, [nc, sys.dampers.len(), sys.gaps.len()]);
         let q_off = 2 * nb + nz + heat.n_states;
@@ -337,8 +370,17 @@ impl<'s> Engine<'s> {
         let nroots = if events { root_gap + 2 * sys.gaps.len() } else { 0 };
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
+        let normal_gaps = sys.contacts.iter().any(|c| c.normal_gap.is_some());
+        let state_cols = sys.state_columns();
+        let keep = sys.column_keep();
+        let nstops = sys.stops.len();
+        let zcap = sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0);
+        let tcap = sys.contacts.iter().map(|c| c.model.n_turns()).max().unwrap_or(0);
+        let tmodel = if sys.thermal.model_laws.is_empty() { Vec::new() } else { vec![None; nc] };
         let mut e = Engine {
-            sys,
+            sys: sysref,
+            blocks,
+            unfit,
             nb,
             z_off,
             q_off,
@@ -346,19 +388,19 @@ impl<'s> Engine<'s> {
             nroots,
             root_gap,
             root_normal,
-            normal_gaps: sys.contacts.iter().any(|c| c.normal_gap.is_some()),
+            normal_gaps,
             root_rev,
             root_turn,
             n_turn,
             stuckable,
-            state_cols: sys.state_columns(),
-            keep: sys.column_keep(),
+            state_cols,
+            keep,
             picks: Vec::new(),
             row_contacts: true,
             row_cols: None,
             disc: RefCell::new(Discrete {
                 modes: vec![Mode::Smooth; nc],
-                stops: vec![StopMode::Free; sys.stops.len()],
+                stops: vec![StopMode::Free; nstops],
                 rows: vec![],
                 plan: Plan::default(),
                 mem,
@@ -377,16 +419,16 @@ impl<'s> Engine<'s> {
                 lam: vec![],
                 need: vec![0.0; nb],
                 a: vec![0.0; nb],
-                zbuf: Vec::with_capacity(sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0)),
+                zbuf: Vec::with_capacity(zcap),
                 bundle_load: Vec::new(),
                 lim: Vec::new(),
                 split: Vec::new(),
-                tbuf: vec![0.0; sys.contacts.iter().map(|c| c.model.n_turns()).max().unwrap_or(0)],
+                tbuf: vec![0.0; tcap],
                 lam0: Vec::new(),
                 ranges: Vec::new(),
                 lsplit: Vec::new(),
                 lw: Default::default(),
-                tmodel: if sys.thermal.model_laws.is_empty() { Vec::new() } else { vec![None; nc] },
+                tmodel,
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
@@ -527,7 +569,7 @@ impl<'s> Engine<'s> {
     /// steps: the spring with the shortest period on its lightest body, the
     /// smallest mass, and the stiff contacts.
     pub(crate) fn stiffness_hint(&self) -> String {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let mut parts = Vec::new();
         let mass_of = |m: Member| match m {
             Member::Body(i) => Some(sys.bodies[i].mass),

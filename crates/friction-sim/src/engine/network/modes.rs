@@ -155,7 +155,7 @@ impl Engine<'_> {
         arrived: &[RowKind],
         must_slide: &[usize],
     ) -> Result<Vec<Event>, SimError> {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nc = sys.contacts.len();
         let nb = self.nb;
         let mut guard = self.settle_work.borrow_mut();

@@ -12,7 +12,7 @@ impl Engine<'_> {
     /// fills the scratch (forces, λ, accelerations) and, if given, dy.
     pub(crate) fn eval(&self, t: f64, y: &[f64], d: &Discrete, s: &mut Scratch, dy: Option<&mut [f64]>) {
         self.count.rhs.set(self.count.rhs.get() + 1);
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         s.drivers_at(&sys.drivers, t);
         short::fill(&mut s.f, 0.0);
@@ -42,6 +42,9 @@ impl Engine<'_> {
         }
         if !sys.gaps.is_empty() {
             self.gap_forces(y, s);
+        }
+        if !self.blocks.is_empty() {
+            self.block_forces(y, &mut s.f);
         }
         let mut dy = dy;
         for (c, ct) in sys.contacts.iter().enumerate() {
@@ -117,7 +120,7 @@ impl Engine<'_> {
     /// contact `F v_rel`, per damper `c Δv²`, then the power of the forces
     /// and of the drivers, then per gap its damping's power.
     fn powers_from(&self, t: f64, y: &[f64], s: &Scratch, g: &mut [f64]) {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let nc = sys.contacts.len();
         for c in 0..nc {
@@ -140,6 +143,10 @@ impl Engine<'_> {
         g[nc + sys.dampers.len() + 1] = pd;
         if !sys.gaps.is_empty() {
             self.gap_powers(y, s, &mut g[nc + sys.dampers.len() + 2..]);
+        }
+        let qb = nc + sys.dampers.len() + 2 + sys.gaps.len();
+        for (k, b) in self.blocks.iter().enumerate() {
+            g[qb + k] = b.damping_power(&y[nb + b.base..nb + b.base + b.n]);
         }
     }
 

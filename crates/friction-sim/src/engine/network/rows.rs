@@ -237,7 +237,7 @@ impl Engine<'_> {
     /// Where every column of the full row is read from, in the order of
     /// [`crate::System::all_column_names`].
     pub(crate) fn all_picks(&self) -> Vec<Pick> {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let mut p = vec![Pick::T];
         for b in 0..nb {
@@ -289,7 +289,7 @@ impl Engine<'_> {
             }));
             return;
         }
-        let sys = self.sys;
+        let sys = &*self.sys;
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
         if !self.row_contacts {

@@ -11,7 +11,7 @@ use crate::error::SimError;
 
 impl Engine<'_> {
     pub(crate) fn initial_state(&self) -> Vec<f64> {
-        let sys = self.sys;
+        let sys = &*self.sys;
         let nb = self.nb;
         let mut y = vec![0.0; self.n];
         for (i, b) in sys.bodies.iter().enumerate() {

@@ -1,0 +1,332 @@
+//! Structures from finite-element matrices in the time domain: each
+//! coordinate of a `[[structure]]` becomes one of the engine's bodies, and
+//! the structure's matrices act on the block of them:
+//!
+//! ```text
+//! M a_S = f_S - K x_S - C v_S          f_S: the forces of the connections on its DOFs
+//! ```
+//!
+//! [`lower`] writes a [`System`] with structures as one whose DOFs are
+//! bodies named `NAME:INDEX` (the connections, loads and outputs see plain
+//! bodies), and returns each structure's [`Block`]: where its bodies start,
+//! the Cholesky factor of its mass matrix (a consistent mass is solved with,
+//! never lumped), its stiffness and its damping. A diagonal mass is divided
+//! by, so a structure written with a lumped mass runs the arithmetic of the
+//! same bodies and springs.
+//!
+//! The equations stay linear in the body forces, so the Jacobian-vector
+//! product is `M⁻¹ (δf_S - K δx - C δv)` and the block's accelerations
+//! depend on every force on any of its DOFs (one component of the pattern).
+//! What the block cannot do yet is stick: a set-valued contact (`coulomb`,
+//! `stribeck`, ...) at a DOF would need the constraint operator `G M⁻¹ Gᵀ`,
+//! and is refused ([`Engine::refuse_stick_on_structures`]); presliding
+//! models (`jenkins`, `iwan4`, `maxwell_slip`, `lugre`, ...) have no
+//! constraint and run.
+
+use nalgebra::{DMatrix, DVectorViewMut};
+
+use crate::engine::network::Engine;
+use crate::error::SimError;
+use crate::structure::{Damping, SymMatrix};
+use crate::system::force::Force;
+use crate::system::{Axis, Body, Kind, Member, System};
+
+/// The damping of a block, as applied to a velocity.
+#[derive(Debug, Clone)]
+pub(crate) enum BlockDamping {
+    None,
+    /// A damping matrix (from a file).
+    Sparse(SymMatrix),
+    /// `α M + β K`.
+    Rayleigh(f64, f64),
+    /// Modal damping, dense.
+    Dense(DMatrix<f64>),
+}
+
+/// One structure's coordinates among the engine's bodies and its matrices.
+#[derive(Debug, Clone)]
+pub(crate) struct Block {
+    /// Its name (`[[structure]] name`).
+    pub name: String,
+    /// The body index of its first coordinate.
+    pub base: usize,
+    /// Its number of coordinates.
+    pub n: usize,
+    pub mass: SymMatrix,
+    /// `Some(m_ii)` when the mass matrix is diagonal (divided by), else
+    /// `None` and `chol` solves with it.
+    pub diag: Option<Vec<f64>>,
+    pub chol: Option<nalgebra::Cholesky<f64, nalgebra::Dyn>>,
+    pub stiffness: SymMatrix,
+    pub damping: BlockDamping,
+}
+
+/// `out += alpha A x` for a symmetric `A` held by its upper triangle.
+fn add_mul(a: &SymMatrix, alpha: f64, x: &[f64], out: &mut [f64]) {
+    for &(i, j, v) in a.upper() {
+        out[i] += alpha * v * x[j];
+        if i != j {
+            out[j] += alpha * v * x[i];
+        }
+    }
+}
+
+/// `xᵀ A x` for a symmetric `A` held by its upper triangle.
+fn quad(a: &SymMatrix, x: &[f64]) -> f64 {
+    a.upper().iter().map(|&(i, j, v)| if i == j { v * x[i] * x[i] } else { 2.0 * v * x[i] * x[j] }).sum()
+}
+
+impl Block {
+    /// `out += -K x - C v` (the structure's own forces on its coordinates).
+    pub(crate) fn add_forces(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
+        add_mul(&self.stiffness, -1.0, x, out);
+        self.add_damping(-1.0, v, out);
+    }
+
+    /// `out += alpha C v`.
+    pub(crate) fn add_damping(&self, alpha: f64, v: &[f64], out: &mut [f64]) {
+        match &self.damping {
+            BlockDamping::None => {}
+            BlockDamping::Sparse(c) => add_mul(c, alpha, v, out),
+            BlockDamping::Rayleigh(a, b) => {
+                if *a != 0.0 {
+                    add_mul(&self.mass, alpha * a, v, out);
+                }
+                if *b != 0.0 {
+                    add_mul(&self.stiffness, alpha * b, v, out);
+                }
+            }
+            BlockDamping::Dense(c) => {
+                for j in 0..self.n {
+                    let vj = alpha * v[j];
+                    if vj != 0.0 {
+                        for i in 0..self.n {
+                            out[i] += c[(i, j)] * vj;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `C_pp`.
+    pub(crate) fn damping_diagonal(&self, p: usize) -> f64 {
+        match &self.damping {
+            BlockDamping::None => 0.0,
+            BlockDamping::Sparse(c) => c.diagonal_at(p),
+            BlockDamping::Rayleigh(a, b) => a * self.mass.diagonal_at(p) + b * self.stiffness.diagonal_at(p),
+            BlockDamping::Dense(c) => c[(p, p)],
+        }
+    }
+
+    /// Whether it has damping.
+    pub(crate) fn damped(&self) -> bool {
+        match &self.damping {
+            BlockDamping::None => false,
+            BlockDamping::Rayleigh(a, b) => *a != 0.0 || *b != 0.0,
+            _ => true,
+        }
+    }
+
+    /// `f ← M⁻¹ f` in place (no allocation).
+    pub(crate) fn solve_mass(&self, f: &mut [f64]) {
+        match (&self.diag, &self.chol) {
+            (Some(d), _) => {
+                for (fi, m) in f.iter_mut().zip(d) {
+                    *fi /= m;
+                }
+            }
+            (None, Some(ch)) => {
+                let n = f.len();
+                ch.solve_mut(&mut DVectorViewMut::from_slice(f, n));
+            }
+            (None, None) => unreachable!("a block without a mass factor is refused in `lower`"),
+        }
+    }
+
+    /// Kinetic and elastic energy `½ vᵀ M v`, `½ xᵀ K x`.
+    pub(crate) fn energy(&self, x: &[f64], v: &[f64]) -> (f64, f64) {
+        (0.5 * quad(&self.mass, v), 0.5 * quad(&self.stiffness, x))
+    }
+
+    /// The damping's power `vᵀ C v` (>= 0).
+    pub(crate) fn damping_power(&self, v: &[f64]) -> f64 {
+        match &self.damping {
+            BlockDamping::None => 0.0,
+            BlockDamping::Sparse(c) => quad(c, v),
+            BlockDamping::Rayleigh(a, b) => a * quad(&self.mass, v) + b * quad(&self.stiffness, v),
+            BlockDamping::Dense(c) => {
+                let mut p = 0.0;
+                for j in 0..self.n {
+                    for i in 0..self.n {
+                        p += v[i] * c[(i, j)] * v[j];
+                    }
+                }
+                p
+            }
+        }
+    }
+}
+
+/// The system with every structure's coordinates as bodies (`NAME:INDEX`,
+/// `NAME:mode.K` for the modal coordinates of a reduced one), the
+/// connections and loads on its DOFs moved to those bodies, and without
+/// structures; with the blocks of matrices that act on them. Without
+/// `[solver] columns`, the columns kept are those of the system with
+/// structures ([`System::structure_columns`]): the DOFs something names.
+pub(crate) fn lower(sys: &System) -> Result<(System, Vec<Block>), SimError> {
+    let mut low = sys.clone();
+    low.structures.clear();
+    let mut bases = Vec::with_capacity(sys.structures.len());
+    let mut blocks = Vec::with_capacity(sys.structures.len());
+    for st in &sys.structures {
+        let base = low.bodies.len();
+        bases.push(base);
+        let n = st.n();
+        let dense_m = st.mass.to_dense();
+        for p in 0..n {
+            low.bodies.push(Body {
+                name: st.coordinate_name(p),
+                mass: dense_m[(p, p)],
+                x0: 0.0,
+                v0: 0.0,
+                kind: Kind::Translational,
+                axis: Axis::Line,
+            });
+        }
+        let is_diag = st.mass.upper().iter().all(|&(i, j, v)| i == j || v == 0.0);
+        let (diag, chol) = if is_diag {
+            (Some((0..n).map(|p| dense_m[(p, p)]).collect()), None)
+        } else {
+            match nalgebra::Cholesky::new(dense_m) {
+                Some(c) => (None, Some(c)),
+                None => return Err(SimError::Input {
+                    file: format!("scenario \"{}\"", sys.name),
+                    line: None,
+                    message: format!(
+                        "[[structure]] \"{}\": its mass matrix is not positive definite (no Cholesky factor)",
+                        st.name
+                    ),
+                }),
+            }
+        };
+        let damping = match &st.damping {
+            Damping::None => BlockDamping::None,
+            Damping::Matrix(c) => BlockDamping::Sparse(c.clone()),
+            Damping::Rayleigh { alpha, beta } => BlockDamping::Rayleigh(*alpha, *beta),
+            Damping::Modal(_) => BlockDamping::Dense(st.damping_dense()),
+        };
+        blocks.push(Block {
+            name: st.name.clone(),
+            base,
+            n,
+            mass: st.mass.clone(),
+            diag,
+            chol,
+            stiffness: st.stiffness.clone(),
+            damping,
+        });
+    }
+    let map = |m: &mut Member| {
+        if let Member::Dof { structure, index } = *m {
+            *m = Member::Body(bases[structure] + index);
+        }
+    };
+    for c in &mut low.contacts {
+        c.between.iter_mut().for_each(map);
+    }
+    for sp in &mut low.springs {
+        sp.between.iter_mut().for_each(map);
+    }
+    for dp in &mut low.dampers {
+        dp.between.iter_mut().for_each(map);
+    }
+    for g in &mut low.gaps {
+        g.between.iter_mut().for_each(map);
+    }
+    for sp in &mut low.inclined_springs {
+        sp.legs.iter_mut().for_each(|(m, _)| map(m));
+    }
+    for (s, st) in sys.structures.iter().enumerate() {
+        for f in &st.loads {
+            low.forces.push(Force { name: f.name.clone(), on: bases[s] + f.on, value: f.value.clone() });
+        }
+    }
+    if low.solver.columns.is_none() {
+        let shown: std::collections::HashSet<String> = sys.all_column_names().into_iter().collect();
+        low.solver.columns = Some(low.all_column_names().into_iter().filter(|c| shown.contains(c)).collect());
+    }
+    Ok((low, blocks))
+}
+
+impl Engine<'_> {
+    /// The block whose coordinates include body `i`.
+    pub(crate) fn block_of(&self, i: usize) -> Option<&Block> {
+        self.blocks.iter().find(|b| (b.base..b.base + b.n).contains(&i))
+    }
+
+    /// A set-valued contact at a structure's DOF is refused with the reason
+    /// (its stick would need the constraint operator `G M⁻¹ Gᵀ`).
+    pub(crate) fn refuse_stick_on_structures(&self) -> Result<(), SimError> {
+        for ct in &self.sys.contacts {
+            let z = vec![0.0; friction_models::FrictionModel::n_states(&ct.model)];
+            let mem = vec![0.0; friction_models::FrictionModel::n_memory(&ct.model)];
+            if friction_models::FrictionModel::max_static(&ct.model, &z, &mem).is_none() {
+                continue;
+            }
+            for m in ct.between {
+                if let Member::Body(i) = m {
+                    if let Some(b) = self.block_of(i) {
+                        return Err(SimError::Input {
+                            file: format!("scenario \"{}\"", self.sys.name),
+                            line: None,
+                            message: format!(
+                                "contact \"{}\": model `{}` sticks (a set-valued law), and its member \"{}\" is a \
+                                 DOF of structure \"{}\": `friction run` does not yet hold a structure's DOF \
+                                 stuck (that needs the constraint operator G M⁻¹ Gᵀ of its mass matrix); give \
+                                 the joint a presliding model (`jenkins`, `iwan4`, `maxwell_slip`, `lugre`, \
+                                 `dahl`) or a regularised one (`coulomb_tanh`), or use `friction frf`/`nnm`",
+                                ct.name,
+                                friction_models::FrictionModel::info(&ct.model).id,
+                                self.sys.bodies[i].name,
+                                b.name
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        for st in &self.sys.stops {
+            if let Some(b) = self.block_of(st.body) {
+                return Err(SimError::Input {
+                    file: format!("scenario \"{}\"", self.sys.name),
+                    line: None,
+                    message: format!(
+                        "a stop on a DOF of structure \"{}\" is not supported by `friction run`",
+                        b.name
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Add every block's `-K x - C v` to the body forces `f`.
+    pub(crate) fn block_forces(&self, y: &[f64], f: &mut [f64]) {
+        let nb = self.nb;
+        for b in &self.blocks {
+            let r = b.base..b.base + b.n;
+            b.add_forces(&y[r.clone()], &y[nb + b.base..nb + b.base + b.n], &mut f[r]);
+        }
+    }
+
+    /// Every block's accelerations `M⁻¹ f_S` into `a` (the forces on its
+    /// coordinates in `f`).
+    pub(crate) fn block_accelerations(&self, f: &[f64], a: &mut [f64]) {
+        for b in &self.blocks {
+            let r = b.base..b.base + b.n;
+            a[r.clone()].copy_from_slice(&f[r.clone()]);
+            b.solve_mass(&mut a[r]);
+        }
+    }
+}
