@@ -543,9 +543,13 @@ pub const TABLES: &[Table] = &[
               (`jobname.sti`, `jobname.mas`, their size from `jobname.dof` beside them). A file that is \
               not square, not symmetric, holds a value that is not finite or an index past its size, or a \
               mass that is not positive definite is refused with its file, line and value. Taken by \
-              `friction frf` and `friction nnm` (whose outputs name a DOF `NAME:INDEX`, written for the \
-              DOFs a connection, a force or `watch` names); `friction run` refuses a scenario with a \
-              structure (its engine integrates bodies of diagonal mass).",
+              `friction run`, `friction frf` and `friction nnm`, whose outputs name a DOF `NAME:INDEX` \
+              (columns `x.NAME:INDEX`, `v.NAME:INDEX`, written for the DOFs a connection, a force or \
+              `watch` names; the coordinates start at rest at 0). `friction run` solves with the mass \
+              matrix as it is (a consistent mass is not lumped) and refuses a set-valued contact \
+              (`coulomb`, `stribeck`, ...) at a DOF: holding a DOF stuck needs the constraint operator \
+              G M^-1 G^T, not yet in the engine; presliding models (`jenkins`, `iwan4`, `maxwell_slip`, \
+              `lugre`, ...) run.",
         keys: &[
             key("name", Kind::Name, "", "", true, "name; its DOFs are the members \"NAME:INDEX\""),
             key("mass", Kind::File, "kg", "", true, "mass matrix file, relative to the scenario file"),
