@@ -205,9 +205,10 @@ fn a_jointed_beam_s_frf_peak_is_the_engine_s_steady_state() {
     let f = top.f;
     let periods = 400.0;
     let per = 64.0;
-    let text = text
-        .replace("frequency = 80.0", &format!("frequency = {f}"))
-        .replace("t_end = 0.1", &format!("t_end = {}\noutput_dt = {}\nrtol = 1e-9", periods / f, 1.0 / (f * per)));
+    let text = text.replace("frequency = 80.0", &format!("frequency = {f}")).replace(
+        "t_end = 0.1",
+        &format!("t_end = {}\noutput_dt = {}\nrtol = 1e-9", periods / f, 1.0 / (f * per)),
+    );
     let sys = friction_sim::scenario::parse(&text, "beam.toml", &dir).unwrap();
     let out = friction_sim::simulate(&sys).unwrap();
     assert!(out.failure.is_none(), "{:?}", out.failure);
@@ -218,7 +219,8 @@ fn a_jointed_beam_s_frf_peak_is_the_engine_s_steady_state() {
     let n = (10.0 * per) as usize;
     let w = 2.0 * PI * f;
     let idx = &last[last.len() - n..];
-    let (c, s) = idx.iter().fold((0.0, 0.0), |(c, s), &i| (c + x[i] * (w * t[i]).cos(), s + x[i] * (w * t[i]).sin()));
+    let (c, s) =
+        idx.iter().fold((0.0, 0.0), |(c, s), &i| (c + x[i] * (w * t[i]).cos(), s + x[i] * (w * t[i]).sin()));
     let fund = 2.0 * (c * c + s * s).sqrt() / n as f64;
     let dp = (peak - top.peak[tip]).abs() / top.peak[tip];
     let da = (fund - top.amplitude[tip]).abs() / top.amplitude[tip];
@@ -229,4 +231,99 @@ fn a_jointed_beam_s_frf_peak_is_the_engine_s_steady_state() {
         top.amplitude[tip]
     );
     eprintln!("at {f:.3} Hz: peak {dp:.2e}, fundamental {da:.2e} apart");
+}
+
+/// The README's jointed cantilever driven at its peak for 0.4 s, then
+/// released: its free decay (the tip's upward zero crossings and per-cycle
+/// peaks, `friction run`) against the backbone of its y-bending mode
+/// (`friction nnm --mode 2`) at the same amplitude: frequency within 1 %
+/// (the issue's bound; measured 0.38 %). Where the joint holds, the decay's
+/// ζ (a line fitted to the log-peaks of those cycles) is the backbone's
+/// (the stuck mode's modal damping) within 3 %; where it slips (the first cycles, above 3e-5
+/// m) it is printed, not held: the onset of slip changes ζ from 0.0038 to
+/// 0.009 within a few cycles, and the per-cycle ratio of a softening joint
+/// is not the backbone's ζ (`jointed_decay_damping.rs` shows by how much).
+#[test]
+fn a_jointed_beam_s_free_decay_follows_its_backbone_frequency() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/fe_beam");
+    let text = std::fs::read_to_string(dir.join("beam.toml")).unwrap();
+    let sys = friction_sim::scenario::parse(&text, "beam.toml", &dir).unwrap();
+    let amps: Vec<f64> = (0..25).map(|i| 1e-6 * 10f64.powf(3.0 * i as f64 / 24.0)).collect();
+    let bb = nnm(
+        &sys,
+        &NnmOptions { body: Some("beam:337".into()), mode: 2, amplitudes: amps, ..Default::default() },
+    )
+    .unwrap();
+    let f_drive: f64 = 82.1;
+    let t_off = (0.4 * f_drive).round() / f_drive;
+    let t_end = t_off + 0.6;
+    let text = text
+        .replace(
+            "value = { type = \"sine\", amplitude = 1.0, frequency = 80.0 }",
+            &format!(
+                "value = {{ type = \"window\", start = 0.0, end = {t_off}, inner = {{ type = \"sine\", \
+                 amplitude = 4.0, frequency = {f_drive} }} }}"
+            ),
+        )
+        .replace(
+            "t_end = 0.1",
+            &format!("t_end = {t_end}\noutput_dt = {}\nrtol = 1e-9", 1.0 / (f_drive * 400.0)),
+        );
+    let sys = friction_sim::scenario::parse(&text, "beam.toml", &dir).unwrap();
+    let out = friction_sim::simulate(&sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    let (t, x) = (out.series("t"), out.series("x.beam:337"));
+    // upward zero crossings after the release (and a few periods of settling)
+    let up: Vec<f64> = (1..t.len())
+        .filter(|&i| t[i - 1] > t_off + 5.0 / f_drive && x[i - 1] < 0.0 && x[i] >= 0.0)
+        .map(|i| t[i - 1] + (t[i] - t[i - 1]) * (-x[i - 1]) / (x[i] - x[i - 1]))
+        .collect();
+    let interp = |a: f64, get: &dyn Fn(&friction_analysis::hb::nnm::NnmPoint) -> f64| {
+        let p = &bb.points;
+        let k = p.windows(2).position(|w| w[0].amplitude <= a && a <= w[1].amplitude)?;
+        let s = (a.ln() - p[k].amplitude.ln()) / (p[k + 1].amplitude.ln() - p[k].amplitude.ln());
+        Some(get(&p[k]) + s * (get(&p[k + 1]) - get(&p[k])))
+    };
+    let mut worst: f64 = 0.0;
+    let mut cycles = 0;
+    let mut peaks = Vec::new();
+    for w in up.windows(2) {
+        let cyc: Vec<usize> = (0..t.len()).filter(|&i| t[i] >= w[0] && t[i] < w[1]).collect();
+        let a = cyc.iter().map(|&i| x[i].abs()).fold(0.0, f64::max);
+        peaks.push(a);
+        let Some(fb) = interp(a, &|p| p.f) else { continue };
+        let f = 1.0 / (w[1] - w[0]);
+        worst = worst.max((f - fb).abs() / fb);
+        cycles += 1;
+    }
+    assert!(cycles >= 20, "{cycles} cycles within the backbone's amplitudes; peaks {peaks:?}");
+    // where the joint holds (the backbone's ζ at its least, the stuck
+    // mode's modal damping), the decay's ratio over 4 cycles is the
+    // backbone's ζ: the structure's modal damping in the engine and in
+    // harmonic balance
+    let zmin = bb.points.iter().map(|p| p.zeta).fold(f64::INFINITY, f64::min);
+    // the stuck cycles' log-peaks fitted by a line (least squares: the
+    // beating of the other modes averages out): ζ = -slope / 2π
+    let held: Vec<(f64, f64)> = peaks
+        .iter()
+        .enumerate()
+        .filter(|(_, &a)| interp(a, &|p| p.zeta).is_some_and(|z| z <= 1.001 * zmin))
+        .map(|(k, &a)| (k as f64, a.ln()))
+        .collect();
+    assert!(held.len() >= 10, "{} stuck cycles", held.len());
+    let n = held.len() as f64;
+    let (mk, ml) = (held.iter().map(|h| h.0).sum::<f64>() / n, held.iter().map(|h| h.1).sum::<f64>() / n);
+    let slope = held.iter().map(|h| (h.0 - mk) * (h.1 - ml)).sum::<f64>()
+        / held.iter().map(|h| (h.0 - mk).powi(2)).sum::<f64>();
+    let zd = -slope / (2.0 * PI);
+    eprintln!("stuck: {} cycles, decay's ζ {zd:.5} against the backbone's {zmin:.5}", held.len());
+    assert!((zd - zmin).abs() < 0.03 * zmin, "stuck: decay's ζ {zd:.5} against the backbone's {zmin:.5}");
+    for k in 0..peaks.len().saturating_sub(1) {
+        if interp(peaks[k], &|p| p.zeta).is_some_and(|z| z > 1.001 * zmin) {
+            let d = (peaks[k] / peaks[k + 1]).ln() / (2.0 * PI);
+            eprintln!("at {:.3e} m (slipping): decay's ratio {d:.4}", peaks[k]);
+        }
+    }
+    eprintln!("{cycles} cycles, worst frequency difference {worst:.2e}");
+    assert!(worst < 0.01, "free decay's frequency {worst:.2e} from the backbone's");
 }
