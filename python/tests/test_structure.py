@@ -55,3 +55,24 @@ def test_an_asymmetric_matrix_is_refused_with_the_key():
     s["structure"][0]["stiffness"][0, 1] = -1.5e4
     with pytest.raises(friction.ScenarioError, match="not symmetric"):
         friction.frf(s, "p", 10.0, 60.0)
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_simulate_on_scipy_matrices_runs_as_the_bodies(dense):
+    """``friction.simulate`` on the structure: the DOFs something names are
+    columns ``x.s:1``, ``v.s:2``, ..., and the run follows the bodies' to the
+    tolerance (not the same bits: ``K x`` rounds otherwise than the springs)."""
+    solver = {"t_end": 0.2, "output_dt": 1e-3, "rtol": 1e-12, "atol": 1e-15}
+    a = friction.simulate({**_chain(0.5, 2e4), "solver": solver})
+    b = friction.simulate({**_as_matrices(0.5, 2e4, dense), "solver": solver})
+    assert [c for c in b.columns if c.startswith(("x.", "v."))] == ["x.s:1", "v.s:1", "x.s:2", "v.s:2"]
+    for x, y in [("x.b", "x.s:1"), ("v.c", "v.s:2"), ("F.j", "F.j")]:
+        scale = np.max(np.abs(a.columns[x]))
+        np.testing.assert_allclose(b.columns[y], a.columns[x], rtol=0, atol=1e-9 * scale)
+
+
+def test_simulate_refuses_coulomb_at_a_structure_dof_with_the_reason():
+    s = _as_matrices(0.5, 2e4, False)
+    s["contact"][0] = {"name": "j", "between": ["s:1", "ground"], "model": "coulomb"}
+    with pytest.raises(friction.ScenarioError, match="G M"):
+        friction.simulate(s)

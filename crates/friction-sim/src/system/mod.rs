@@ -518,11 +518,13 @@ impl Invalid {
 
 impl System {
     /// The scenario's inputs (`type = "input"` schedules): driver motions in
-    /// file order, then forces, then contacts' normal loads. Each is a clone
-    /// that shares its held value with the system's schedule.
+    /// file order, then forces (those on bodies, then those on structures'
+    /// DOFs, as the engine orders them), then contacts' normal loads. Each
+    /// is a clone that shares its held value with the system's schedule.
     pub fn inputs(&self) -> Vec<InputSignal> {
         let d = self.drivers.iter().map(|d| &d.motion);
-        let f = self.forces.iter().map(|f| &f.value);
+        let loads = self.structures.iter().flat_map(|s| s.loads.iter());
+        let f = self.forces.iter().chain(loads).map(|f| &f.value);
         let n = self.contacts.iter().map(|c| &c.normal);
         d.chain(f).chain(n).filter_map(|s| s.input().cloned()).collect()
     }
