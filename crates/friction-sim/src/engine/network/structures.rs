@@ -200,14 +200,16 @@ pub(crate) fn lower(sys: &System) -> Result<(System, Vec<Block>), SimError> {
         } else {
             match nalgebra::Cholesky::new(dense_m) {
                 Some(c) => (None, Some(c)),
-                None => return Err(SimError::Input {
-                    file: format!("scenario \"{}\"", sys.name),
-                    line: None,
-                    message: format!(
+                None => {
+                    return Err(SimError::Input {
+                        file: format!("scenario \"{}\"", sys.name),
+                        line: None,
+                        message: format!(
                         "[[structure]] \"{}\": its mass matrix is not positive definite (no Cholesky factor)",
                         st.name
                     ),
-                }),
+                    })
+                }
             }
         };
         let damping = match &st.damping {
