@@ -108,7 +108,14 @@ pub fn write(
     library: &[u8],
     out: &Path,
 ) -> Result<Summary, String> {
-    scenario::parse(text, file, dir).map_err(|e| e.to_string())?;
+    let sys = scenario::parse(text, file, dir).map_err(|e| e.to_string())?;
+    if let Some(s) = sys.structures.first() {
+        return Err(format!(
+            "{file}: [[structure]] \"{}\": an FMU does not yet pack a structure's matrix files; `friction run`, \
+             `frf` and `nnm` take it",
+            s.name
+        ));
+    }
     check_library(library, version)?;
     let (packed, tables) = pack_tables(text, file, dir)?;
     // the packed scenario is what the library reads: its variables are the FMU's
