@@ -1,0 +1,157 @@
+//! Harmonic balance with the linear part condensed onto the contacts' DOFs
+//! (`hb::condensed`: the modal receptance) against the full balance of
+//! every DOF: the same frequency response, the same Jacobian as its
+//! differences, and the cases it must not condense.
+
+#[path = "../../friction-sim/tests/support/fe_bar.rs"]
+mod fe_bar;
+
+use std::path::PathBuf;
+
+use fe_bar::bar;
+use friction_analysis::hb::condensed::condense;
+use friction_analysis::hb::frf::{frf, FrfOptions, StabilityVerdict};
+use friction_analysis::hb::problem::Problem;
+use friction_analysis::hb::structure::Structure;
+use friction_sim::structure::matrix_market;
+use friction_sim::System;
+use nalgebra::DMatrix;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hb_condensed_{name}"));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A fixed-fixed bar of `ne` consistent-mass elements (first mode 500 Hz)
+/// with `keys` in its `[[structure]]` table, three contacts of `model` to
+/// the ground at DOFs 10, 30 and 45, a shaker at DOF 55 and DOF 5 watched.
+fn jointed_bar(name: &str, ne: usize, keys: &str, model: &str, params: &str) -> System {
+    let dir = scratch(name);
+    let (m, k) = bar(ne);
+    std::fs::write(dir.join("M.mtx"), matrix_market::write(&m, "mass")).unwrap();
+    std::fs::write(dir.join("K.mtx"), matrix_market::write(&k, "stiffness")).unwrap();
+    let mut text = format!(
+        "name = \"bar\"\n[[structure]]\nname = \"bar\"\nmass = \"M.mtx\"\nstiffness = \"K.mtx\"\nwatch = [5]\n{keys}\n\
+         [[force]]\nname = \"p\"\non = \"bar:55\"\nvalue = {{ type = \"sine\", amplitude = 40.0, frequency = 1.0 }}\n"
+    );
+    for d in [10, 30, 45] {
+        text += &format!(
+            "[[contact]]\nname = \"j{d}\"\nbetween = [\"bar:{d}\", \"ground\"]\nmodel = \"{model}\"\nparams = {params}\n"
+        );
+    }
+    text += "[solver]\nt_end = 1.0\n";
+    let path = dir.join("s.toml");
+    std::fs::write(&path, text).unwrap();
+    friction_sim::scenario::load(&path).unwrap()
+}
+
+/// The largest difference between two frequency responses traced alike:
+/// point by point, the frequency and every written DOF's amplitude, phase
+/// and peak, relative to the largest amplitude.
+fn difference(a: &friction_analysis::hb::frf::Frf, b: &friction_analysis::hb::frf::Frf) -> f64 {
+    assert_eq!(a.bodies, b.bodies);
+    assert_eq!(a.points.len(), b.points.len(), "the branches have different numbers of points");
+    let scale = a.points.iter().flat_map(|p| p.amplitude.iter()).fold(0.0f64, |m, v| m.max(*v));
+    let mut worst = 0.0f64;
+    for (p, q) in a.points.iter().zip(&b.points) {
+        worst = worst.max((p.f - q.f).abs() / p.f);
+        for i in 0..p.amplitude.len() {
+            worst = worst.max((p.amplitude[i] - q.amplitude[i]).abs() / scale);
+            worst = worst.max((p.peak[i] - q.peak[i]).abs() / scale);
+            worst = worst.max((p.phase[i] - q.phase[i]).abs() * p.amplitude[i] / scale);
+        }
+    }
+    worst
+}
+
+/// A bar of 119 DOFs with Rayleigh damping and three Jenkins joints, swept
+/// through its first resonance (the joints slip) at H = 3: the condensed
+/// balance (5 retained DOFs, 35 unknowns against 833) traces the same
+/// branch as the full one, point for point, to 1e-8 of the largest
+/// amplitude. With the modal sum short of one mode it would not.
+#[test]
+fn condensed_frf_equals_the_full_one() {
+    let sys = jointed_bar("jenkins", 120, "rayleigh = [20.0, 1e-6]", "jenkins", "{ kt = 2e5, fs = 2.0 }");
+    let opts = FrfOptions { f_min: 300.0, f_max: 700.0, harmonics: Some(3), ..Default::default() };
+    let full = frf(&sys, "p", &FrfOptions { condense: Some(false), ..opts.clone() }).unwrap();
+    let cond = frf(&sys, "p", &FrfOptions { condense: Some(true), ..opts.clone() }).unwrap();
+    // the default condenses above CONDENSE_ABOVE DOFs: the same as asked
+    let auto = frf(&sys, "p", &opts).unwrap();
+    let d = difference(&full, &cond);
+    eprintln!("{} points, condensed against full: {d:.2e}", full.points.len());
+    assert!(d < 1e-8, "condensed against full: {d:.3e}");
+    assert_eq!(difference(&cond, &auto), 0.0);
+    // every Jenkins joint elastic-perfectly plastic: passive either way
+    assert_eq!(full.stability, StabilityVerdict::Passive);
+    assert_eq!(cond.stability, StabilityVerdict::Passive);
+    assert_eq!(cond.bodies, vec!["bar:5", "bar:10", "bar:30", "bar:45", "bar:55"]);
+    // the response is nonlinear: the joints slip at the top
+    let top = full.points.iter().map(|p| p.amplitude[4]).fold(0.0, f64::max);
+    assert!(top * 2e5 > 2.0, "{top}");
+}
+
+/// Where the Floquet multipliers would decide (a Mignolet slider, θ < 1, is
+/// not passive), a condensed branch says it is not assessed and why, and the
+/// full branch of the same structure is still assessed.
+#[test]
+fn condensed_points_are_not_assessed_where_the_monodromy_needs_every_dof() {
+    let sys = jointed_bar("theta", 120, "rayleigh = [20.0, 1e-6]", "jenkins", "{ kt = 2e5, fs = 2.0, theta = 0.7 }");
+    let opts = FrfOptions { f_min: 300.0, f_max: 700.0, harmonics: Some(1), ..Default::default() };
+    let cond = frf(&sys, "p", &FrfOptions { condense: Some(true), ..opts.clone() }).unwrap();
+    match &cond.stability {
+        StabilityVerdict::Unassessed(why) => assert!(why.contains("condensed"), "{why}"),
+        v => panic!("{v:?}"),
+    }
+    assert!(!cond.stability_assessed);
+}
+
+/// The condensed Jacobian, ∂/∂ω included, equals forward differences of the
+/// condensed residual, to 1e-6 of its largest entry.
+#[test]
+fn condensed_jacobian_equals_its_differences() {
+    let sys = jointed_bar("jac", 60, "modal_damping = [0.01]", "jenkins", "{ kt = 2e5, fs = 2.0 }");
+    let s = condense(&Structure::from_system(&sys, "p").unwrap()).unwrap();
+    let mut p = Problem::new(s, 3, 64);
+    let n = p.n();
+    let x: Vec<f64> = (0..n).map(|i| 1e-5 * ((i as f64 * 0.7).sin() + 0.3)).collect();
+    let w = 2.0 * std::f64::consts::PI * 450.0;
+    let mut jac = DMatrix::zeros(n, n + 1);
+    p.jacobian(&x, w, &mut jac);
+    let (mut r0, mut r1) = (vec![0.0; n], vec![0.0; n]);
+    p.residual(&x, w, &mut r0);
+    let mut worst = 0.0f64;
+    let scale = jac.columns(0, n).amax();
+    let mut xp = x.clone();
+    for j in 0..n {
+        let h = 1e-11;
+        xp[j] += h;
+        p.residual(&xp, w, &mut r1);
+        xp[j] = x[j];
+        for i in 0..n {
+            worst = worst.max(((r1[i] - r0[i]) / h - jac[(i, j)]).abs() / scale);
+        }
+    }
+    let dw = 1e-6 * w;
+    p.residual(&x, w + dw, &mut r1);
+    let wscale = (0..n).map(|i| jac[(i, n)].abs()).fold(0.0, f64::max);
+    let mut wworst = 0.0f64;
+    for i in 0..n {
+        wworst = wworst.max(((r1[i] - r0[i]) / dw - jac[(i, n)]).abs() / wscale);
+    }
+    assert!(worst < 1e-6, "∂r/∂x: {worst:.3e}");
+    assert!(wworst < 1e-5, "∂r/∂ω: {wworst:.3e}");
+}
+
+/// A local damper (not diagonal in the modes) and a structure with a
+/// rigid-body mode are not condensed, with the reason.
+#[test]
+fn what_the_modal_receptance_cannot_hold_is_not_condensed() {
+    let sys = jointed_bar("damper", 60, "", "jenkins", "{ kt = 2e5, fs = 2.0 }");
+    let text = std::fs::read_to_string(scratch("damper").join("s.toml")).unwrap()
+        + "[[damper]]\nbetween = [\"bar:20\", \"ground\"]\ncoefficient = 3.0\n";
+    let damped = friction_sim::scenario::parse(&text, "s.toml", &scratch("damper")).unwrap();
+    let e = condense(&Structure::from_system(&damped, "p").unwrap()).unwrap_err();
+    assert!(e.contains("not diagonal"), "{e}");
+    assert!(condense(&Structure::from_system(&sys, "p").unwrap()).is_ok());
+}
