@@ -43,11 +43,11 @@
 use std::sync::Arc;
 
 use dyn_stack::{MemBuffer, MemStack};
+use faer::diag::Diag;
 use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch, LltRegularization};
 use faer::linalg::evd::{self, ComputeEigenvectors};
 use faer::linalg::matmul::matmul;
 use faer::linalg::triangular_solve::{solve_lower_triangular_in_place, solve_upper_triangular_in_place};
-use faer::diag::Diag;
 use faer::{Accum, Mat, MatMut, MatRef};
 use nalgebra::{DMatrix, DVector};
 
@@ -104,12 +104,22 @@ fn mat_mut(a: &mut DMatrix<f64>) -> MatMut<'_, f64> {
 
 /// `(Φ, λ, c)`: the mass-normalised modes of `(k, m)` and the modal damping
 /// of `c`, or why the structure cannot be condensed.
-fn modes(m: &DMatrix<f64>, k: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<(Mat<f64>, Vec<f64>, Vec<f64>), String> {
+fn modes(
+    m: &DMatrix<f64>,
+    k: &DMatrix<f64>,
+    c: &DMatrix<f64>,
+) -> Result<(Mat<f64>, Vec<f64>, Vec<f64>), String> {
     let n = m.nrows();
     let mut l = Mat::<f64>::from_fn(n, n, |i, j| m[(i, j)]);
     let mut mem = MemBuffer::new(cholesky_in_place_scratch::<f64>(n, PAR, Default::default()));
-    cholesky_in_place(l.as_mut(), LltRegularization::default(), PAR, MemStack::new(&mut mem), Default::default())
-        .map_err(|_| "its mass matrix is not positive definite".to_string())?;
+    cholesky_in_place(
+        l.as_mut(),
+        LltRegularization::default(),
+        PAR,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )
+    .map_err(|_| "its mass matrix is not positive definite".to_string())?;
     // A = L⁻¹ K L⁻ᵀ: B = L⁻¹ K, then A = L⁻¹ Bᵀ (K symmetric)
     let mut b = Mat::<f64>::from_fn(n, n, |i, j| k[(i, j)]);
     solve_lower_triangular_in_place(l.as_ref(), b.as_mut(), PAR);
@@ -124,8 +134,15 @@ fn modes(m: &DMatrix<f64>, k: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<(Mat<f6
         PAR,
         Default::default(),
     ));
-    evd::self_adjoint_evd(a.as_ref(), s.as_mut(), Some(q.as_mut()), PAR, MemStack::new(&mut mem), Default::default())
-        .map_err(|e| format!("the eigenproblem of its mass and stiffness failed ({e:?})"))?;
+    evd::self_adjoint_evd(
+        a.as_ref(),
+        s.as_mut(),
+        Some(q.as_mut()),
+        PAR,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )
+    .map_err(|e| format!("the eigenproblem of its mass and stiffness failed ({e:?})"))?;
     // Φ = L⁻ᵀ Q
     solve_upper_triangular_in_place(l.as_ref().transpose(), q.as_mut(), PAR);
     let lam: Vec<f64> = (0..n).map(|i| s[i]).collect();
@@ -193,10 +210,13 @@ pub fn condense(s: &Structure) -> Result<Structure, String> {
     let r = keep.len();
     let phi_r = DMatrix::from_fn(r, n, |i, j| phi[(keep[i], j)]);
     // static receptance and the loads' static response
-    let flex = DMatrix::from_fn(r, r, |i, j| (0..n).map(|m| phi_r[(i, m)] * phi_r[(j, m)] / lam[m]).sum::<f64>());
-    let d0 = flex.try_inverse().ok_or_else(|| "its retained DOFs' static receptance is singular".to_string())?;
+    let flex =
+        DMatrix::from_fn(r, r, |i, j| (0..n).map(|m| phi_r[(i, m)] * phi_r[(j, m)] / lam[m]).sum::<f64>());
+    let d0 =
+        flex.try_inverse().ok_or_else(|| "its retained DOFs' static receptance is singular".to_string())?;
     let d0 = (&d0 + d0.transpose()) * 0.5;
-    let modal_f0: Vec<f64> = (0..n).map(|m| (0..n).map(|i| phi[(i, m)] * s.f0[i]).sum::<f64>() / lam[m]).collect();
+    let modal_f0: Vec<f64> =
+        (0..n).map(|m| (0..n).map(|i| phi[(i, m)] * s.f0[i]).sum::<f64>() / lam[m]).collect();
     let x0 = DVector::from_fn(r, |i, _| (0..n).map(|m| phi_r[(i, m)] * modal_f0[m]).sum::<f64>());
     let ks = s.stuck_stiffness();
     let kmax = (0..n).map(|i| ks[(i, i)]).fold(0.0f64, f64::max);
@@ -325,7 +345,8 @@ impl Receptance {
                 let ok = self.lu.factor(&self.big) && self.lu.solve_columns(self.rhs.as_mut_slice(), r);
                 for j in 0..r {
                     for i in 0..r {
-                        let (a, b) = if ok { (self.rhs[(i, j)], self.rhs[(i + r, j)]) } else { (f64::NAN, f64::NAN) };
+                        let (a, b) =
+                            if ok { (self.rhs[(i, j)], self.rhs[(i + r, j)]) } else { (f64::NAN, f64::NAN) };
                         self.dr[k - 1][(i, j)] = a;
                         self.di[k - 1][(i, j)] = b;
                     }
@@ -343,9 +364,10 @@ impl Receptance {
                 Self::modal_sum(&mut self.w, &m, &mut self.hi, |l, c| dg(l, c).1);
                 // T = D H', dD = -T D
                 let (dr, di) = (&self.dr[k - 1], &self.di[k - 1]);
-                let p = |out: &mut DMatrix<f64>, a: &DMatrix<f64>, b: &DMatrix<f64>, alpha: f64, acc: Accum| {
-                    matmul(mat_mut(out), acc, mat(a), mat(b), alpha, PAR)
-                };
+                let p =
+                    |out: &mut DMatrix<f64>, a: &DMatrix<f64>, b: &DMatrix<f64>, alpha: f64, acc: Accum| {
+                        matmul(mat_mut(out), acc, mat(a), mat(b), alpha, PAR)
+                    };
                 p(&mut self.tr, dr, &self.hr, 1.0, Accum::Replace);
                 p(&mut self.tr, di, &self.hi, -1.0, Accum::Add);
                 p(&mut self.ti, dr, &self.hi, 1.0, Accum::Replace);
@@ -392,7 +414,8 @@ impl Receptance {
             for d in 0..nr {
                 jac[(d * l, e * l)] += self.modal.d0[(d, e)];
                 for k in 1..=self.h {
-                    let (ra, rb, ca, cb) = (d * l + 2 * k - 1, d * l + 2 * k, e * l + 2 * k - 1, e * l + 2 * k);
+                    let (ra, rb, ca, cb) =
+                        (d * l + 2 * k - 1, d * l + 2 * k, e * l + 2 * k - 1, e * l + 2 * k);
                     let (dr, di) = (self.dr[k - 1][(d, e)], self.di[k - 1][(d, e)]);
                     jac[(ra, ca)] += dr;
                     jac[(ra, cb)] += di;

@@ -47,7 +47,8 @@ use crate::AnalysisError;
 
 /// Why the points of a condensed structure ([`super::condensed`]) are not
 /// assessed unless passive: the monodromy needs the state of every DOF.
-pub const CONDENSED: &str = "the structure's linear part is condensed onto its contacts' DOFs (modal receptance, \
+pub const CONDENSED: &str =
+    "the structure's linear part is condensed onto its contacts' DOFs (modal receptance, \
     `hb::condensed`), and the monodromy needs the full state of every DOF";
 
 /// Why the stability of the periodic motions of `s` cannot be assessed by
