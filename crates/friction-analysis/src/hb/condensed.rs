@@ -109,6 +109,9 @@ fn mem_k(n: usize) -> MemBuffer {
     MemBuffer::new(cholesky_in_place_scratch::<f64>(n, PAR, Default::default()))
 }
 
+/// `(Ψ, μ, d)` of [`modes`].
+type Modes = (Mat<f64>, Vec<f64>, Vec<f64>);
+
 /// `(Ψ, μ, d)`: the stiffness-normalised modes of `(k, m)` (`Ψᵀ K Ψ = I`,
 /// `Ψᵀ M Ψ = diag(μ)`, `μ_j = 1/λ_j`) and the modal damping `d = diag(Ψᵀ C Ψ)`,
 /// or why the structure cannot be condensed.
@@ -120,13 +123,9 @@ fn mem_k(n: usize) -> MemBuffer {
 /// negligible. The stiffness's eigenproblem (`L_M⁻¹ K L_M⁻ᵀ`) of a
 /// 1,000-DOF beam with rotations gave its first eigenvalue a *negative*
 /// sign: its error is ε λ_max, and λ_max/λ_1 was 1e13 there.
-fn modes(
-    m: &DMatrix<f64>,
-    k: &DMatrix<f64>,
-    c: &DMatrix<f64>,
-) -> Result<(Mat<f64>, Vec<f64>, Vec<f64>), String> {
+fn modes(m: &DMatrix<f64>, k: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<Modes, String> {
     let n = m.nrows();
-    if (0..n).any(|i| !(k[(i, i)] > 0.0)) {
+    if (0..n).any(|i| k[(i, i)].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
         return Err("its stiffness has a DOF without stiffness of its own (a rigid-body mode)".into());
     }
     let sc: Vec<f64> = (0..n).map(|i| 1.0 / k[(i, i)].sqrt()).collect();
