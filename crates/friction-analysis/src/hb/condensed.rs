@@ -60,7 +60,11 @@ use super::structure::Structure;
 /// Structures of more DOFs than this are condensed onto their retained DOFs
 /// by [`condense`] when they can be (and when the caller does not say
 /// otherwise: `FrfOptions::condense`); smaller ones keep the full path, so
-/// their results stay the same bit for bit.
+/// their results stay the same bit for bit. Measured (bench/structure, a bar
+/// with a joint every 10 DOFs, H = 3): condensed / full 0.05 / 0.08 s at 20
+/// DOFs, 0.10 / 1.5 s at 100, 0.12 / 9.6 s at 200: the condensed path wins
+/// from the smallest size; the threshold only keeps the existing examples'
+/// outputs.
 pub const CONDENSE_ABOVE: usize = 100;
 
 /// The modal data of a condensed structure (shared by its clones).
