@@ -38,6 +38,10 @@ pub struct FrfArgs {
     /// the largest stiffness). Larger shortens the stick it puts at each reversal: give more --samples.
     #[arg(long, allow_negative_numbers = true, value_parser = positive_penalty)]
     pub dlft_penalty: Option<f64>,
+    /// Condense the linear part onto the contacts' DOFs by the modal receptance (`true`), or balance
+    /// every DOF (`false`); default: condensed above 100 DOFs when the damping is diagonal in the modes.
+    #[arg(long, value_name = "true|false")]
+    pub condense: Option<bool>,
     /// Output directory (default: out/NAME-frf).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -101,6 +105,7 @@ fn options(a: &FrfArgs) -> FrfOptions {
         harmonics: a.harmonics.map(|h| h as usize),
         samples: a.samples.map(|n| n as usize),
         dlft_penalty: a.dlft_penalty,
+        condense: a.condense,
         ..Default::default()
     }
 }

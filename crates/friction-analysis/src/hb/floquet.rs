@@ -45,6 +45,12 @@ use super::problem::Problem;
 use super::structure::Structure;
 use crate::AnalysisError;
 
+/// Why the points of a condensed structure ([`super::condensed`]) are not
+/// assessed unless passive: the monodromy needs the state of every DOF.
+pub const CONDENSED: &str =
+    "the structure's linear part is condensed onto its contacts' DOFs (modal receptance, \
+    `hb::condensed`), and the monodromy needs the full state of every DOF";
+
 /// Why the stability of the periodic motions of `s` cannot be assessed by
 /// [`Monodromy`], naming the first contact that prevents it, or `None`:
 /// a contact with true Coulomb stick (dynamic Lagrangian AFT) has no
@@ -126,6 +132,9 @@ pub fn passive(s: &Structure) -> bool {
         return false;
     }
     let stops = s.contacts.iter().all(|c| c.normal >= 0.0 && is_perfectly_plastic(&c.model));
+    if let Some(m) = &s.condensed {
+        return stops && m.passive();
+    }
     stops && semi_definite(&s.m, true) && semi_definite(&s.k, false) && semi_definite(&s.c, false)
 }
 
@@ -179,6 +188,9 @@ impl Monodromy {
             return Err(AnalysisError::Model(format!("Floquet multipliers: {why}")));
         }
         let s = &p.s;
+        if s.condensed.is_some() {
+            return Err(AnalysisError::Model(format!("Floquet multipliers: {CONDENSED}")));
+        }
         let nd = s.dofs();
         let minv = s.m.clone().try_inverse().ok_or_else(|| {
             AnalysisError::Model(

@@ -46,6 +46,11 @@ pub struct FrfOptions {
     /// samples put at each reversal, and needs more samples to resolve it
     /// (see [`super::dlft`]).
     pub dlft_penalty: Option<f64>,
+    /// Whether to condense the linear part onto the contacts' DOFs
+    /// ([`super::condensed`]): `None` (default) above
+    /// [`super::condensed::CONDENSE_ABOVE`] DOFs when it can be, `Some(true)`
+    /// whenever it can be, `Some(false)` never.
+    pub condense: Option<bool>,
 }
 
 impl Default for FrfOptions {
@@ -58,6 +63,7 @@ impl Default for FrfOptions {
             h_tol: 1e-3,
             max_points: 4000,
             dlft_penalty: None,
+            condense: None,
         }
     }
 }
@@ -393,7 +399,7 @@ fn phases(s: &Structure, opts: &FrfOptions, h: usize) -> Vec<Phase> {
         points,
         floquet: false,
     };
-    let floquet = unassessed(s).is_none() && !passive(s);
+    let floquet = unassessed(s).is_none() && !passive(s) && s.condensed.is_none();
     let stability = Phase {
         label: "the stability of the branch (Floquet)",
         h,
@@ -411,9 +417,19 @@ fn phases(s: &Structure, opts: &FrfOptions, h: usize) -> Vec<Phase> {
 /// [`super::budget`]).
 pub fn estimate(sys: &System, force: &str, opts: &FrfOptions) -> Result<Estimate, AnalysisError> {
     check_force(sys, force)?;
-    let s = Structure::from_system(sys, force)?;
+    let s = condensed_for(Structure::from_system(sys, force)?, opts);
     let h = opts.harmonics.unwrap_or(3);
     Ok(largest(&s, &phases(&s, opts, h), &Limits::default()))
+}
+
+/// `s` condensed onto its contacts' DOFs ([`super::condensed::condense`])
+/// as `opts.condense` asks, or `s` itself where it cannot be.
+fn condensed_for(s: Structure, opts: &FrfOptions) -> Structure {
+    let wanted = opts.condense.unwrap_or(s.dofs() > super::condensed::CONDENSE_ABOVE);
+    if !wanted {
+        return s;
+    }
+    super::condensed::condense(&s).unwrap_or(s)
 }
 
 /// Refuse a force name the scenario does not have, listing its forces
@@ -441,7 +457,7 @@ pub fn frf_within(
 ) -> Result<Frf, AnalysisError> {
     check_range(opts)?;
     check_force(sys, force)?;
-    let s = Structure::from_system(sys, force)?;
+    let s = condensed_for(Structure::from_system(sys, force)?, opts);
     let mut h = opts.harmonics.unwrap_or(3);
     loop {
         // before every branch: its own estimate at this H
@@ -465,6 +481,8 @@ pub fn frf_within(
                 StabilityVerdict::Unassessed(why)
             } else if passive(&s) {
                 StabilityVerdict::Passive
+            } else if s.condensed.is_some() {
+                StabilityVerdict::Unassessed(super::floquet::CONDENSED.to_string())
             } else {
                 assess_stability(&s, h, n, &mut points)?;
                 StabilityVerdict::Floquet

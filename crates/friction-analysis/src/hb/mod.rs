@@ -15,6 +15,7 @@
 //! - [`aft`]: one contact's force coefficients, per model family;
 //! - [`dlft`]: true Coulomb stick by the dynamic Lagrangian AFT (Nacivet et al. 2003);
 //! - [`structure`]: the linear structure and its contacts, from a scenario;
+//! - [`condensed`]: a large structure's linear part condensed onto its contacts' DOFs (modal receptance);
 //! - [`gaps`]: gaps and the normal loads they give contacts, sample by sample;
 //! - [`problem`]: residual and Jacobian of the balance;
 //! - [`floquet`]: stability of a solution by its Floquet multipliers (monodromy in time), used by [`frf`];
@@ -38,6 +39,7 @@
 
 pub mod aft;
 pub mod budget;
+pub mod condensed;
 pub mod continuation;
 pub mod dense_lu;
 pub mod dlft;

@@ -25,6 +25,7 @@ use friction_models::{Family, FrictionModel};
 use nalgebra::DMatrix;
 
 use super::aft::{is_masing, ContactAft, Tangent};
+use super::condensed::Receptance;
 use super::dlft::{is_dlft, limits, ContactDlft};
 use super::gaps::GapSamples;
 use super::harmonics::Grid;
@@ -74,20 +75,29 @@ pub struct Problem {
     /// the Den Hartog oscillator. It shapes Newton's path and, at finite
     /// H, the truncation error, not the exact solution ([`super::dlft`]).
     pub epsilon: f64,
+    /// The condensed linear part ([`Structure::condensed`]).
+    lin: Option<Box<Receptance>>,
 }
 
 impl Problem {
     /// The equations of `s` with `h` harmonics and `n` samples per period.
     pub fn new(s: Structure, h: usize, n: usize) -> Self {
         let grid = Grid::new(h, n);
+        let s_lin = s.condensed.as_ref().map(|m| Box::new(Receptance::new(std::sync::Arc::clone(m), h)));
         let aft = s.contacts.iter().map(|c| ContactAft::new(&c.model, &grid)).collect();
         let l = grid.len();
-        let k = s.stuck_stiffness();
-        let kmax = (0..s.dofs()).map(|i| k[(i, i)]).fold(0.0f64, f64::max).max(1e-300);
+        let (kmax, mmax) = match &s.condensed {
+            Some(m) => m.scales,
+            None => {
+                let k = s.stuck_stiffness();
+                let kmax = (0..s.dofs()).map(|i| k[(i, i)]).fold(0.0f64, f64::max);
+                (kmax, (0..s.dofs()).map(|i| s.m[(i, i)]).fold(0.0f64, f64::max))
+            }
+        };
+        let kmax = kmax.max(1e-300);
         let xscale = (s.force_amplitude.abs() / kmax).max(1e-300);
         let xp = vec![0.0; s.dofs() * l];
         let dlft = s.contacts.iter().map(|c| is_dlft(&c.model).then(|| ContactDlft::new(&grid))).collect();
-        let mmax = (0..s.dofs()).map(|i| s.m[(i, i)]).fold(0.0f64, f64::max);
         let epsilon =
             if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
         let n = xp.len();
@@ -128,6 +138,7 @@ impl Problem {
             xp,
             xscale,
             epsilon,
+            lin: s_lin,
         }
     }
 
@@ -261,7 +272,13 @@ impl Problem {
     pub fn residual(&mut self, x: &[f64], omega: f64, r: &mut [f64]) {
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
         r.fill(0.0);
-        for d in 0..nd {
+        if let Some(lin) = &mut self.lin {
+            lin.add_residual(x, omega, r);
+            for d in 0..nd {
+                r[d * l] -= self.s.f0[d];
+            }
+        }
+        for d in (0..nd).filter(|_| self.lin.is_none()) {
             for e in 0..nd {
                 let (m, k, c) = (self.s.m[(d, e)], self.s.k[(d, e)], self.s.c[(d, e)]);
                 if m == 0.0 && k == 0.0 && c == 0.0 {
@@ -340,7 +357,10 @@ impl Problem {
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
         let n = self.n();
         jac.fill(0.0);
-        for d in 0..nd {
+        if let Some(lin) = &mut self.lin {
+            lin.add_jacobian(x, omega, jac);
+        }
+        for d in (0..nd).filter(|_| self.lin.is_none()) {
             for e in 0..nd {
                 let (m, k, c) = (self.s.m[(d, e)], self.s.k[(d, e)], self.s.c[(d, e)]);
                 jac[(d * l, e * l)] += k;

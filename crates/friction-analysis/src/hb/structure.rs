@@ -83,6 +83,10 @@ pub struct Structure {
     pub contacts: Vec<HbContact>,
     /// The gaps (their own and the normal loads of contacts).
     pub gaps: Vec<HbGap>,
+    /// Set when the structure is condensed onto its retained DOFs
+    /// ([`super::condensed::condense`]): the modal data its balance uses in
+    /// place of `m`, `k` and `c`.
+    pub condensed: Option<std::sync::Arc<super::condensed::Modal>>,
 }
 
 /// The most degrees of freedom harmonic balance takes: its matrices are
@@ -335,6 +339,7 @@ impl Structure {
                 .iter()
                 .map(|g| HbGap { first: dof(g.between[0]), second: dof(g.between[1]), gap: g.clone() })
                 .collect(),
+            condensed: None,
         })
     }
 
