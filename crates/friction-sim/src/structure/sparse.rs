@@ -195,11 +195,6 @@ impl SymMatrix {
         SymMatrix { n: d.len(), upper: d.iter().enumerate().map(|(i, &v)| (i, i, v)).collect() }
     }
 
-    /// The diagonal entry `a_pp` (0 when not stored).
-    pub fn diagonal_at(&self, p: usize) -> f64 {
-        self.upper.iter().filter(|&&(i, j, _)| i == p && j == p).map(|e| e.2).sum()
-    }
-
     /// Its size.
     pub fn n(&self) -> usize {
         self.n

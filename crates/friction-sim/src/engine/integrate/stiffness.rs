@@ -97,11 +97,12 @@ impl Engine<'_> {
         // Rayleigh quotients of unit displacements, lower bounds of its
         // fastest mode)
         for b in &self.blocks {
+            let (kd, cd) = b.diagonals();
             for p in 0..b.n {
                 add(
                     [Member::Body(b.base + p), Member::Ground],
-                    b.stiffness.diagonal_at(p),
-                    b.damping_diagonal(p),
+                    kd[p],
+                    cd[p],
                     format!("structure `{}`", b.name),
                 );
             }

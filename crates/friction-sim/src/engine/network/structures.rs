@@ -109,14 +109,27 @@ impl Block {
         }
     }
 
-    /// `C_pp`.
-    pub(crate) fn damping_diagonal(&self, p: usize) -> f64 {
-        match &self.damping {
-            BlockDamping::None => 0.0,
-            BlockDamping::Sparse(c) => c.diagonal_at(p),
-            BlockDamping::Rayleigh(a, b) => a * self.mass.diagonal_at(p) + b * self.stiffness.diagonal_at(p),
-            BlockDamping::Dense(c) => c[(p, p)],
-        }
+    /// The diagonals `K_pp` and `C_pp`, in one pass over the entries.
+    pub(crate) fn diagonals(&self) -> (Vec<f64>, Vec<f64>) {
+        let diag = |a: &SymMatrix| {
+            let mut d = vec![0.0; self.n];
+            for &(i, j, v) in a.upper() {
+                if i == j {
+                    d[i] += v;
+                }
+            }
+            d
+        };
+        let k = diag(&self.stiffness);
+        let c = match &self.damping {
+            BlockDamping::None => vec![0.0; self.n],
+            BlockDamping::Sparse(c) => diag(c),
+            BlockDamping::Rayleigh(a, b) => {
+                diag(&self.mass).iter().zip(&k).map(|(m, k)| a * m + b * k).collect()
+            }
+            BlockDamping::Dense(c) => (0..self.n).map(|p| c[(p, p)]).collect(),
+        };
+        (k, c)
     }
 
     /// Whether it has damping.
