@@ -70,7 +70,7 @@ def scenario(ne, joints):
 
 def main():
     args = sys.argv[1:]
-    if not args:
+    if not args or args[0] in ("-h", "--help") or args[0].startswith("-"):
         sys.exit(__doc__)
     out = args[0]
     ne = int(args[args.index("--elements") + 1]) if "--elements" in args else 1000
