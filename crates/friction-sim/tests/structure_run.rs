@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use friction_sim::structure::SymMatrix;
+use friction_sim::structure::{matrix_market, SymMatrix};
 use friction_sim::{scenario, simulate, Outcome, System};
 use nalgebra::{DMatrix, DVector};
 
@@ -15,23 +15,12 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// A MatrixMarket file of a symmetric matrix (its upper triangle, written
-/// as the lower one MatrixMarket expects).
-fn mtx(m: &SymMatrix) -> String {
-    let mut s =
-        format!("%%MatrixMarket matrix coordinate real symmetric\n{} {} {}\n", m.n(), m.n(), m.upper().len());
-    for &(i, j, v) in m.upper() {
-        s += &format!("{} {} {v:e}\n", j + 1, i + 1);
-    }
-    s
-}
-
 /// A scenario with structure `bar` of matrices `m`, `k` and the keys
 /// `extra` in its table, then `rest`.
 fn with_structure(name: &str, m: &SymMatrix, k: &SymMatrix, extra: &str, rest: &str) -> System {
     let d = scratch(name);
-    std::fs::write(d.join("M.mtx"), mtx(m)).unwrap();
-    std::fs::write(d.join("K.mtx"), mtx(k)).unwrap();
+    std::fs::write(d.join("M.mtx"), matrix_market::write(m, "mass")).unwrap();
+    std::fs::write(d.join("K.mtx"), matrix_market::write(k, "stiffness")).unwrap();
     let text = format!(
         "name = \"{name}\"\n[[structure]]\nname = \"bar\"\nmass = \"M.mtx\"\nstiffness = \"K.mtx\"\n{extra}\n{rest}\n"
     );

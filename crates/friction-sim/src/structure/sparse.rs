@@ -233,13 +233,23 @@ impl SymMatrix {
     /// `y = A x`.
     pub fn mul_vec(&self, x: &[f64]) -> Vec<f64> {
         let mut y = vec![0.0; self.n];
+        self.add_mul_to(1.0, x, &mut y);
+        y
+    }
+
+    /// `out += alpha A x`, without allocating.
+    pub fn add_mul_to(&self, alpha: f64, x: &[f64], out: &mut [f64]) {
         for &(i, j, v) in &self.upper {
-            y[i] += v * x[j];
+            out[i] += alpha * v * x[j];
             if i != j {
-                y[j] += v * x[i];
+                out[j] += alpha * v * x[i];
             }
         }
-        y
+    }
+
+    /// The quadratic form `xᵀ A x`.
+    pub fn quadratic(&self, x: &[f64]) -> f64 {
+        self.upper.iter().map(|&(i, j, v)| if i == j { v * x[i] * x[i] } else { 2.0 * v * x[i] * x[j] }).sum()
     }
 
     /// `alpha A + beta B` (same size).

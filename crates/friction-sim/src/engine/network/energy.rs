@@ -15,7 +15,10 @@ impl Engine<'_> {
     pub(crate) fn mechanical_energy(&self, t: f64, y: &[f64]) -> (f64, f64) {
         let sys = &*self.sys;
         let nb = self.nb;
-        let ke = (0..nb).map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
+        // the structures' coordinates are the last bodies (`structures::lower`):
+        // their kinetic energy is ½ vᵀ M v over each block, below
+        let plain = nb - self.blocks.iter().map(|b| b.n).sum::<usize>();
+        let ke: f64 = (0..plain).map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
         let mut s = self.scr.borrow_mut();
         s.drivers_at(&sys.drivers, t);
         let pe: f64 = sys
@@ -34,14 +37,11 @@ impl Engine<'_> {
                 .sum::<f64>();
         // the gaps' elastic energy counts with the springs'
         let pe = if sys.gaps.is_empty() { pe } else { pe + self.gap_energy(y, &s) };
-        // a structure's: ½ vᵀ M v and ½ xᵀ K x over its block (its bodies'
-        // diagonal masses above are only M's diagonal: replaced here)
+        // a structure's: ½ vᵀ M v and ½ xᵀ K x over its block
         let (mut ke, mut pe) = (ke, pe);
         for b in &self.blocks {
-            let r = b.base..b.base + b.n;
-            let (kb, pb) = b.energy(&y[r.clone()], &y[nb + b.base..nb + b.base + b.n]);
-            let diag: f64 = r.map(|i| 0.5 * sys.bodies[i].mass * y[nb + i].powi(2)).sum();
-            ke += kb - diag;
+            let (kb, pb) = b.energy(&y[b.base..b.base + b.n], &y[nb + b.base..nb + b.base + b.n]);
+            ke += kb;
             pe += pb;
         }
         (ke, pe)

@@ -473,7 +473,7 @@ impl<'s> Engine<'s> {
             Member::Ground => (0.0, 0.0),
             Member::Body(i) => (y[i], y[self.nb + i]),
             Member::Driver(d) => (s.drv[d].0, s.drv[d].1),
-            // a system with structures is refused before it runs (`Engine::run_full`)
+            // never met: `Engine::new` lowers a structure's DOFs to bodies (`structures::lower`)
             Member::Dof { .. } => (0.0, 0.0),
         }
     }

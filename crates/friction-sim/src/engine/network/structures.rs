@@ -61,25 +61,10 @@ pub(crate) struct Block {
     pub damping: BlockDamping,
 }
 
-/// `out += alpha A x` for a symmetric `A` held by its upper triangle.
-fn add_mul(a: &SymMatrix, alpha: f64, x: &[f64], out: &mut [f64]) {
-    for &(i, j, v) in a.upper() {
-        out[i] += alpha * v * x[j];
-        if i != j {
-            out[j] += alpha * v * x[i];
-        }
-    }
-}
-
-/// `xᵀ A x` for a symmetric `A` held by its upper triangle.
-fn quad(a: &SymMatrix, x: &[f64]) -> f64 {
-    a.upper().iter().map(|&(i, j, v)| if i == j { v * x[i] * x[i] } else { 2.0 * v * x[i] * x[j] }).sum()
-}
-
 impl Block {
     /// `out += -K x - C v` (the structure's own forces on its coordinates).
     pub(crate) fn add_forces(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
-        add_mul(&self.stiffness, -1.0, x, out);
+        self.stiffness.add_mul_to(-1.0, x, out);
         self.add_damping(-1.0, v, out);
     }
 
@@ -87,13 +72,13 @@ impl Block {
     pub(crate) fn add_damping(&self, alpha: f64, v: &[f64], out: &mut [f64]) {
         match &self.damping {
             BlockDamping::None => {}
-            BlockDamping::Sparse(c) => add_mul(c, alpha, v, out),
+            BlockDamping::Sparse(c) => c.add_mul_to(alpha, v, out),
             BlockDamping::Rayleigh(a, b) => {
                 if *a != 0.0 {
-                    add_mul(&self.mass, alpha * a, v, out);
+                    self.mass.add_mul_to(alpha * a, v, out);
                 }
                 if *b != 0.0 {
-                    add_mul(&self.stiffness, alpha * b, v, out);
+                    self.stiffness.add_mul_to(alpha * b, v, out);
                 }
             }
             BlockDamping::Dense(c) => {
@@ -169,7 +154,7 @@ impl Block {
         let mut lam = 0.0;
         for _ in 0..30 {
             y.fill(0.0);
-            add_mul(&self.stiffness, 1.0, &x, &mut y);
+            self.stiffness.add_mul_to(1.0, &x, &mut y);
             self.solve_mass(&mut y);
             let norm = y.iter().map(|v| v * v).sum::<f64>().sqrt();
             let xn = x.iter().map(|v| v * v).sum::<f64>().sqrt();
@@ -186,15 +171,15 @@ impl Block {
 
     /// Kinetic and elastic energy `½ vᵀ M v`, `½ xᵀ K x`.
     pub(crate) fn energy(&self, x: &[f64], v: &[f64]) -> (f64, f64) {
-        (0.5 * quad(&self.mass, v), 0.5 * quad(&self.stiffness, x))
+        (0.5 * self.mass.quadratic(v), 0.5 * self.stiffness.quadratic(x))
     }
 
     /// The damping's power `vᵀ C v` (>= 0).
     pub(crate) fn damping_power(&self, v: &[f64]) -> f64 {
         match &self.damping {
             BlockDamping::None => 0.0,
-            BlockDamping::Sparse(c) => quad(c, v),
-            BlockDamping::Rayleigh(a, b) => a * quad(&self.mass, v) + b * quad(&self.stiffness, v),
+            BlockDamping::Sparse(c) => c.quadratic(v),
+            BlockDamping::Rayleigh(a, b) => a * self.mass.quadratic(v) + b * self.stiffness.quadratic(v),
             BlockDamping::Dense(c) => {
                 let mut p = 0.0;
                 for j in 0..self.n {
