@@ -71,8 +71,20 @@ def test_simulate_on_scipy_matrices_runs_as_the_bodies(dense):
         np.testing.assert_allclose(b.columns[y], a.columns[x], rtol=0, atol=1e-9 * scale)
 
 
-def test_simulate_refuses_coulomb_at_a_structure_dof_with_the_reason():
-    s = _as_matrices(0.5, 2e4, False)
-    s["contact"][0] = {"name": "j", "between": ["s:1", "ground"], "model": "coulomb"}
-    with pytest.raises(friction.ScenarioError, match="G M"):
-        friction.simulate(s)
+def test_simulate_holds_a_coulomb_joint_at_a_structure_dof_as_at_the_body():
+    """A Coulomb joint (stick and slip) on the structure's DOF runs like the
+    same joint on the body: the sticking and slipping instants and the
+    joint's force agree to the tolerance."""
+    solver = {"t_end": 0.5, "output_dt": 1e-3, "rtol": 1e-12, "atol": 1e-15}
+    joint = {"model": "coulomb", "params": {"fc": 0.3, "fs": 0.4}}
+    a, b = _chain(0.5, 2e4), _as_matrices(0.5, 2e4, False)
+    a["contact"][0].update(joint)
+    b["contact"][0].update(joint)
+    for s in (a, b):
+        s["force"][0]["value"]["frequency"] = 8.0
+        s["solver"] = solver
+    ra, rb = friction.simulate(a), friction.simulate(b)
+    assert len(ra.events) == len(rb.events) >= 4
+    for x, y in [("x.b", "x.s:1"), ("v.b", "v.s:1"), ("F.j", "F.j")]:
+        scale = np.max(np.abs(ra.columns[x]))
+        np.testing.assert_allclose(rb.columns[y], ra.columns[x], rtol=0, atol=1e-9 * scale)

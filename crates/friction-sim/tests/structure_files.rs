@@ -109,11 +109,11 @@ fn the_builder_takes_matrices_and_gives_the_parsers_messages() {
     assert!(e.contains("index 5 is past the 2 DOFs of structure \"beam\""), "{e}");
 }
 
-/// A structure runs in the time domain; a set-valued contact at one of its
-/// DOFs is refused with the reason (its stick would need `G M⁻¹ Gᵀ`) and
-/// the models that run, never run wrong.
+/// A structure runs in the time domain, with a set-valued contact or a
+/// presliding joint at one of its DOFs (`tests/structure_stick.rs` checks
+/// the stick against closed forms).
 #[test]
-fn a_set_valued_contact_on_a_structure_dof_is_refused_in_the_time_domain_with_the_reason() {
+fn a_set_valued_contact_on_a_structure_dof_runs_in_the_time_domain() {
     assert_eq!(load("run", M_OK, K_OK, ""), "ok");
     let sys = friction_sim::scenario::load(&scratch("run").join("s.toml")).unwrap();
     friction_sim::simulate(&sys).unwrap();
@@ -122,14 +122,8 @@ fn a_set_valued_contact_on_a_structure_dof_is_refused_in_the_time_domain_with_th
     };
     assert_eq!(load("run_coulomb", M_OK, K_OK, &contact("coulomb")), "ok");
     let sys = friction_sim::scenario::load(&scratch("run_coulomb").join("s.toml")).unwrap();
-    let e = friction_sim::simulate(&sys).unwrap_err().to_string();
-    assert!(
-        e.contains("contact \"j\"")
-            && e.contains("`coulomb`")
-            && e.contains("beam:1")
-            && e.contains("jenkins"),
-        "{e}"
-    );
+    let out = friction_sim::simulate(&sys).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
     assert_eq!(load("run_jenkins", M_OK, K_OK, &contact("jenkins")), "ok");
     let sys = friction_sim::scenario::load(&scratch("run_jenkins").join("s.toml")).unwrap();
     friction_sim::simulate(&sys).unwrap();

@@ -31,8 +31,8 @@
 //! dense matrices: reduce large models); the time-domain engine integrates
 //! them with their mass matrix as it is (the engine's
 //! `network/structures.rs`: a consistent mass is solved with, never lumped),
-//! and refuses a set-valued contact at a DOF (its stick would need the
-//! constraint operator `G M⁻¹ Gᵀ`).
+//! and holds a stuck contact at a DOF with the constraint operator
+//! `G M⁻¹ Gᵀ` (`network/coupled.rs`); a stop on a DOF is refused.
 
 pub mod calculix;
 pub mod matrix_market;

@@ -203,7 +203,7 @@ impl Engine<'_> {
                 message: message.clone(),
             });
         }
-        self.refuse_stick_on_structures()?;
+        self.refuse_stops_on_structures()?;
         let start = Instant::now();
         let sys = &*self.sys;
         let st = &sys.solver;

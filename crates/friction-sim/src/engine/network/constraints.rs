@@ -67,6 +67,19 @@ pub(crate) struct DenseBlock {
     pub null: DMatrix<f64>,
 }
 
+/// The stuck rows touching a structure with a consistent mass (and every
+/// row linked to them), solved together by Lagrange multipliers
+/// ([`crate::engine::network::coupled`]): the rows (bundles' representatives),
+/// the pseudo-inverse of their `W = G M⁻¹ Gᵀ`, its null space, and the
+/// bodies they hold (`Plan::bodies[bodies]`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CoupledBlock {
+    pub rows: Vec<usize>,
+    pub pinv: DMatrix<f64>,
+    pub null: DMatrix<f64>,
+    pub bodies: std::ops::Range<usize>,
+}
+
 /// Rows that join the same two members (at least two): `rep` carries the
 /// bundle's total force in the cluster's statics; `Plan::bundle_rows[rows]`
 /// are its members with their orientation relative to `rep` (+1 or -1).
@@ -87,6 +100,8 @@ pub(crate) struct Plan {
     pub bodies: Vec<usize>,
     pub steps: Vec<TreeStep>,
     pub dense: Vec<DenseBlock>,
+    /// rows on structures of consistent mass ([`CoupledBlock`])
+    pub coupled: Vec<CoupledBlock>,
     /// parallel rows, split after the statics ([`split_bundle`])
     pub bundles: Vec<Bundle>,
     /// the bundles' members (row, orientation), bundle after bundle
@@ -104,11 +119,12 @@ impl Clone for Plan {
 
     fn clone_from(&mut self, o: &Self) {
         // destructured: a field added to `Plan` must be added here
-        let Plan { clusters, bodies, steps, dense, bundles, bundle_rows } = o;
+        let Plan { clusters, bodies, steps, dense, coupled, bundles, bundle_rows } = o;
         self.clusters.clone_from(clusters);
         self.bodies.clone_from(bodies);
         self.steps.clone_from(steps);
         self.dense.clone_from(dense);
+        self.coupled.clone_from(coupled);
         self.bundles.clone_from(bundles);
         self.bundle_rows.clone_from(bundle_rows);
     }
@@ -204,6 +220,20 @@ impl Engine<'_> {
                 }
             }
         }
+        // a structure of consistent mass couples every row on its DOFs
+        // (`coupled.rs`): they are one group with its first coordinate
+        if !self.blocks.is_empty() {
+            for &(a, b) in ends.iter() {
+                for i in [a, b] {
+                    if let Some(k) = (i < nb).then(|| self.coupled_block(i)).flatten() {
+                        let (ri, rb) = (find(parent, i), find(parent, self.blocks[k].base));
+                        if ri != rb {
+                            parent[ri] = rb;
+                        }
+                    }
+                }
+            }
+        }
         // components that hold a body, in order of their lowest body; their
         // bodies, ascending, in one block (`bstart[c]..bstart[c + 1]` of
         // `plan.bodies`)
@@ -230,6 +260,7 @@ impl Engine<'_> {
         plan.clusters.clear();
         plan.steps.clear();
         plan.dense.clear();
+        plan.coupled.clear();
         plan.bundles.clear();
         plan.bundle_rows.clear();
         bucket(body_comp, ncomp, bstart, &mut plan.bodies);
@@ -302,6 +333,16 @@ impl Engine<'_> {
             // through them (counted as two nodes, the walk took the second
             // anchor for a body: issue 50's panic)
             let nodes = bodies.len() + anchors.len().min(1);
+            if !self.blocks.is_empty() && bodies.iter().any(|&i| self.coupled_block(i).is_some()) {
+                let (pinv, null) = self.pinv_and_loops(rows, reps);
+                plan.coupled.push(CoupledBlock {
+                    pinv,
+                    null,
+                    rows: reps.to_vec(),
+                    bodies: bstart[c]..bstart[c + 1],
+                });
+                continue;
+            }
             if reps.len() + 1 == nodes {
                 let root = anchors.first().copied();
                 self.tree_steps(rows, ends, bodies, reps, root, &mut plan.steps, walk);
@@ -395,7 +436,7 @@ impl Engine<'_> {
     /// Built in the storage `store` (its allocation reused).
     pub(crate) fn w_block(&self, rows: &[Row], sel: &[usize], mut store: Vec<f64>) -> DMatrix<f64> {
         let ns = sel.len();
-        let inv_m = |i: usize| 1.0 / self.sys.bodies[i].mass;
+        let plain = self.blocks.is_empty();
         store.clear();
         store.resize(ns * ns, 0.0);
         let mut a = DMatrix::from_vec(ns, ns, store);
@@ -407,8 +448,11 @@ impl Engine<'_> {
                 for (bj, sj) in [(rj.ia, 1.0), (rj.ib, -1.0)] {
                     for (bl, sl) in [(rl.ia, 1.0), (rl.ib, -1.0)] {
                         if let (Some(x), Some(y)) = (bj, bl) {
-                            if x == y {
-                                s += sj * sl * inv_m(x);
+                            if x == y && plain {
+                                s += sj * sl / self.sys.bodies[x].mass;
+                            } else if !plain {
+                                // `M⁻¹` of a structure's mass couples DOFs
+                                s += sj * sl * self.inv_mass(x, y);
                             }
                         }
                     }
@@ -441,6 +485,47 @@ impl Engine<'_> {
         }
     }
 
+    /// The forces of a block of redundant rows `blk_rows` within their
+    /// limits, from the least-norm forces in `s.lam0` and the null space
+    /// `null` of their `W` (`loops::split_loop`), into `s.lam`.
+    pub(crate) fn split_within_limits(
+        &self,
+        d: &Discrete,
+        s: &mut Scratch,
+        blk_rows: &[usize],
+        null: &DMatrix<f64>,
+    ) {
+        let (rows, plan) = (&d.rows[..], &d.plan);
+        s.ranges.clear();
+        let mut fref = 0.0;
+        for &j in blk_rows {
+            let range = match plan.bundles.iter().find(|b| b.rep == j) {
+                Some(b) => {
+                    let mut sum = RowRange { lo: 0.0, hi: 0.0, stop: 0.0 };
+                    for &(k, orient) in plan.members_of(b) {
+                        let r = self.row_range(d, s, &rows[k], orient);
+                        sum.lo += r.lo;
+                        sum.hi += r.hi;
+                        if r.stop != 0.0 {
+                            sum.stop = r.stop;
+                        }
+                    }
+                    sum
+                }
+                None => self.row_range(d, s, &rows[j], 1.0),
+            };
+            fref += range.hi - range.lo;
+            s.ranges.push(range);
+        }
+        fref += s.lam0.iter().map(|l| l.abs()).sum::<f64>();
+        s.lsplit.clear();
+        s.lsplit.resize(blk_rows.len(), 0.0);
+        split_loop(&s.lam0, null, &s.ranges, fref, &mut s.lw, &mut s.lsplit);
+        for (&j, &l) in blk_rows.iter().zip(&s.lsplit) {
+            s.lam[j] = l;
+        }
+    }
+
     /// Constraint forces of the active rows: fills `s.lam`, applies them to
     /// the bodies, drivers and contact forces, and sets every clustered
     /// body's acceleration. `s.f` holds the free forces on entry.
@@ -454,8 +539,8 @@ impl Engine<'_> {
         for i in 0..nb {
             s.a[i] = s.f[i] / sys.bodies[i].mass;
         }
-        // a structure's coordinates: M⁻¹ f (no constraint reaches them:
-        // `refuse_stick_on_structures`)
+        // a structure's coordinates: M⁻¹ f (the free accelerations; rows on
+        // a consistent mass correct them below: `coupled.rs`)
         if !self.blocks.is_empty() {
             self.block_accelerations(&s.f, &mut s.a);
         }
@@ -515,34 +600,11 @@ impl Engine<'_> {
                 }
                 s.lam0.push(l);
             }
-            s.ranges.clear();
-            let mut fref = 0.0;
-            for &j in &blk.rows {
-                let range = match plan.bundles.iter().find(|b| b.rep == j) {
-                    Some(b) => {
-                        let mut sum = RowRange { lo: 0.0, hi: 0.0, stop: 0.0 };
-                        for &(k, orient) in plan.members_of(b) {
-                            let r = self.row_range(d, s, &rows[k], orient);
-                            sum.lo += r.lo;
-                            sum.hi += r.hi;
-                            if r.stop != 0.0 {
-                                sum.stop = r.stop;
-                            }
-                        }
-                        sum
-                    }
-                    None => self.row_range(d, s, &rows[j], 1.0),
-                };
-                fref += range.hi - range.lo;
-                s.ranges.push(range);
-            }
-            fref += s.lam0.iter().map(|l| l.abs()).sum::<f64>();
-            s.lsplit.clear();
-            s.lsplit.resize(blk.rows.len(), 0.0);
-            split_loop(&s.lam0, &blk.null, &s.ranges, fref, &mut s.lw, &mut s.lsplit);
-            for (&j, &l) in blk.rows.iter().zip(&s.lsplit) {
-                s.lam[j] = l;
-            }
+            self.split_within_limits(d, s, &blk.rows, &blk.null);
+        }
+        // rows on structures of consistent mass (`coupled.rs`)
+        for blk in &plan.coupled {
+            self.coupled_forces(d, s, blk);
         }
         // bundles: the representative's force is the bundle's total
         s.bundle_load.clear();
@@ -598,6 +660,9 @@ impl Engine<'_> {
             if let RowKind::Contact(c) = r.kind {
                 s.fc[c] = l;
             }
+        }
+        for blk in &plan.coupled {
+            self.coupled_accelerations(d, s, blk);
         }
     }
 }

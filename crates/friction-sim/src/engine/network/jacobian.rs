@@ -34,6 +34,9 @@ pub(crate) struct JacCache {
     normal: Vec<f64>,
     /// Net force derivative on each body.
     df: Vec<f64>,
+    /// Work space of the products through stuck rows on a structure
+    /// ([`crate::engine::network::coupled`]).
+    cbuf: Vec<f64>,
     /// Per body: its component of bodies that stuckable contacts can join.
     comp: Vec<usize>,
     /// Per contact state (offset from the first): its contact.
@@ -87,6 +90,7 @@ impl JacCache {
             parts: sys.contacts.iter().map(|c| Partials::new(c.model.n_states())).collect(),
             normal: vec![0.0; sys.contacts.len()],
             df: vec![0.0; nb],
+            cbuf: Vec::new(),
             comp,
             z_owner,
             gap: vec![(0.0, 0.0); sys.gaps.len()],
@@ -472,6 +476,10 @@ impl Engine<'_> {
                 for &i in d.plan.bodies_of(cl) {
                     jv[nb + i] = a;
                 }
+            }
+            for blk in &d.plan.coupled {
+                let bodies = &d.plan.bodies[blk.bodies.clone()];
+                self.coupled_jvp(&d.rows, bodies, blk, &mut jc.cbuf, &mut jc.df, &mut jv[nb..2 * nb]);
             }
         }
         if !sys.thermal.is_empty() {

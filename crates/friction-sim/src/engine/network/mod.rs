@@ -26,11 +26,14 @@
 //! - `start.rs`: the initial state and modes;
 //! - `structures.rs`: structures from finite-element matrices as blocks of
 //!   bodies under their mass matrix;
+//! - `coupled.rs`: stuck contacts on a structure of consistent mass (the
+//!   constraint operator `G M⁻¹ Gᵀ`);
 //! - `messages.rs`: the state and what makes the steps small, as text for
 //!   the messages of a failed run.
 
 mod bundles;
 mod constraints;
+mod coupled;
 mod energy;
 mod events;
 mod gap;

@@ -96,7 +96,7 @@ impl Engine<'_> {
     /// indeterminate under the plan in `d`, for the run's warnings.
     fn note_indeterminate(&self, d: &Discrete) {
         let plan = &d.plan;
-        if plan.bundles.is_empty() && plan.dense.is_empty() {
+        if plan.bundles.is_empty() && plan.dense.is_empty() && plan.coupled.is_empty() {
             return;
         }
         let mut seen = self.indeterminate.borrow_mut();
@@ -110,6 +110,9 @@ impl Engine<'_> {
             note(Indeterminate::Parallel, &mut plan.members_of(b).iter().map(|&(j, _)| j));
         }
         for blk in &plan.dense {
+            note(Indeterminate::Loop, &mut blk.rows.iter().copied());
+        }
+        for blk in plan.coupled.iter().filter(|b| b.null.ncols() > 0) {
             note(Indeterminate::Loop, &mut blk.rows.iter().copied());
         }
     }
@@ -238,6 +241,12 @@ impl Engine<'_> {
         first_row_of_body.resize(nb, usize::MAX);
         for (j, r) in rows.iter().enumerate() {
             for i in [r.ia, r.ib].into_iter().flatten() {
+                // the rows on one structure of consistent mass are coupled
+                // through its `M⁻¹` (`coupled.rs`): keyed by its first DOF
+                let i = match self.coupled_block(i) {
+                    Some(k) => self.blocks[k].base,
+                    None => i,
+                };
                 if first_row_of_body[i] == usize::MAX {
                     first_row_of_body[i] = j;
                 } else {

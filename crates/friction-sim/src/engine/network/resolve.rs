@@ -36,6 +36,12 @@ impl Engine<'_> {
                 y[nb + i] = v;
             }
         }
+        // rows on a structure of consistent mass: the impulse through its
+        // `M⁻¹` (`coupled.rs`)
+        for blk in &plan.coupled {
+            let bodies = &plan.bodies[blk.bodies.clone()];
+            lost += self.project_coupled(t, rows, bodies, blk, &mut y[nb..2 * nb]);
+        }
         self.plan_work.borrow_mut().spare = plan;
         // a body resting on a stop lies on it: exactly at its limit, at
         // rest (a cluster held by a stop and by a driver at once took the

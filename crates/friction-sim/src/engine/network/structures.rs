@@ -17,11 +17,11 @@
 //! The equations stay linear in the body forces, so the Jacobian-vector
 //! product is `M⁻¹ (δf_S - K δx - C δv)` and the block's accelerations
 //! depend on every force on any of its DOFs (one component of the pattern).
-//! What the block cannot do yet is stick: a set-valued contact (`coulomb`,
-//! `stribeck`, ...) at a DOF would need the constraint operator `G M⁻¹ Gᵀ`,
-//! and is refused ([`Engine::refuse_stick_on_structures`]); presliding
-//! models (`jenkins`, `iwan4`, `maxwell_slip`, `lugre`, ...) have no
-//! constraint and run.
+//! A set-valued contact (`coulomb`, `stribeck`, ...) stuck at a DOF is a
+//! constraint row: on a diagonal mass its bodies move as a rigid cluster
+//! like plain bodies, on a consistent mass the rows are solved with the
+//! constraint operator `G M⁻¹ Gᵀ` ([`super::coupled`]). A stop on a DOF is
+//! refused ([`Engine::refuse_stops_on_structures`]).
 
 use nalgebra::{DMatrix, DVectorViewMut};
 
@@ -59,6 +59,11 @@ pub(crate) struct Block {
     pub chol: Option<nalgebra::Cholesky<f64, nalgebra::Dyn>>,
     pub stiffness: SymMatrix,
     pub damping: BlockDamping,
+    /// The coordinates (local, ascending) that a contact or a stop touches,
+    /// and `M⁻¹` restricted to them: the entries of the constraint operator
+    /// `G M⁻¹ Gᵀ` ([`super::coupled`]); empty for a diagonal mass.
+    pub joints: Vec<usize>,
+    pub minv_joints: DMatrix<f64>,
 }
 
 impl Block {
@@ -252,6 +257,8 @@ pub(crate) fn lower(sys: &System) -> Result<(System, Vec<Block>), SimError> {
             chol,
             stiffness: st.stiffness.clone(),
             damping,
+            joints: Vec::new(),
+            minv_joints: DMatrix::zeros(0, 0),
         });
     }
     let map = |m: &mut Member| {
@@ -274,6 +281,27 @@ pub(crate) fn lower(sys: &System) -> Result<(System, Vec<Block>), SimError> {
     for sp in &mut low.inclined_springs {
         sp.legs.iter_mut().for_each(|(m, _)| map(m));
     }
+    for b in &mut blocks {
+        let mut at: Vec<usize> = low
+            .contacts
+            .iter()
+            .flat_map(|c| c.between)
+            .filter_map(|m| match m {
+                Member::Body(i) if (b.base..b.base + b.n).contains(&i) => Some(i - b.base),
+                _ => None,
+            })
+            .chain(
+                low.stops
+                    .iter()
+                    .map(|s| s.body)
+                    .filter(|&i| (b.base..b.base + b.n).contains(&i))
+                    .map(|i| i - b.base),
+            )
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        b.set_joints(at);
+    }
     for (s, st) in sys.structures.iter().enumerate() {
         for f in &st.loads {
             low.forces.push(Force { name: f.name.clone(), on: bases[s] + f.on, value: f.value.clone() });
@@ -292,37 +320,10 @@ impl Engine<'_> {
         self.blocks.iter().find(|b| (b.base..b.base + b.n).contains(&i))
     }
 
-    /// A set-valued contact at a structure's DOF is refused with the reason
-    /// (its stick would need the constraint operator `G M⁻¹ Gᵀ`).
-    pub(crate) fn refuse_stick_on_structures(&self) -> Result<(), SimError> {
-        for ct in &self.sys.contacts {
-            let z = vec![0.0; friction_models::FrictionModel::n_states(&ct.model)];
-            let mem = vec![0.0; friction_models::FrictionModel::n_memory(&ct.model)];
-            if friction_models::FrictionModel::max_static(&ct.model, &z, &mem).is_none() {
-                continue;
-            }
-            for m in ct.between {
-                if let Member::Body(i) = m {
-                    if let Some(b) = self.block_of(i) {
-                        return Err(SimError::Input {
-                            file: format!("scenario \"{}\"", self.sys.name),
-                            line: None,
-                            message: format!(
-                                "contact \"{}\": model `{}` sticks (a set-valued law), and its member \"{}\" is a \
-                                 DOF of structure \"{}\": `friction run` does not yet hold a structure's DOF \
-                                 stuck (that needs the constraint operator G M⁻¹ Gᵀ of its mass matrix); give \
-                                 the joint a presliding model (`jenkins`, `iwan4`, `maxwell_slip`, `lugre`, \
-                                 `dahl`) or a regularised one (`coulomb_tanh`), or use `friction frf`/`nnm`",
-                                ct.name,
-                                friction_models::FrictionModel::info(&ct.model).id,
-                                self.sys.bodies[i].name,
-                                b.name
-                            ),
-                        });
-                    }
-                }
-            }
-        }
+    /// A stop on a structure's DOF is refused with the reason (its impacts
+    /// and rest are not yet written for a consistent mass); stuck contacts
+    /// on DOFs run ([`super::coupled`]).
+    pub(crate) fn refuse_stops_on_structures(&self) -> Result<(), SimError> {
         for st in &self.sys.stops {
             if let Some(b) = self.block_of(st.body) {
                 return Err(SimError::Input {
