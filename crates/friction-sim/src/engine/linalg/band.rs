@@ -17,6 +17,7 @@ pub(crate) const BAND_MAX: usize = 32;
 /// `j - kl - ku ..= j + kl` in `ldab = 2 kl + ku + 1` slots, element
 /// `(i, j)` at `j * ldab + kl + ku + i - j`; the top `kl` slots receive the
 /// fill-in of the row interchanges.
+#[derive(Debug, Clone)]
 pub(crate) struct Band {
     /// Unknowns in the band (the others stand alone on the diagonal).
     n: usize,
@@ -201,6 +202,16 @@ impl Band {
                 self.urows[i * kv + k - 1] = ab[(i + k) * ldab + kv - k];
             }
         }
+    }
+
+    /// Whether the last factorisation took no row interchange and every
+    /// pivot is positive: for a symmetric matrix, that it is positive
+    /// definite (its pivots are then those of `L D Lᵀ`).
+    pub(crate) fn pivots_positive(&self) -> bool {
+        !self.singular
+            && !self.swapped
+            && self.rpiv[..self.n].iter().all(|&r| r > 0.0)
+            && self.diag.iter().all(|&d| d > 0.0)
     }
 
     /// Solve `A x = b` (or `A^T x = b`) in place (`dgbtrs`).

@@ -8,7 +8,7 @@
 //! - `small_lu.rs`: the small dense LU of Radau's stage systems;
 //! - `short.rs`: fill and copy of short vectors without a libc call.
 
-mod band;
+pub(crate) mod band;
 pub(crate) mod band_lu;
 pub(crate) mod host;
 mod ordering;
