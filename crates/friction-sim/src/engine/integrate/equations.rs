@@ -23,6 +23,9 @@ pub(crate) struct EngineEquations<'x, 'e, M: Matrix> {
     y0: Vec<f64>,
     sparsity: Option<M::Sparsity>,
     coloring: Option<Coloring<M>>,
+    /// The Jacobian assembled with the rows of structure velocities in
+    /// force form (`network/scaled_rows.rs`; the solver adds the mass).
+    scaled: bool,
     ctx: M::C,
 }
 
@@ -30,11 +33,20 @@ impl<'x, 'e, M: Matrix<T = f64>> EngineEquations<'x, 'e, M> {
     /// The run from `y0`. With `jacobian` (implicit methods), the Jacobian
     /// is assembled from a few products: columns that share no row are
     /// taken together (graph colouring of the structural pattern).
-    pub(crate) fn new(engine: &'x Engine<'e>, y0: &[f64], jacobian: bool) -> Result<Self, String> {
+    ///
+    /// With `scaled`, the rows of the velocities of structures of
+    /// consistent mass are assembled in force form (the solver must then be
+    /// given the mass rows: `linalg::band_lu::with_mass_rows`).
+    pub(crate) fn new(
+        engine: &'x Engine<'e>,
+        y0: &[f64],
+        jacobian: bool,
+        scaled: bool,
+    ) -> Result<Self, String> {
         let ctx = M::C::default();
         let (sparsity, coloring) = if jacobian {
             let n = engine.n;
-            let nz = engine.jacobian_pattern();
+            let nz = if scaled { engine.jacobian_pattern_scaled() } else { engine.jacobian_pattern() };
             let sp = M::Sparsity::try_from_indices(n, n, nz.clone())
                 .map_err(|e| format!("the Jacobian's sparsity pattern: {e}"))?;
             let col = Coloring::new(&sp, &nz, ctx.clone());
@@ -42,7 +54,7 @@ impl<'x, 'e, M: Matrix<T = f64>> EngineEquations<'x, 'e, M> {
         } else {
             (None, None)
         };
-        Ok(EngineEquations { engine, y0: y0.to_vec(), sparsity, coloring, ctx })
+        Ok(EngineEquations { engine, y0: y0.to_vec(), sparsity, coloring, scaled, ctx })
     }
 }
 
@@ -102,8 +114,12 @@ where
         self.0.engine.jvp(t, x.host(), v.host(), y.host_mut());
     }
     fn jacobian_inplace(&self, x: &M::V, t: f64, y: &mut M) {
+        let e = self.0.engine;
         match self.0.coloring.as_ref() {
-            Some(coloring) => coloring.jacobian_inplace(self, x, t, y),
+            Some(coloring) if self.0.scaled => {
+                coloring.jacobian_inplace(|v, p| e.jvp_scaled(t, x.host(), v.host(), p.host_mut()), y)
+            }
+            Some(coloring) => coloring.jacobian_inplace(|v, p| e.jvp(t, x.host(), v.host(), p.host_mut()), y),
             None => self._default_jacobian_inplace(x, t, y),
         }
     }

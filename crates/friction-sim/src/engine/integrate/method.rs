@@ -93,7 +93,7 @@ pub(crate) const DOP853_TOL_SCALE: f64 = 0.1;
 /// and integrate with `$method` (a macro: diffsol's solver constructors
 /// carry bounds that a generic function would have to restate).
 macro_rules! solve_with {
-    ($e:expr, $m:ty, $ls:ty, $method:expr, $y0:expr, $atol:expr, $ev0:expr, $hooks:expr, $start:expr) => {{
+    ($e:expr, $m:ty, $ls:ty, $method:expr, $y0:expr, $atol:expr, $ev0:expr, $hooks:expr, $start:expr, $scaled:expr) => {{
         let (this, method, y0, atol, ev0, hooks, start): (&Engine<'_>, Method, &[f64], Vec<f64>, Vec<Event>, Hooks<'_, '_, '_>, Instant) =
             ($e, $method, $y0, $atol, $ev0, $hooks, $start);
         let st = &this.sys.solver;
@@ -104,7 +104,7 @@ macro_rules! solve_with {
             state: String::new(),
         };
         // explicit methods need no Jacobian
-        let eqn = EngineEquations::<$m>::new(this, y0, method.is_implicit()).map_err(setup)?;
+        let eqn = EngineEquations::<$m>::new(this, y0, method.is_implicit(), $scaled).map_err(setup)?;
         let mut problem = OdeBuilder::<$m>::new()
             .t0(0.0)
             .h0(h0)
@@ -270,9 +270,26 @@ impl Engine<'_> {
             let rtol = st.rtol * DOP853_TOL_SCALE;
             self.integrate(Dop853::new(self, 0.0, &y0, h_max, rtol, atol), &y0, ev0, hooks, start)
         } else if sparse {
-            solve_with!(self, FaerSparseMat<f64>, BandOrSparseLu, method, &y0, atol, ev0, hooks, start)
+            // a structure of consistent mass: its velocity rows in force
+            // form, the solver adding the mass (`network/scaled_rows.rs`)
+            let scaled = method.is_implicit() && self.has_coupled_mass();
+            let rows = scaled.then(|| self.mass_rows());
+            crate::engine::linalg::band_lu::with_mass_rows(rows, || {
+                Ok::<_, SimError>(solve_with!(
+                    self,
+                    FaerSparseMat<f64>,
+                    BandOrSparseLu,
+                    method,
+                    &y0,
+                    atol,
+                    ev0,
+                    hooks,
+                    start,
+                    scaled
+                ))
+            })?
         } else {
-            solve_with!(self, NalgebraMat<f64>, NalgebraLU<f64>, method, &y0, atol, ev0, hooks, start)
+            solve_with!(self, NalgebraMat<f64>, NalgebraLU<f64>, method, &y0, atol, ev0, hooks, start, false)
         };
         out.stats.linear_algebra = if !method.is_implicit() {
             "none"

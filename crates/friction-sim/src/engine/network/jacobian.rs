@@ -37,8 +37,12 @@ pub(crate) struct JacCache {
     /// Work space of the products through stuck rows on a structure
     /// ([`crate::engine::network::coupled`]).
     cbuf: Vec<f64>,
-    /// Per body: its component of bodies that stuckable contacts can join.
+    /// Per body: its component of bodies that stuckable contacts can join
+    /// (and the DOFs of a structure of consistent mass: `M⁻¹` joins them).
     comp: Vec<usize>,
+    /// The rows a force in a component reaches when the rows of structure
+    /// velocities are in force form ([`crate::engine::network::scaled_rows`]).
+    pub(crate) scaled: crate::engine::network::scaled_rows::ScaledPattern,
     /// Per contact state (offset from the first): its contact.
     z_owner: Vec<usize>,
     /// Per gap: ∂F/∂(x2 - x1), ∂F/∂(v2 - v1) ([`crate::engine::network::gap`]).
@@ -67,8 +71,9 @@ impl JacCache {
                 p[ra] = rb;
             }
         }
-        // a structure's coordinates accelerate together (`M⁻¹` couples them)
-        for b in &e.blocks {
+        // a structure's coordinates accelerate together (`M⁻¹` couples them;
+        // a diagonal mass does not)
+        for b in e.blocks.iter().filter(|b| b.coupled()) {
             for i in b.base + 1..b.base + b.n {
                 let (ra, rb) = (find(&mut p, b.base), find(&mut p, i));
                 if ra != rb {
@@ -76,7 +81,8 @@ impl JacCache {
                 }
             }
         }
-        let comp = (0..nb).map(|i| find(&mut p, i)).collect();
+        let comp: Vec<usize> = (0..nb).map(|i| find(&mut p, i)).collect();
+        let scaled = crate::engine::network::scaled_rows::ScaledPattern::new(e, &comp);
         let z_owner = sys
             .contacts
             .iter()
@@ -92,6 +98,7 @@ impl JacCache {
             df: vec![0.0; nb],
             cbuf: Vec::new(),
             comp,
+            scaled,
             z_owner,
             gap: vec![(0.0, 0.0); sys.gaps.len()],
             nslope: vec![None; sys.contacts.len()],
@@ -103,7 +110,11 @@ impl JacCache {
     /// Probing: any body may stick to the others of its component, which
     /// then moves as one with all their forces; a NaN force on one body
     /// makes the accelerations `acc` of its whole component NaN.
-    fn spread_over_components(&self, acc: &mut [f64]) {
+    fn spread_over_components(&self, acc: &mut [f64], scaled: bool) {
+        if scaled {
+            self.scaled.spread(&self.df, &self.comp, acc);
+            return;
+        }
         for i in 0..self.df.len() {
             if self.df[i].is_nan() {
                 let ci = self.comp[i];
@@ -186,6 +197,16 @@ impl Engine<'_> {
     /// 24 n² bytes: 7.6 GB at 18,000 states), so the pattern found at the
     /// start holds for the whole run. The energy quadratures have none.
     pub(crate) fn jacobian_pattern(&self) -> Vec<(usize, usize)> {
+        self.pattern(false)
+    }
+
+    /// The pattern of [`Engine::jvp_scaled`] and of the mass rows its
+    /// solver adds ([`crate::engine::network::scaled_rows`]).
+    pub(crate) fn jacobian_pattern_scaled(&self) -> Vec<(usize, usize)> {
+        self.pattern(true)
+    }
+
+    fn pattern(&self, scaled: bool) -> Vec<(usize, usize)> {
         let sys = &*self.sys;
         let nb = self.nb;
         let jc = self.jac.borrow();
@@ -248,8 +269,18 @@ impl Engine<'_> {
         let hit_bodies = |between: [Member; 2], j: usize, seen: &mut [usize], col: &mut Vec<usize>| {
             for m in between {
                 if let Member::Body(b) = m {
-                    for &k in &members[jc.comp[b]] {
-                        mark(nb + k, j, seen, col);
+                    if scaled {
+                        // force rows: the body's own, and what a constraint spreads
+                        if jc.scaled.coupled[b] {
+                            mark(nb + b, j, seen, col);
+                        }
+                        for &k in jc.scaled.rows_of(jc.comp[b]) {
+                            mark(nb + k, j, seen, col);
+                        }
+                    } else {
+                        for &k in &members[jc.comp[b]] {
+                            mark(nb + k, j, seen, col);
+                        }
                     }
                 }
             }
@@ -297,15 +328,23 @@ impl Engine<'_> {
                     }
                     hit_load(k, j, &mut seen, &mut col);
                 }
-                // a structure's stiffness (its whole block: `M⁻¹ K`)
-                if self.block_of(j).is_some() {
-                    hit_bodies([Member::Body(j), Member::Ground], j, &mut seen, &mut col);
+                // a structure's stiffness: a force on the DOFs `K` joins to
+                // this one (through `M⁻¹`, its whole block when the mass
+                // couples)
+                for &q in jc.scaled.stiffness_of(j) {
+                    hit_bodies([Member::Body(q), Member::Ground], j, &mut seen, &mut col);
                 }
             } else if j < 2 * nb {
                 let i = j - nb;
                 mark(i, j, &mut seen, &mut col);
-                if self.block_of(i).is_some_and(|b| b.damped()) {
-                    hit_bodies([Member::Body(i), Member::Ground], j, &mut seen, &mut col);
+                for &q in jc.scaled.damping_of(i) {
+                    hit_bodies([Member::Body(q), Member::Ground], j, &mut seen, &mut col);
+                }
+                if scaled {
+                    // the mass rows the solver adds (`M - I`)
+                    for &q in jc.scaled.mass_of(i) {
+                        mark(nb + q, j, &mut seen, &mut col);
+                    }
                 }
                 for &k in &dampers[i] {
                     hit_bodies(sys.dampers[k].between, j, &mut seen, &mut col);
@@ -345,14 +384,30 @@ impl Engine<'_> {
     /// `jv = J(t, y) v`, exact for the current modes.
     pub(crate) fn jvp(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64]) {
         self.count.jvp.set(self.count.jvp.get() + 1);
-        self.jvp_arith(t, y, v, jv, false);
+        self.jvp_arith(t, y, v, jv, false, false);
+    }
+
+    /// [`Engine::jvp`] with the rows of the velocities of structures of
+    /// consistent mass in force form, `M J` instead of `J` there
+    /// ([`crate::engine::network::scaled_rows`]).
+    pub(crate) fn jvp_scaled(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64]) {
+        self.count.jvp.set(self.count.jvp.get() + 1);
+        self.jvp_arith(t, y, v, jv, false, true);
     }
 
     /// [`Engine::jvp`] by arithmetic on the partial derivatives. With
     /// `probing` (NaN in `v`) the NaN reach every entry that any mode could
     /// make non-zero: the tests' independent account of
     /// [`Engine::jacobian_pattern`].
-    fn jvp_arith(&self, t: f64, y: &[f64], v: &[f64], jv: &mut [f64], probing: bool) {
+    pub(crate) fn jvp_arith(
+        &self,
+        t: f64,
+        y: &[f64],
+        v: &[f64],
+        jv: &mut [f64],
+        probing: bool,
+        scaled: bool,
+    ) {
         let sys = &*self.sys;
         let nb = self.nb;
         let d = self.disc.borrow();
@@ -462,7 +517,10 @@ impl Engine<'_> {
             self.block_accelerations(&jc.df, &mut jv[nb..2 * nb]);
         }
         if probing {
-            jc.spread_over_components(&mut jv[nb..2 * nb]);
+            if scaled {
+                self.force_rows(&jc.df, &mut jv[nb..2 * nb]);
+            }
+            jc.spread_over_components(&mut jv[nb..2 * nb], scaled);
         } else {
             for cl in &d.plan.clusters {
                 let a = match cl.anchor {
@@ -480,6 +538,9 @@ impl Engine<'_> {
             for blk in &d.plan.coupled {
                 let bodies = &d.plan.bodies[blk.bodies.clone()];
                 self.coupled_jvp(&d.rows, bodies, blk, &mut jc.cbuf, &mut jc.df, &mut jv[nb..2 * nb]);
+            }
+            if scaled {
+                self.force_rows(&jc.df, &mut jv[nb..2 * nb]);
             }
         }
         if !sys.thermal.is_empty() {
@@ -853,7 +914,7 @@ t_end = 1.0
             let mut v = vec![0.0; n];
             v[j] = f64::NAN;
             let mut b = vec![0.0; n];
-            e.jvp_arith(0.0, &y, &v, &mut b, true);
+            e.jvp_arith(0.0, &y, &v, &mut b, true, false);
             let pa: Vec<usize> = pattern.iter().filter(|(_, c)| *c == j).map(|(r, _)| *r).collect();
             let pb: Vec<usize> = (0..n).filter(|&r| b[r].is_nan()).collect();
             assert_eq!(pa, pb, "column {j}");
@@ -883,7 +944,7 @@ t_end = 1.0
                 let mut v = vec![0.0; n];
                 v[j] = f64::NAN;
                 let mut b = vec![0.0; n];
-                e.jvp_arith(0.0, &y, &v, &mut b, true);
+                e.jvp_arith(0.0, &y, &v, &mut b, true, false);
                 let pa: Vec<usize> = pattern.iter().filter(|(_, c)| *c == j).map(|(r, _)| *r).collect();
                 let pb: Vec<usize> = (0..n).filter(|&r| b[r].is_nan()).collect();
                 assert_eq!(pa, pb, "{}: column {j}", path.display());

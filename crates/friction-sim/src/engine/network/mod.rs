@@ -26,6 +26,8 @@
 //! - `start.rs`: the initial state and modes;
 //! - `structures.rs`: structures from finite-element matrices as blocks of
 //!   bodies under their mass matrix;
+//! - `scaled_rows.rs`: the Jacobian's rows of a structure's velocities in
+//!   force form, for a sparse Newton matrix;
 //! - `coupled.rs`: stuck contacts on a structure of consistent mass (the
 //!   constraint operator `G M⁻¹ Gᵀ`);
 //! - `messages.rs`: the state and what makes the steps small, as text for
@@ -51,6 +53,7 @@ mod normal;
 mod resolve;
 mod rhs;
 pub(crate) mod rows;
+pub(crate) mod scaled_rows;
 mod start;
 pub(crate) mod structures;
 mod turns;
