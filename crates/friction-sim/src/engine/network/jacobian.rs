@@ -514,7 +514,10 @@ impl Engine<'_> {
             jv[nb + i] = jc.df[i] / sys.bodies[i].mass;
         }
         if !self.blocks.is_empty() {
-            self.block_accelerations(&jc.df, &mut jv[nb..2 * nb]);
+            // in force form, without stuck rows on a structure of consistent
+            // mass, its rows are the forces: no solve with its mass
+            let skip_coupled = scaled && !probing && d.plan.coupled.is_empty();
+            self.block_accelerations_of(&jc.df, &mut jv[nb..2 * nb], !skip_coupled);
         }
         if probing {
             if scaled {

@@ -414,7 +414,13 @@ impl Engine<'_> {
     /// Every block's accelerations `M⁻¹ f_S` into `a` (the forces on its
     /// coordinates in `f`).
     pub(crate) fn block_accelerations(&self, f: &[f64], a: &mut [f64]) {
-        for b in &self.blocks {
+        self.block_accelerations_of(f, a, true);
+    }
+
+    /// [`Engine::block_accelerations`] of the diagonal blocks, and of the
+    /// consistent ones with `coupled`.
+    pub(crate) fn block_accelerations_of(&self, f: &[f64], a: &mut [f64], coupled: bool) {
+        for b in self.blocks.iter().filter(|b| coupled || !b.coupled()) {
             let r = b.base..b.base + b.n;
             a[r.clone()].copy_from_slice(&f[r.clone()]);
             b.solve_mass(&mut a[r]);
