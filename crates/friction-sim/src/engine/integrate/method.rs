@@ -69,14 +69,16 @@ pub(crate) const RADAU_UP_TO: usize = 3;
 /// of order 3 to 5 is not stable on such lightly damped oscillations.
 /// Measured on the README's CalculiX cantilever with its Jenkins damper,
 /// rtol 1e-6: unreduced (360 DOFs, ω_max t_end = 2.8e4 over 0.01 s) tsit45
-/// took 16,726 steps and 30.1 s, esdirk34 848 steps and 3.4 s (the tip's
-/// motion 2.3e-6 apart), BDF more than 100 s; reduced to the tip and 6
-/// modes (ω_max t_end = 1.05e3 over 0.1 s) tsit45 0.008 s, esdirk34 0.025 s.
+/// took 16,726 steps and 30.1 s, esdirk34 848 steps and 2.4 s (the tip's
+/// motion 2.3e-6 apart; 3.4 s before its Newton matrix was kept sparse:
+/// `network/scaled_rows.rs`), BDF 172 s; reduced to the tip and 6 modes
+/// (ω_max t_end = 1.05e3 over 0.1 s) tsit45 0.008 s, esdirk34 0.025 s.
 /// The rule counts only the explicit method's stability: on
 /// `bench/structure`'s bar of 200 elements with 10 Jenkins dampers driven at
-/// 300 Hz (0.1 s), the dampers' kinks limit both methods' steps (esdirk34
-/// 15,765, tsit45 20,868) and esdirk34 took 9.7 s against tsit45's 2.2 s
-/// (BDF 14.7 s, tr_bdf2 10.7 s); `[solver] method` chooses where it matters.
+/// 300 Hz (0.1 s), the dampers' kinks limit every method's steps (esdirk34
+/// 15,632 steps and 0.81 s, tsit45 20,888 and 0.79 s, BDF 28,518 and 0.54
+/// s; before the sparse Newton matrix and the band mass, 9.7, 2.2 and 14.7
+/// s); `[solver] method` chooses where it matters.
 pub(crate) const STRUCTURE_EXPLICIT_UP_TO: f64 = 1e4;
 
 /// DOP853 controls its local error at this fraction of the scenario's
