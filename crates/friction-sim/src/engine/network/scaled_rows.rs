@@ -78,14 +78,6 @@ impl ScaledPattern {
             match &b.damping {
                 BlockDamping::None => {}
                 BlockDamping::Sparse(c) => neighbours(c, b.base, &mut damping),
-                BlockDamping::Rayleigh(a, k) => {
-                    if *a != 0.0 {
-                        neighbours(&b.mass, b.base, &mut damping);
-                    }
-                    if *k != 0.0 {
-                        neighbours(&b.stiffness, b.base, &mut damping);
-                    }
-                }
                 BlockDamping::Dense(_) => {
                     for p in b.base..b.base + b.n {
                         damping[p].extend(b.base..b.base + b.n);
