@@ -11,9 +11,13 @@ use std::f64::consts::PI;
 use std::path::PathBuf;
 
 use fe_bar::{bar, bar_eigenvalue};
+use friction_analysis::hb::condensed::condense;
 use friction_analysis::hb::nnm::{nnm, NnmOptions};
+use friction_analysis::hb::problem::Problem;
+use friction_analysis::hb::structure::Structure;
 use friction_sim::structure::matrix_market;
 use friction_sim::System;
+use nalgebra::DMatrix;
 
 fn log_space(a1: f64, a2: f64, n: usize) -> Vec<f64> {
     (0..n).map(|i| a1 * (a2 / a1).powf(i as f64 / (n - 1) as f64)).collect()
@@ -141,7 +145,8 @@ fn condensed_linear_backbone_has_the_rayleigh_damping_in_closed_form() {
 /// response's does, with the same backbone as asked in full.
 #[test]
 fn a_structure_that_cannot_be_condensed_keeps_the_full_balance() {
-    let sys = bar_system("damper", 40, "rayleigh = [20.0, 1e-6]", &[10], "jenkins");
+    // the matrices and scenario the damped variant is read from
+    bar_system("damper", 40, "rayleigh = [20.0, 1e-6]", &[10], "jenkins");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hb_condensed_nnm_damper");
     let text = std::fs::read_to_string(dir.join("s.toml")).unwrap()
         + "[[damper]]\nbetween = [\"bar:12\", \"ground\"]\ncoefficient = 3.0\n";
@@ -152,5 +157,56 @@ fn a_structure_that_cannot_be_condensed_keeps_the_full_balance() {
     assert_eq!(asked.condensed_from, None);
     for (a, b) in asked.points.iter().zip(&full.points) {
         assert!(rel(a.f, b.f) < 1e-10 && rel(a.zeta, b.zeta) < 1e-8, "{a:?} {b:?}");
+    }
+}
+
+/// The condensed linear part of the periodic motion, ∂/∂x, ∂/∂ω and ∂/∂ξ,
+/// equals forward differences of its residual to 1e-6, at a generic (ω, ξ)
+/// and exactly on the pole of the first mode (a linear bar's backbone
+/// point, where the Woodbury split carries the mode).
+#[test]
+fn condensed_free_motion_jacobian_equals_its_differences() {
+    let sys = bar_system("jac", 60, "rayleigh = [20.0, 1e-6]", &[], "jenkins");
+    let opts =
+        NnmOptions { amplitudes: vec![1e-5], harmonics: 3, condense: Some(true), ..Default::default() };
+    let pole = &nnm(&sys, &opts).unwrap().points[0];
+    let s = Structure::unforced(&sys).unwrap();
+    let mut t = s.clone();
+    t.shown.extend([12, 29, 40]);
+    let cs = condense(&t).unwrap();
+    for (w, xi) in [(2.0 * PI * 700.0, 150.0), (2.0 * PI * pole.f, pole.xi)] {
+        let mut p = Problem::new(cs.clone(), 3, 64);
+        p.free_motion();
+        p.xi = xi;
+        let n = p.n();
+        let x: Vec<f64> = (0..n).map(|i| 1e-5 * ((i as f64 * 0.7).sin() + 0.3)).collect();
+        let mut jac = DMatrix::zeros(n, n + 1);
+        p.jacobian(&x, w, &mut jac);
+        let mut col = vec![0.0; n];
+        p.add_xi_column(&x, w, &mut col);
+        let (mut r0, mut r1) = (vec![0.0; n], vec![0.0; n]);
+        p.residual(&x, w, &mut r0);
+        let scale = jac.columns(0, n).amax();
+        let mut worst = 0.0f64;
+        let mut xp = x.clone();
+        for j in 0..n {
+            xp[j] += 1e-11;
+            p.residual(&xp, w, &mut r1);
+            xp[j] = x[j];
+            for i in 0..n {
+                worst = worst.max(((r1[i] - r0[i]) / 1e-11 - jac[(i, j)]).abs() / scale);
+            }
+        }
+        let dw = 1e-7 * w;
+        p.residual(&x, w + dw, &mut r1);
+        let ws = (0..n).map(|i| jac[(i, n)].abs()).fold(0.0, f64::max);
+        let ww = (0..n).map(|i| ((r1[i] - r0[i]) / dw - jac[(i, n)]).abs() / ws).fold(0.0, f64::max);
+        let dxi = 1e-7 * xi;
+        p.xi = xi + dxi;
+        p.residual(&x, w, &mut r1);
+        let xs = col.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let wx = (0..n).map(|i| ((r1[i] - r0[i]) / dxi - col[i]).abs() / xs).fold(0.0, f64::max);
+        eprintln!("ω {w:.1}, ξ {xi:.2}: ∂x {worst:.2e}, ∂ω {ww:.2e}, ∂ξ {wx:.2e}");
+        assert!(worst < 1e-6 && ww < 1e-5 && wx < 1e-5, "{worst:.2e} {ww:.2e} {wx:.2e}");
     }
 }

@@ -62,9 +62,9 @@ const SPLIT: f64 = 0.1;
 #[derive(Debug, Clone)]
 pub(super) enum Linear {
     /// Forced response: `D_k(ω)`.
-    Forced(Receptance),
+    Forced(Box<Receptance>),
     /// Extended periodic motion: `D_k(ω, ξ)`.
-    Free(FreeReceptance),
+    Free(Box<FreeReceptance>),
 }
 
 impl Linear {
@@ -362,9 +362,9 @@ impl Problem {
     /// modal receptance (see [`self`]); a full one takes it in its damping
     /// matrix without this.
     pub fn free_motion(&mut self) {
-        if let Some(Linear::Forced(_)) = self.lin.as_deref() {
+        if let Some(Linear::Forced(_)) = &self.lin {
             if let Some(m) = &self.s.condensed {
-                self.lin = Some(Box::new(Linear::Free(FreeReceptance::new(Arc::clone(m), self.grid.h))));
+                self.lin = Some(Linear::Free(Box::new(FreeReceptance::new(Arc::clone(m), self.grid.h))));
             }
         }
     }
@@ -375,7 +375,7 @@ impl Problem {
     /// receptance's derivative).
     pub fn add_xi_column(&mut self, x: &[f64], omega: f64, col: &mut [f64]) {
         let xi = self.xi;
-        if let Some(Linear::Free(f)) = self.lin.as_deref_mut() {
+        if let Some(Linear::Free(f)) = &mut self.lin {
             return f.add_xi_column(x, omega, xi, col);
         }
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
@@ -397,7 +397,7 @@ impl Problem {
     /// structure (condensed: from the modal amplitudes, see [`self`]).
     pub fn fictitious_energy(&mut self, x: &[f64], omega: f64) -> f64 {
         let xi = self.xi;
-        if let Some(Linear::Free(f)) = self.lin.as_deref_mut() {
+        if let Some(Linear::Free(f)) = &mut self.lin {
             return f.energy(x, omega, xi);
         }
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);

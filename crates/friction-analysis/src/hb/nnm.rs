@@ -202,6 +202,28 @@ impl Equations for Epmc<'_> {
     }
 }
 
+/// What a failed backbone says of its last point: its amplitude and
+/// frequency, and its largest higher harmonic of body `b` against the
+/// fundamental. A harmonic k near another mode (k ω ≈ ω_j: the benchmark's
+/// fixed-free bar has its free modes at 1:3:5, so its third harmonic meets
+/// the second mode as the joints slip) grows steeply before the failure:
+/// the backbone turns or branches there (an internal resonance), which
+/// Newton's method at prescribed amplitudes cannot follow.
+fn last_point(p: &NnmPoint, b: usize, l: usize, h: usize) -> String {
+    let c = &p.coefficients[b * l..(b + 1) * l];
+    let amp = |k: usize| c[2 * k - 1].hypot(c[2 * k]);
+    let top = (2..=h).max_by(|&i, &j| amp(i).total_cmp(&amp(j)));
+    let share = top.map_or(String::new(), |k| {
+        format!(
+            ", its harmonic {k} {:.1} % of the fundamental; a harmonic that grows steeply toward the failure \
+             meets another mode (an internal resonance, where the backbone turns or branches): give fewer \
+             --harmonics or stop the amplitudes below it",
+            100.0 * amp(k) / amp(1)
+        )
+    });
+    format!("; the last point converged at {:e} m, {:.4} Hz{share}", p.amplitude, p.f)
+}
+
 /// Up to `steps` more Newton steps from a converged `y`, each kept only
 /// where it lowers the residual: the tolerance of Newton's method is
 /// relative to the structure's largest diagonal stiffness, which on a
@@ -228,7 +250,7 @@ fn polish(eq: &mut Epmc, y: &mut [f64], steps: usize) {
         }
         eq.eval(&trial, &mut rt);
         let nt = max_abs(&rt);
-        if !(nt < norm) {
+        if nt.is_nan() || nt >= norm {
             // the last evaluation set the problem's ξ: back to y's
             eq.unscale(y);
             return;
@@ -498,7 +520,11 @@ pub fn nnm_within(sys: &System, opts: &NnmOptions, limits: &Limits) -> Result<Nn
         eq.rs = kmax * a;
         eq.p.xscale = 1e-3 * a;
         newton_fixed(&mut eq, &mut y, 1e-10, 60).map_err(|e| {
-            AnalysisError::Model(format!("nonlinear mode {} at amplitude {a:e} m: {e}", opts.mode))
+            AnalysisError::Model(format!(
+                "nonlinear mode {} at amplitude {a:e} m: {e}{}",
+                opts.mode,
+                points.last().map_or_else(String::new, |p| last_point(p, b, l, h))
+            ))
         })?;
         polish(&mut eq, &mut y, 2);
         prev_a = a;

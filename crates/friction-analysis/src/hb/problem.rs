@@ -81,7 +81,7 @@ pub struct Problem {
     /// condensed problem takes it after [`Problem::free_motion`]).
     pub xi: f64,
     /// The condensed linear part ([`Structure::condensed`]).
-    pub(super) lin: Option<Box<Linear>>,
+    pub(super) lin: Option<Linear>,
 }
 
 impl Problem {
@@ -91,7 +91,7 @@ impl Problem {
         let s_lin = s
             .condensed
             .as_ref()
-            .map(|m| Box::new(Linear::Forced(Receptance::new(std::sync::Arc::clone(m), h))));
+            .map(|m| Linear::Forced(Box::new(Receptance::new(std::sync::Arc::clone(m), h))));
         let aft = s.contacts.iter().map(|c| ContactAft::new(&c.model, &grid)).collect();
         let l = grid.len();
         let (kmax, mmax) = match &s.condensed {
