@@ -25,6 +25,12 @@ H, SAMPLES = 3, 256  # harmonics and time samples, both codes
 KT, FS, FORCE, ALPHA, BETA = 1e5, 1.0, 10.0, 10.0, 1e-6  # as make_model.py writes them
 
 
+def brief(err):
+    """An error message's first 200 and last 200 characters (where it failed, and why)."""
+    err = err.strip()
+    return err if len(err) <= 420 else err[:200] + " [...] " + err[-200:]
+
+
 def timed(cmd, timeout, cwd=None):
     """(wall seconds, completed process or None when stopped at the timeout)."""
     t0 = time.perf_counter()
@@ -50,7 +56,7 @@ def friction_frf(exe, model, timeout):
                "--f-max", str(F_MAX), "--harmonics", str(H), "--samples", str(SAMPLES), "--out", d, "--svg"]
         wall, p = timed(cmd, timeout)
         if p is None or p.returncode != 0:
-            return {"wall": wall, "ok": False, "note": "timeout" if p is None else p.stderr.strip()[-300:]}
+            return {"wall": wall, "ok": False, "note": "timeout" if p is None else brief(p.stderr)}
         with open(os.path.join(d, "frf.csv")) as fh:
             rows = list(csv.DictReader(fh))
         col = f"a.beam:{layout(model)[1]}"
@@ -66,7 +72,7 @@ def friction_nnm(exe, model, timeout, h=H):
                str(h), "--out", d, "--svg"]
         wall, p = timed(cmd, timeout)
         if p is None or p.returncode != 0:
-            return {"wall": wall, "ok": False, "note": "timeout" if p is None else p.stderr.strip()[-300:]}
+            return {"wall": wall, "ok": False, "note": "timeout" if p is None else brief(p.stderr)}
         with open(os.path.join(d, "backbone.csv")) as fh:
             rows = list(csv.DictReader(fh))
         return {"wall": wall, "ok": True, "points": len(rows), "f0": float(rows[0]["f"]), "f1": float(rows[-1]["f"])}
@@ -77,7 +83,7 @@ def friction_run(exe, model, timeout):
         cmd = [exe, "run", os.path.join(model, "scenario.toml"), "--out", d]
         wall, p = timed(cmd, timeout)
         if p is None or p.returncode != 0:
-            return {"wall": wall, "ok": False, "note": "timeout" if p is None else p.stderr.strip()[-300:]}
+            return {"wall": wall, "ok": False, "note": "timeout" if p is None else brief(p.stderr)}
         return {"wall": wall, "ok": True}
 
 
@@ -139,7 +145,7 @@ def pyharm_frf(model, timeout):
             return {"wall": time.perf_counter() - t0, "ok": False, "note": "timeout"}
         wall = time.perf_counter() - t0
         if p.returncode != 0:
-            return {"wall": wall, "ok": False, "note": p.stderr.strip()[-300:]}
+            return {"wall": wall, "ok": False, "note": brief(p.stderr)}
         with open(out) as fh:
             r = json.load(fh)
     i = max(range(len(r["a"])), key=r["a"].__getitem__)
