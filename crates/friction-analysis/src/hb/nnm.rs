@@ -20,6 +20,19 @@
 //! from the linearised mode with every contact stuck (its initial
 //! stiffness, [`Structure::stuck_stiffness`]) and follows the amplitudes in
 //! the given order, each solved by Newton's method from the previous one.
+//!
+//! A structure of more than [`super::condensed::CONDENSE_ABOVE`] DOFs is
+//! balanced condensed onto its contacts' DOFs and the prescribed body, as
+//! the frequency response is (`NnmOptions::condense`;
+//! [`super::condensed_nnm`]): where the damping is diagonal in the modes
+//! (Rayleigh, modal, none) the fictitious damping is too, so the
+//! condensation is exact, and the energy per cycle still counts every DOF;
+//! elsewhere the full balance is kept.
+//!
+//! A harmonic of the motion that meets another mode (`k ω ≈ ω_j`, an
+//! internal resonance) makes the backbone turn or branch; Newton's method
+//! at prescribed amplitudes stops there, and its error names the last point
+//! and its largest higher harmonic.
 
 use std::f64::consts::PI;
 
