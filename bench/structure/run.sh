@@ -3,7 +3,7 @@
 # mass, Rayleigh damping) with 50 Jenkins dampers, written by
 # make_model.py under $CARGO_TARGET_DIR/bench-structure (default
 # target/bench-structure; not committed), through `friction frf` (H = 3,
-# 256 samples, 150-500 Hz), `friction nnm` (30 amplitudes), `friction run`
+# 256 samples, 150-500 Hz), `friction nnm` (30 amplitudes, H = 3 and 1), `friction run`
 # (1 s) and pyharm-os's frf of the same matrices, alternating in one run.
 # The venv target/bench-hb-venv (bench/hb/requirements.txt's pinned
 # pyharm-os) is made when missing. The friction executable: $FRICTION, else

@@ -61,7 +61,7 @@ pub fn nnm_table(
     crate::detached(py, "nnm", || {
         let text = friction_sim::scenario::with_default_solver(text);
         let sys = crate::sim::parse(&text, file, dir).map_err(py_err)?;
-        let opts = NnmOptions { body, mode, amplitudes, harmonics, samples };
+        let opts = NnmOptions { body, mode, amplitudes, harmonics, samples, ..Default::default() };
         let r = nnm(&sys, &opts).map_err(py_err)?;
         Ok(split(nnm_columns(&r), nnm_summary(&r, &sys.name)))
     })

@@ -38,6 +38,11 @@ pub struct NnmArgs {
     /// Time samples per period for the contacts (default: max(256, 8 (2H + 1))).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::count(8, 1_000_000))]
     pub samples: Option<u64>,
+    /// Condense the linear part onto the contacts' DOFs and the prescribed body by the modal receptance
+    /// (`true`), or balance every DOF (`false`); default: condensed above 100 DOFs when the damping is
+    /// diagonal in the modes.
+    #[arg(long, value_name = "true|false")]
+    pub condense: Option<bool>,
     /// Output directory (default: out/NAME-nnm).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -123,6 +128,7 @@ fn go(a: &NnmArgs) -> Result<(), AnalysisError> {
         amplitudes: a.amplitudes.as_ref().map_or_else(Vec::new, |a| a.0.clone()),
         harmonics: a.harmonics as usize,
         samples: a.samples.map(|n| n as usize),
+        condense: a.condense,
     };
     let limits = Limits { max_memory: a.max_memory, max_work: a.max_work };
     let r = nnm_within(&sys, &opts, &limits)?;

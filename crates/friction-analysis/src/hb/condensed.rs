@@ -75,13 +75,13 @@ pub struct Modal {
     /// The uncondensed index of each retained coordinate.
     pub keep: Vec<usize>,
     /// Rows `keep` of the stiffness-normalised modes `Ψ`, r × n.
-    phi: DMatrix<f64>,
+    pub(super) phi: DMatrix<f64>,
     /// `μ_j = 1/ω_j²` (`Ψᵀ M Ψ`'s diagonal).
-    lam: Vec<f64>,
+    pub(super) lam: Vec<f64>,
     /// Modal damping `d_j` (`Ψᵀ C Ψ`'s diagonal).
-    damp: Vec<f64>,
+    pub(super) damp: Vec<f64>,
     /// The static condensed stiffness `D_0`.
-    d0: DMatrix<f64>,
+    pub(super) d0: DMatrix<f64>,
     /// The uncondensed structure's largest diagonal stiffness with every
     /// contact stuck ([`Structure::stuck_stiffness`]) and largest diagonal
     /// mass: the scales of [`super::problem::Problem::new`], kept so that the
@@ -116,18 +116,11 @@ fn mem_k(n: usize) -> MemBuffer {
 /// `(Ψ, μ, d)` of [`modes`].
 type Modes = (Mat<f64>, Vec<f64>, Vec<f64>);
 
-/// `(Ψ, μ, d)`: the stiffness-normalised modes of `(k, m)` (`Ψᵀ K Ψ = I`,
-/// `Ψᵀ M Ψ = diag(μ)`, `μ_j = 1/λ_j`) and the modal damping `d = diag(Ψᵀ C Ψ)`,
-/// or why the structure cannot be condensed.
-///
-/// The eigenproblem is the flexibility's, `L⁻¹ M L⁻ᵀ` with `K = L Lᵀ`
-/// (after scaling both by `diag(K)^-1/2`): its error is about ε μ_max, so
-/// the low modes, which carry the dynamics, come to full precision and the
-/// high ones' error sits in their quasi-static share `ψψᵀ μ`, already
-/// negligible. The stiffness's eigenproblem (`L_M⁻¹ K L_M⁻ᵀ`) of a
-/// 1,000-DOF beam with rotations gave its first eigenvalue a *negative*
-/// sign: its error is ε λ_max, and λ_max/λ_1 was 1e13 there.
-fn modes(m: &DMatrix<f64>, k: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<Modes, String> {
+/// `(Ψ, μ)`: the stiffness-normalised modes of `(k, m)` as columns and their
+/// `μ_j = 1/ω_j²`, ascending (so the lowest frequency last), by the
+/// flexibility's eigenproblem (see [`modes`]), or why not: a DOF without
+/// stiffness, `k` not positive definite, `m` not positive definite.
+pub(super) fn flexibility_modes(m: &DMatrix<f64>, k: &DMatrix<f64>) -> Result<(Mat<f64>, Vec<f64>), String> {
     let n = m.nrows();
     if (0..n).any(|i| k[(i, i)].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
         return Err("its stiffness has a DOF without stiffness of its own (a rigid-body mode)".into());
@@ -181,6 +174,23 @@ fn modes(m: &DMatrix<f64>, k: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<Modes, 
             return Err(format!("its mass matrix is not positive definite (modal mass {least:.3e})"));
         }
     }
+    Ok((q, mu))
+}
+
+/// `(Ψ, μ, d)`: the stiffness-normalised modes of `(k, m)` (`Ψᵀ K Ψ = I`,
+/// `Ψᵀ M Ψ = diag(μ)`, `μ_j = 1/λ_j`) and the modal damping `d = diag(Ψᵀ C Ψ)`,
+/// or why the structure cannot be condensed.
+///
+/// The eigenproblem is the flexibility's, `L⁻¹ M L⁻ᵀ` with `K = L Lᵀ`
+/// (after scaling both by `diag(K)^-1/2`): its error is about ε μ_max, so
+/// the low modes, which carry the dynamics, come to full precision and the
+/// high ones' error sits in their quasi-static share `ψψᵀ μ`, already
+/// negligible. The stiffness's eigenproblem (`L_M⁻¹ K L_M⁻ᵀ`) of a
+/// 1,000-DOF beam with rotations gave its first eigenvalue a *negative*
+/// sign: its error is ε λ_max, and λ_max/λ_1 was 1e13 there.
+fn modes(m: &DMatrix<f64>, k: &DMatrix<f64>, c: &DMatrix<f64>) -> Result<Modes, String> {
+    let n = m.nrows();
+    let (q, mu) = flexibility_modes(m, k)?;
     // Ψᵀ C Ψ, diagonal or not condensed
     let cm = Mat::<f64>::from_fn(n, n, |i, j| c[(i, j)]);
     let mut cq = Mat::<f64>::zeros(n, n);

@@ -16,6 +16,7 @@
 //! - [`dlft`]: true Coulomb stick by the dynamic Lagrangian AFT (Nacivet et al. 2003);
 //! - [`structure`]: the linear structure and its contacts, from a scenario;
 //! - [`condensed`]: a large structure's linear part condensed onto its contacts' DOFs (modal receptance);
+//! - [`condensed_nnm`]: the same for nonlinear modes (the fictitious damping in the receptance);
 //! - [`gaps`]: gaps and the normal loads they give contacts, sample by sample;
 //! - [`problem`]: residual and Jacobian of the balance;
 //! - [`floquet`]: stability of a solution by its Floquet multipliers (monodromy in time), used by [`frf`];
@@ -40,6 +41,7 @@
 pub mod aft;
 pub mod budget;
 pub mod condensed;
+pub mod condensed_nnm;
 pub mod continuation;
 pub mod dense_lu;
 pub mod dlft;

@@ -26,6 +26,7 @@ use nalgebra::DMatrix;
 
 use super::aft::{is_masing, ContactAft, Tangent};
 use super::condensed::Receptance;
+use super::condensed_nnm::Linear;
 use super::dlft::{is_dlft, limits, ContactDlft};
 use super::gaps::GapSamples;
 use super::harmonics::Grid;
@@ -75,15 +76,22 @@ pub struct Problem {
     /// the Den Hartog oscillator. It shapes Newton's path and, at finite
     /// H, the truncation error, not the exact solution ([`super::dlft`]).
     pub epsilon: f64,
+    /// The fictitious damping ξ \[1/s\] of the extended periodic motion
+    /// concept: the damping is `C - ξ M` (0 but in [`super::nnm`]; a
+    /// condensed problem takes it after [`Problem::free_motion`]).
+    pub xi: f64,
     /// The condensed linear part ([`Structure::condensed`]).
-    lin: Option<Box<Receptance>>,
+    pub(super) lin: Option<Linear>,
 }
 
 impl Problem {
     /// The equations of `s` with `h` harmonics and `n` samples per period.
     pub fn new(s: Structure, h: usize, n: usize) -> Self {
         let grid = Grid::new(h, n);
-        let s_lin = s.condensed.as_ref().map(|m| Box::new(Receptance::new(std::sync::Arc::clone(m), h)));
+        let s_lin = s
+            .condensed
+            .as_ref()
+            .map(|m| Linear::Forced(Box::new(Receptance::new(std::sync::Arc::clone(m), h))));
         let aft = s.contacts.iter().map(|c| ContactAft::new(&c.model, &grid)).collect();
         let l = grid.len();
         let (kmax, mmax) = match &s.condensed {
@@ -138,6 +146,7 @@ impl Problem {
             xp,
             xscale,
             epsilon,
+            xi: 0.0,
             lin: s_lin,
         }
     }
@@ -273,14 +282,15 @@ impl Problem {
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
         r.fill(0.0);
         if let Some(lin) = &mut self.lin {
-            lin.add_residual(x, omega, r);
+            lin.add_residual(x, omega, self.xi, r);
             for d in 0..nd {
                 r[d * l] -= self.s.f0[d];
             }
         }
         for d in (0..nd).filter(|_| self.lin.is_none()) {
             for e in 0..nd {
-                let (m, k, c) = (self.s.m[(d, e)], self.s.k[(d, e)], self.s.c[(d, e)]);
+                let (m, k) = (self.s.m[(d, e)], self.s.k[(d, e)]);
+                let c = self.s.c[(d, e)] - self.xi * m;
                 if m == 0.0 && k == 0.0 && c == 0.0 {
                     continue;
                 }
@@ -358,11 +368,12 @@ impl Problem {
         let n = self.n();
         jac.fill(0.0);
         if let Some(lin) = &mut self.lin {
-            lin.add_jacobian(x, omega, jac);
+            lin.add_jacobian(x, omega, self.xi, jac);
         }
         for d in (0..nd).filter(|_| self.lin.is_none()) {
             for e in 0..nd {
-                let (m, k, c) = (self.s.m[(d, e)], self.s.k[(d, e)], self.s.c[(d, e)]);
+                let (m, k) = (self.s.m[(d, e)], self.s.k[(d, e)]);
+                let c = self.s.c[(d, e)] - self.xi * m;
                 jac[(d * l, e * l)] += k;
                 for kk in 1..=h {
                     let w = kk as f64 * omega;
