@@ -46,7 +46,6 @@ use faer::{Accum, MatMut, MatRef};
 use nalgebra::{Complex, DMatrix};
 
 use super::condensed::{Modal, Receptance};
-use super::problem::Problem;
 
 type C64 = Complex<f64>;
 type CMat = DMatrix<C64>;
@@ -351,65 +350,6 @@ impl FreeReceptance {
                 s += mu * q.norm_sqr();
             }
             sum += (k * k) as f64 * s;
-        }
-        xi * std::f64::consts::PI * omega * sum
-    }
-}
-
-impl Problem {
-    /// Balance the extended periodic motion: a condensed problem's linear
-    /// part takes the fictitious damping `-ξ M` ([`Problem::xi`]) in its
-    /// modal receptance (see [`self`]); a full one takes it in its damping
-    /// matrix without this.
-    pub fn free_motion(&mut self) {
-        if let Some(Linear::Forced(_)) = &self.lin {
-            if let Some(m) = &self.s.condensed {
-                self.lin = Some(Linear::Free(Box::new(FreeReceptance::new(Arc::clone(m), self.grid.h))));
-            }
-        }
-    }
-
-    /// Add `∂r/∂ξ` at coefficients `x` and angular frequency `omega` to
-    /// `col` (the damping `-ξ M` in harmonic k adds `-kω M b_k` to the rows
-    /// of `a_k` and `kω M a_k` to those of `b_k`; condensed, the modal
-    /// receptance's derivative).
-    pub fn add_xi_column(&mut self, x: &[f64], omega: f64, col: &mut [f64]) {
-        let xi = self.xi;
-        if let Some(Linear::Free(f)) = &mut self.lin {
-            return f.add_xi_column(x, omega, xi, col);
-        }
-        let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
-        for d in 0..nd {
-            for e in 0..nd {
-                let m = self.s.m[(d, e)];
-                for k in 1..=h {
-                    let wk = k as f64 * omega;
-                    let (a, bk) = (x[e * l + 2 * k - 1], x[e * l + 2 * k]);
-                    col[d * l + 2 * k - 1] += -wk * m * bk;
-                    col[d * l + 2 * k] += wk * m * a;
-                }
-            }
-        }
-    }
-
-    /// The energy dissipated per cycle by `ξ M ẋ` (with `ξ` = [`Problem::xi`]),
-    /// `ξ π ω Σ_k k² (a_kᵀ M a_k + b_kᵀ M b_k)` over every DOF of the
-    /// structure (condensed: from the modal amplitudes, see [`self`]).
-    pub fn fictitious_energy(&mut self, x: &[f64], omega: f64) -> f64 {
-        let xi = self.xi;
-        if let Some(Linear::Free(f)) = &mut self.lin {
-            return f.energy(x, omega, xi);
-        }
-        let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);
-        let mut sum = 0.0;
-        for k in 1..=h {
-            for d in 0..nd {
-                for e in 0..nd {
-                    let m = self.s.m[(d, e)];
-                    let (i, j) = (d * l + 2 * k - 1, e * l + 2 * k - 1);
-                    sum += (k * k) as f64 * m * (x[i] * x[j] + x[i + 1] * x[j + 1]);
-                }
-            }
         }
         xi * std::f64::consts::PI * omega * sum
     }

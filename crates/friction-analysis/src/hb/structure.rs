@@ -86,7 +86,7 @@ pub struct Structure {
     /// Set when the structure is condensed onto its retained DOFs
     /// ([`super::condensed::condense`]): the modal data its balance uses in
     /// place of `m`, `k` and `c`.
-    pub condensed: Option<std::sync::Arc<super::condensed::Modal>>,
+    pub condensed: Option<std::sync::Arc<super::modal::Modal>>,
 }
 
 /// The most degrees of freedom harmonic balance takes: its matrices are
