@@ -43,6 +43,7 @@ impl Block {
             return;
         }
         let mut m = DMatrix::zeros(at.len(), at.len());
+        let mut cols = DMatrix::zeros(self.n, at.len());
         let mut col = vec![0.0; self.n];
         for (c, &p) in at.iter().enumerate() {
             col.fill(0.0);
@@ -51,9 +52,11 @@ impl Block {
             for (r, &q) in at.iter().enumerate() {
                 m[(r, c)] = col[q];
             }
+            cols.column_mut(c).copy_from_slice(&col);
         }
         self.joints = at;
         self.minv_joints = m;
+        self.minv_cols = cols;
     }
 
     /// Whether its mass couples its coordinates (not diagonal).
@@ -187,6 +190,74 @@ impl Engine<'_> {
             match (rows[j].ia, rows[j].ib) {
                 (Some(i), None) | (None, Some(i)) => da[i] = 0.0,
                 _ => {}
+            }
+        }
+    }
+
+    /// [`Engine::coupled_jvp`] for the force-form rows
+    /// ([`super::scaled_rows`]): `δλ = W⁺ G M⁻¹ δf` from the stored columns
+    /// of `M⁻¹` at the joints (a product of their length per row, no solve
+    /// with the mass), `δf ← δf - Gᵀ δλ`, and the plain bodies' `δa = δf/m`
+    /// (the structures' rows are the forces themselves).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn coupled_jvp_scaled(
+        &self,
+        rows: &[Row],
+        bodies: &[usize],
+        blk: &CoupledBlock,
+        db: &mut Vec<f64>,
+        df: &mut [f64],
+        da: &mut [f64],
+    ) {
+        db.clear();
+        for &k in &blk.rows {
+            let r = &rows[k];
+            db.push(
+                r.ia.map_or(0.0, |i| self.minv_at_joint(i, df))
+                    - r.ib.map_or(0.0, |i| self.minv_at_joint(i, df)),
+            );
+        }
+        for (jj, &j) in blk.rows.iter().enumerate() {
+            let dl: f64 = (0..db.len()).map(|kk| blk.pinv[(jj, kk)] * db[kk]).sum();
+            let r = &rows[j];
+            if let Some(i) = r.ia {
+                df[i] -= dl;
+            }
+            if let Some(i) = r.ib {
+                df[i] += dl;
+            }
+        }
+        for &i in bodies {
+            if self.coupled_block(i).is_none() {
+                da[i] = df[i] / self.sys.bodies[i].mass;
+            }
+        }
+        // a plain body held to the ground or a driver: exactly none
+        for &j in &blk.rows {
+            if let (Some(i), None) | (None, Some(i)) = (rows[j].ia, rows[j].ib) {
+                if self.coupled_block(i).is_none() {
+                    da[i] = 0.0;
+                }
+            }
+        }
+    }
+
+    /// `(M⁻¹ f)_i` for a body `i` that a stuck row holds: `f_i / m_i` for a
+    /// plain body, the stored column of `M⁻¹` at a structure's joint
+    /// otherwise (a solve only for a DOF no contact names, which the engine
+    /// does not make rows at).
+    fn minv_at_joint(&self, i: usize, f: &[f64]) -> f64 {
+        let Some(k) = self.coupled_block(i) else {
+            return f[i] / self.sys.bodies[i].mass;
+        };
+        let b = &self.blocks[k];
+        let fb = &f[b.base..b.base + b.n];
+        match b.joints.binary_search(&(i - b.base)) {
+            Ok(c) => b.minv_cols.column(c).iter().zip(fb).map(|(m, v)| m * v).sum(),
+            Err(_) => {
+                let mut a = fb.to_vec();
+                b.solve_mass(&mut a);
+                a[i - b.base]
             }
         }
     }

@@ -514,9 +514,10 @@ impl Engine<'_> {
             jv[nb + i] = jc.df[i] / sys.bodies[i].mass;
         }
         if !self.blocks.is_empty() {
-            // in force form, without stuck rows on a structure of consistent
-            // mass, its rows are the forces: no solve with its mass
-            let skip_coupled = scaled && !probing && d.plan.coupled.is_empty();
+            // in force form a structure of consistent mass's rows are the
+            // forces (stuck rows on it through the stored columns of `M⁻¹`):
+            // no solve with its mass
+            let skip_coupled = scaled && !probing;
             self.block_accelerations_of(&jc.df, &mut jv[nb..2 * nb], !skip_coupled);
         }
         if probing {
@@ -540,7 +541,18 @@ impl Engine<'_> {
             }
             for blk in &d.plan.coupled {
                 let bodies = &d.plan.bodies[blk.bodies.clone()];
-                self.coupled_jvp(&d.rows, bodies, blk, &mut jc.cbuf, &mut jc.df, &mut jv[nb..2 * nb]);
+                if scaled {
+                    self.coupled_jvp_scaled(
+                        &d.rows,
+                        bodies,
+                        blk,
+                        &mut jc.cbuf,
+                        &mut jc.df,
+                        &mut jv[nb..2 * nb],
+                    );
+                } else {
+                    self.coupled_jvp(&d.rows, bodies, blk, &mut jc.cbuf, &mut jc.df, &mut jv[nb..2 * nb]);
+                }
             }
             if scaled {
                 self.force_rows(&jc.df, &mut jv[nb..2 * nb]);

@@ -74,6 +74,9 @@ pub(crate) struct Block {
     /// `G M⁻¹ Gᵀ` ([`super::coupled`]); empty for a diagonal mass.
     pub joints: Vec<usize>,
     pub minv_joints: DMatrix<f64>,
+    /// The columns of `M⁻¹` at the joints (n × joints): `G M⁻¹ δf` of a
+    /// Jacobian product without a solve ([`super::coupled`]).
+    pub minv_cols: DMatrix<f64>,
 }
 
 impl Block {
@@ -273,6 +276,7 @@ pub(crate) fn lower(sys: &System) -> Result<(System, Vec<Block>), SimError> {
             damping,
             joints: Vec::new(),
             minv_joints: DMatrix::zeros(0, 0),
+            minv_cols: DMatrix::zeros(0, 0),
         });
     }
     let map = |m: &mut Member| {
