@@ -3,36 +3,21 @@
 //! jointed chain written as bodies and as matrices giving the same run, and
 //! the columns and energy balance of a structure.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use friction_sim::structure::{matrix_market, SymMatrix};
-use friction_sim::{scenario, simulate, Outcome, System};
+use friction_sim::structure::SymMatrix;
+use friction_sim::{scenario, Outcome, System};
 use nalgebra::{DMatrix, DVector};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("structure_run_{name}"));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+#[path = "support/structure_scenario.rs"]
+mod structure_scenario;
 
-/// A scenario with structure `bar` of matrices `m`, `k` and the keys
-/// `extra` in its table, then `rest`.
+/// A scenario with structure `bar` (see `support/structure_scenario.rs`).
 fn with_structure(name: &str, m: &SymMatrix, k: &SymMatrix, extra: &str, rest: &str) -> System {
-    let d = scratch(name);
-    std::fs::write(d.join("M.mtx"), matrix_market::write(m, "mass")).unwrap();
-    std::fs::write(d.join("K.mtx"), matrix_market::write(k, "stiffness")).unwrap();
-    let text = format!(
-        "name = \"{name}\"\n[[structure]]\nname = \"bar\"\nmass = \"M.mtx\"\nstiffness = \"K.mtx\"\n{extra}\n{rest}\n"
-    );
-    std::fs::write(d.join("s.toml"), &text).unwrap();
-    scenario::load(&d.join("s.toml")).unwrap()
+    structure_scenario::with_structure(&format!("structure_run_{name}"), name, "bar", m, k, extra, rest)
 }
 
-fn run(sys: &System) -> Outcome {
-    let out = simulate(sys).unwrap();
-    assert!(out.failure.is_none(), "{:?}", out.failure);
-    out
-}
+use structure_scenario::run;
 
 /// Three linear bar elements fixed at one end with their consistent mass
 /// `(m/6) [2 1; 1 2]` per element (not diagonal: the engine must solve with

@@ -2,36 +2,19 @@
 //! consistent mass (the constraint operator `G M⁻¹ Gᵀ`), against closed
 //! forms phase by phase, and the energy balance of a stick-slip run.
 
-use std::path::PathBuf;
-
-use friction_sim::structure::{matrix_market, SymMatrix};
-use friction_sim::{scenario, simulate, Outcome, System};
+use friction_sim::structure::SymMatrix;
+use friction_sim::{Outcome, System};
 use nalgebra::{DMatrix, DVector};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("structure_stick_{name}"));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+#[path = "support/structure_scenario.rs"]
+mod structure_scenario;
 
-/// A scenario with structure `s` of matrices `m`, `k` (and `extra` keys in
-/// its table), then `rest`.
+/// A scenario with structure `s` (see `support/structure_scenario.rs`).
 fn with_structure(name: &str, m: &SymMatrix, k: &SymMatrix, extra: &str, rest: &str) -> System {
-    let d = scratch(name);
-    std::fs::write(d.join("M.mtx"), matrix_market::write(m, "mass")).unwrap();
-    std::fs::write(d.join("K.mtx"), matrix_market::write(k, "stiffness")).unwrap();
-    let text = format!(
-        "name = \"{name}\"\n[[structure]]\nname = \"s\"\nmass = \"M.mtx\"\nstiffness = \"K.mtx\"\n{extra}\n{rest}\n"
-    );
-    std::fs::write(d.join("s.toml"), &text).unwrap();
-    scenario::load(&d.join("s.toml")).unwrap()
+    structure_scenario::with_structure(&format!("structure_stick_{name}"), name, "s", m, k, extra, rest)
 }
 
-fn run(sys: &System) -> Outcome {
-    let out = simulate(sys).unwrap();
-    assert!(out.failure.is_none(), "{:?}", out.failure);
-    out
-}
+use structure_scenario::run;
 
 /// The undamped motion of `M ẍ + K x = F` (constant F) from `(x0, v0)`
 /// after a time τ: mode by mode, `q = q_F + (q0 - q_F) cos ωτ + q̇0/ω sin ωτ`

@@ -541,18 +541,7 @@ impl Engine<'_> {
             }
             for blk in &d.plan.coupled {
                 let bodies = &d.plan.bodies[blk.bodies.clone()];
-                if scaled {
-                    self.coupled_jvp_scaled(
-                        &d.rows,
-                        bodies,
-                        blk,
-                        &mut jc.cbuf,
-                        &mut jc.df,
-                        &mut jv[nb..2 * nb],
-                    );
-                } else {
-                    self.coupled_jvp(&d.rows, bodies, blk, &mut jc.cbuf, &mut jc.df, &mut jv[nb..2 * nb]);
-                }
+                self.coupled_jvp(&d.rows, bodies, blk, &mut jc.cbuf, &mut jc.df, &mut jv[nb..2 * nb], scaled);
             }
             if scaled {
                 self.force_rows(&jc.df, &mut jv[nb..2 * nb]);
@@ -566,7 +555,7 @@ impl Engine<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::path::Path;
 
     use crate::engine::network::Engine;
@@ -584,23 +573,39 @@ mod tests {
     /// motion and contact-state rows, at `y`, in the modes `initial_modes`
     /// picks there.
     fn check(name: &str, e: &Engine<'_>, y: &mut [f64], seed: u64) {
+        check_products(name, e, y, seed, false);
+    }
+
+    /// [`check`], or with `scaled` the force-form product
+    /// ([`Engine::jvp_scaled`]) against the mass rows `P` times the
+    /// differences (`crate::engine::network::scaled_rows`).
+    pub(crate) fn check_products(name: &str, e: &Engine<'_>, y: &mut [f64], seed: u64, scaled: bool) {
         e.initial_modes(y).unwrap();
+        let mass = e.mass_rows();
         let n = e.n;
         let q = e.q_off;
         let mut s = seed;
         for _ in 0..5 {
             let v: Vec<f64> = (0..n).map(|_| next(&mut s)).collect();
             let mut jv = vec![0.0; n];
-            e.jvp(0.0, y, &v, &mut jv);
+            if scaled {
+                e.jvp_scaled(0.0, y, &v, &mut jv);
+            } else {
+                e.jvp(0.0, y, &v, &mut jv);
+            }
             let h = 1e-7;
             let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
             let yp: Vec<f64> = y.iter().zip(&v).map(|(a, b)| a + h * b).collect();
             let ym: Vec<f64> = y.iter().zip(&v).map(|(a, b)| a - h * b).collect();
             e.rhs(0.0, &yp, &mut fp);
             e.rhs(0.0, &ym, &mut fm);
+            let mut fd: Vec<f64> = (0..n).map(|i| (fp[i] - fm[i]) / (2.0 * h)).collect();
+            if scaled {
+                fd[q..].fill(0.0);
+                mass.apply(&mut fd, &mut Vec::new());
+            }
             let scale = jv[..q].iter().fold(1.0f64, |m, x| m.max(x.abs()));
-            for i in 0..q {
-                let fd = (fp[i] - fm[i]) / (2.0 * h);
+            for (i, &fd) in fd.iter().enumerate().take(q) {
                 assert!(
                     (jv[i] - fd).abs() <= 1e-6 * scale,
                     "{name}: row {i} of {q}: J v = {} but differences give {fd}",

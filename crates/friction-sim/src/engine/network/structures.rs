@@ -70,12 +70,10 @@ pub(crate) struct Block {
     pub stiffness: SymMatrix,
     pub damping: BlockDamping,
     /// The coordinates (local, ascending) that a contact or a stop touches,
-    /// and `M⁻¹` restricted to them: the entries of the constraint operator
-    /// `G M⁻¹ Gᵀ` ([`super::coupled`]); empty for a diagonal mass.
+    /// and the columns of `M⁻¹` there (n × joints): the entries of the
+    /// constraint operator `G M⁻¹ Gᵀ`, and `G M⁻¹ δf` of a Jacobian product
+    /// without a solve ([`super::coupled`]); empty for a diagonal mass.
     pub joints: Vec<usize>,
-    pub minv_joints: DMatrix<f64>,
-    /// The columns of `M⁻¹` at the joints (n × joints): `G M⁻¹ δf` of a
-    /// Jacobian product without a solve ([`super::coupled`]).
     pub minv_cols: DMatrix<f64>,
 }
 
@@ -275,7 +273,6 @@ pub(crate) fn lower(sys: &System) -> Result<(System, Vec<Block>), SimError> {
             stiffness: st.stiffness.clone(),
             damping,
             joints: Vec::new(),
-            minv_joints: DMatrix::zeros(0, 0),
             minv_cols: DMatrix::zeros(0, 0),
         });
     }
