@@ -64,6 +64,7 @@ pub mod model;
 pub use model::partials;
 pub mod models;
 pub mod params;
+pub mod plane;
 pub mod references;
 pub mod registry;
 pub mod retune;

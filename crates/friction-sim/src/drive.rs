@@ -76,6 +76,7 @@ pub fn drive_outcome(
         gaps: vec![],
         stops: vec![],
         inclined_springs: vec![],
+        planes: vec![],
         thermal: Default::default(),
         structures: vec![],
         solver: SolverSettings {

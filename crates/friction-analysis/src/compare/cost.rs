@@ -57,6 +57,7 @@ pub fn cost_system(model: AnyModel) -> System {
         gaps: vec![],
         stops: vec![],
         inclined_springs: vec![],
+        planes: vec![],
         thermal: Default::default(),
         structures: vec![],
         solver: SolverSettings {

@@ -160,6 +160,7 @@ pub(crate) fn body_run(
         gaps: vec![],
         stops: vec![],
         inclined_springs: vec![],
+        planes: vec![],
         thermal: Default::default(),
         structures: vec![],
         solver: SolverSettings {

@@ -361,10 +361,11 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     }
     // a contact's normal load from a gap's force: its own gap
     // (`normal_stiffness`) or a named one (`normal_gap`)
+    let mut planes = Vec::new();
     for (i, c) in raw.contact.iter().enumerate() {
         let span = c.span();
         let r = c.get_ref();
-        if let Some(g) = planar::contact_normal(
+        if let Some((g, lateral)) = planar::contact_normal(
             &names,
             &mut contact_names,
             &contacts[i].name,
@@ -377,6 +378,9 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         {
             contacts[i].normal_gap = Some(gaps.len());
             gaps.push(g);
+            if let Some(lateral) = lateral {
+                planes.push(planar::plane(&contacts[i], i, lateral).map_err(|e| at(&span, e))?);
+            }
         }
         if let Some(g) = &c.get_ref().normal_gap {
             contacts[i].normal_gap = Some(
@@ -401,6 +405,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         thermal,
         structures,
         inclined_springs,
+        planes,
     };
     crate::system::units::check_kinds(&sys).map_err(|(link, i, e)| {
         let span = match link {
@@ -417,6 +422,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         };
         at(&span, e)
     })?;
+    planar::check_planes(&sys).map_err(|(c, e)| at(&raw.contact[c].span(), e))?;
     if let Some(s) = &raw.solver {
         let span = s.span();
         checks::check_states(&sys).map_err(|e| at(&span, e))?;

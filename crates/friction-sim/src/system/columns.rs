@@ -44,19 +44,47 @@ impl System {
 
     /// Number of columns before [`SolverSettings::columns`](super::SolverSettings::columns) selects.
     pub(crate) fn all_columns(&self) -> usize {
-        let states: usize = self
-            .contacts
+        let on = self.state_columns();
+        let line: Vec<usize> = self.line_contacts().collect();
+        let states: usize = line
             .iter()
-            .zip(self.state_columns())
-            .filter(|(_, on)| *on)
-            .map(|(c, _)| c.model.n_states() + c.model.n_memory())
+            .filter(|&&c| on[c])
+            .map(|&c| self.contacts[c].model.n_states() + self.contacts[c].model.n_memory())
             .sum();
+        let planes: usize =
+            self.planes.iter().map(|p| 8 + if on[p.contact] { p.law.n_states() } else { 0 }).sum();
         1 + 2 * (self.bodies.len() + self.drivers.len() + self.structure_columns().len())
-            + 3 * self.contacts.len()
+            + 3 * line.len()
             + states
             + self.gaps.len()
-            + 2 * self.contacts.iter().filter(|c| c.normal_gap.is_some()).count()
+            + 2 * line.iter().filter(|&&c| self.contacts[c].normal_gap.is_some()).count()
             + self.thermal.n_columns()
+            + planes
+    }
+
+    /// The contacts along one direction (all but those of [`System::planes`]).
+    pub(crate) fn line_contacts(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.contacts.len()).filter(|&c| !self.planes.iter().any(|p| p.contact == c))
+    }
+
+    /// The columns of the contacts that rub in a plane, after all others:
+    /// per contact `Fx.NAME`, `Fy.NAME` (its force on its first member),
+    /// `sx.NAME`, `sy.NAME` (slip), `svx.NAME`, `svy.NAME` (slip velocity),
+    /// `N.NAME` (normal load), `state.NAME` (open or sliding) and, as
+    /// `states` chooses, its bristles `z.NAME.0`, `z.NAME.1` (x, y).
+    pub(crate) fn plane_column_names(&self) -> Vec<String> {
+        let on = self.state_columns();
+        let mut cols = Vec::new();
+        for p in &self.planes {
+            let name = &self.contacts[p.contact].name;
+            for q in ["Fx", "Fy", "sx", "sy", "svx", "svy", "N", "state"] {
+                cols.push(format!("{q}.{name}"));
+            }
+            if on[p.contact] {
+                cols.extend((0..p.law.n_states()).map(|k| format!("z.{name}.{k}")));
+            }
+        }
+        cols
     }
 
     /// The DOFs of structures that have columns (`x.NAME:INDEX`,
@@ -96,7 +124,8 @@ impl System {
     /// `F.NAME` of gaps (their contact force, >= 0), `N.NAME` of contacts
     /// whose normal load is a gap's force (`normal_gap`: that load), then
     /// their `state.NAME` ([`CONTACT_STATES`]), `T.NODE`
-    /// of thermal nodes and `Q.NAME` of conductions.
+    /// of thermal nodes and `Q.NAME` of conductions, then the columns of
+    /// the contacts that rub in a plane ([`System::plane_column_names`]).
     pub(crate) fn all_column_names(&self) -> Vec<String> {
         let mut cols = Vec::with_capacity(self.all_columns());
         cols.push("t".to_string());
@@ -114,30 +143,31 @@ impl System {
             cols.push(format!("x.{}", dr.name));
             cols.push(format!("v.{}", dr.name));
         }
-        for c in &self.contacts {
+        let line: Vec<&Contact> = self.line_contacts().map(|c| &self.contacts[c]).collect();
+        for c in &line {
             cols.push(format!("F.{}", c.name));
         }
-        for c in &self.contacts {
+        for c in &line {
             cols.push(format!("s.{}", c.name));
             cols.push(format!("sv.{}", c.name));
         }
-        for (c, on) in self.contacts.iter().zip(self.state_columns()) {
-            if on {
-                for k in 0..c.model.n_states() + c.model.n_memory() {
-                    cols.push(format!("z.{}.{k}", c.name));
-                }
+        let on = self.state_columns();
+        for c in self.line_contacts().filter(|&c| on[c]).map(|c| &self.contacts[c]) {
+            for k in 0..c.model.n_states() + c.model.n_memory() {
+                cols.push(format!("z.{}.{k}", c.name));
             }
         }
         for g in &self.gaps {
             cols.push(format!("F.{}", g.name));
         }
-        for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
+        for c in line.iter().filter(|c| c.normal_gap.is_some()) {
             cols.push(format!("N.{}", c.name));
         }
-        for c in self.contacts.iter().filter(|c| c.normal_gap.is_some()) {
+        for c in line.iter().filter(|c| c.normal_gap.is_some()) {
             cols.push(format!("state.{}", c.name));
         }
         cols.extend(self.thermal.column_names());
+        cols.extend(self.plane_column_names());
         cols
     }
 
@@ -145,18 +175,7 @@ impl System {
     /// [`SolverSettings::columns`](super::SolverSettings::columns) keeps, `t` first; `None` for all. Names
     /// that are not columns are skipped here (refused at load time).
     pub(crate) fn column_keep(&self) -> Option<Vec<usize>> {
-        let want = self.solver.columns.as_ref()?;
-        // a set: a chain of 256 masses asking for its 512 positions and
-        // velocities spent 1.6 ms of a 17 ms run comparing names
-        let want: HashSet<&str> = want.iter().map(String::as_str).collect();
-        let all = self.all_column_names();
-        Some(
-            all.iter()
-                .enumerate()
-                .filter(|(i, c)| *i == 0 || want.contains(c.as_str()))
-                .map(|(i, _)| i)
-                .collect(),
-        )
+        keep_of(&self.all_column_names(), self.solver.columns.as_deref())
     }
 
     /// Refuse a run whose output (rows × columns × 8 bytes) would exceed
@@ -177,4 +196,19 @@ impl System {
         }
         Ok(())
     }
+}
+
+/// The positions in `all` of the columns `want` names, `t` (the first)
+/// always; `None` for all.
+pub(crate) fn keep_of(all: &[String], want: Option<&[String]>) -> Option<Vec<usize>> {
+    // a set: a chain of 256 masses asking for its 512 positions and
+    // velocities spent 1.6 ms of a 17 ms run comparing names
+    let want: HashSet<&str> = want?.iter().map(String::as_str).collect();
+    Some(
+        all.iter()
+            .enumerate()
+            .filter(|(i, c)| *i == 0 || want.contains(c.as_str()))
+            .map(|(i, _)| i)
+            .collect(),
+    )
 }

@@ -31,11 +31,12 @@ pub mod thermal;
 mod thermal_law;
 pub mod units;
 
+pub(crate) use columns::keep_of;
 pub use columns::CONTACT_STATES;
 pub use force::Force;
 pub use human::{duration_text, human_bytes};
 pub use inclined::InclinedSpring;
-pub use planar::Axis;
+pub use planar::{Axis, Plane};
 use schedule::{InputSignal, Schedule};
 pub use units::Kind;
 
@@ -500,6 +501,10 @@ pub struct System {
     /// Springs along a fixed direction between bodies of dim 2 or 3
     /// (`[[spring]]` with a vector `direction`).
     pub inclined_springs: Vec<InclinedSpring>,
+    /// The contacts that rub in a plane (between bodies of dim 3 with
+    /// `normal_stiffness`): each names its contact, whose `between` are the
+    /// x coordinates, and the members' y coordinates.
+    pub planes: Vec<Plane>,
 }
 
 /// A failed check: the key it concerns (`None`: the element as a whole)

@@ -19,6 +19,7 @@
 use std::collections::HashSet;
 
 use super::checks::{check_body, positive, Names};
+use super::{Body, Contact, Gap, Invalid, Member, System};
 
 /// The coordinate a [`Body`] stands for: a body with `dim = 2` is two
 /// bodies of one name and mass, along x and y (`dim = 3`: and z), each
@@ -68,8 +69,6 @@ impl Axis {
         }
     }
 }
-
-use super::{Body, Gap, Invalid, Member};
 
 /// The valid values of a `direction` key.
 const DIRECTIONS: &str = "\"x\", \"y\" or \"z\"";
@@ -123,10 +122,15 @@ pub(crate) fn check_body_dim(
     Ok(out)
 }
 
+/// A contact's normal gap, and between members of dim 3 its members along y.
+pub(crate) type NormalGap = (Gap, Option<[Member; 2]>);
+
 /// A contact's `normal_stiffness` and `gap`: the gap `NAME.normal` between
-/// the y coordinates (z for dim 3, refused for now) of the contact's
-/// members `between` (first member, second member), registered in `seen`
-/// (the names of contacts and gaps, which share the columns `F.NAME`).
+/// the y coordinates (z for dim 3) of the contact's members `between`
+/// (first member, second member), registered in `seen` (the names of
+/// contacts and gaps, which share the columns `F.NAME`); for members of
+/// dim 3 also the pair along y, the contact's second tangential direction
+/// ([`Plane`]).
 pub(crate) fn check_contact_normal<S: AsRef<str>>(
     names: &Names,
     seen: &mut HashSet<String>,
@@ -134,7 +138,7 @@ pub(crate) fn check_contact_normal<S: AsRef<str>>(
     between: &[S],
     normal_stiffness: f64,
     gap: f64,
-) -> Result<Gap, Invalid> {
+) -> Result<NormalGap, Invalid> {
     let what = format!("contact \"{contact}\"");
     let kn = positive(Some(normal_stiffness), "normal_stiffness", &what, false)?;
     if !gap.is_finite() {
@@ -152,17 +156,10 @@ pub(crate) fn check_contact_normal<S: AsRef<str>>(
             ),
         ));
     }
-    if dim == 3 {
-        return Err(Invalid::at(
-            "normal_stiffness",
-            format!(
-                "{what}: between members of dim 3 the contact rubs in two tangential directions (x and y), \
-                 which the engine does not treat yet (the C, Fortran and Python 2-D updates do); use bodies \
-                 of dim = 2 (tangential x, normal y)"
-            ),
-        ));
-    }
-    let pair = names.pair_along(between, 1, &what)?;
+    // dim 3: the normal is z, and the contact rubs along x and y
+    let normal_axis = if dim == 3 { 2 } else { 1 };
+    let pair = names.pair_along(between, normal_axis, &what)?;
+    let lateral = if dim == 3 { Some(names.pair_along(between, 1, &what)?) } else { None };
     let name = format!("{contact}.normal");
     if !seen.insert(name.clone()) {
         return Err(Invalid::at(
@@ -172,7 +169,7 @@ pub(crate) fn check_contact_normal<S: AsRef<str>>(
     }
     // the gap's x2 - x1 is the first member's y relative to the second's
     let between: [Member; 2] = [pair[1], pair[0]];
-    Ok(Gap { name, between, length: gap, stiffness: kn, damping: 0.0, exponent: 1.0 })
+    Ok((Gap { name, between, length: gap, stiffness: kn, damping: 0.0, exponent: 1.0 }, lateral))
 }
 
 /// A body's `x0` or `v0` for `dim` coordinates: absent (all 0), a number
@@ -203,8 +200,9 @@ pub(crate) fn coordinates(
     }
 }
 
-/// A contact's `normal_stiffness` and `gap` keys: its normal gap
-/// ([`check_contact_normal`]) when `normal_stiffness` is given, `None`
+/// A contact's `normal_stiffness` and `gap` keys: its normal gap (and
+/// between members of dim 3 its pair along y, [`check_contact_normal`])
+/// when `normal_stiffness` is given, `None`
 /// without either key; `gap` alone, or beside `normal_gap`, is refused.
 pub(crate) fn contact_normal<S: AsRef<str>>(
     names: &Names,
@@ -214,7 +212,7 @@ pub(crate) fn contact_normal<S: AsRef<str>>(
     normal_stiffness: Option<f64>,
     gap: Option<f64>,
     has_normal_gap: bool,
-) -> Result<Option<Gap>, Invalid> {
+) -> Result<Option<NormalGap>, Invalid> {
     let what = format!("contact \"{contact}\"");
     match (normal_stiffness, gap) {
         (None, None) => Ok(None),
@@ -230,4 +228,67 @@ pub(crate) fn contact_normal<S: AsRef<str>>(
         )),
         (Some(kn), g) => check_contact_normal(names, seen, contact, between, kn, g.unwrap_or(0.0)).map(Some),
     }
+}
+
+/// A contact that rubs in a plane: between members of dim 3 with
+/// `normal_stiffness`, it slides along x and y at once, and its friction
+/// is the vector law of its model ([`friction_models::plane`]): the force
+/// `N F(v)` with `v = (vx, vy)` the first member's slip velocity relative
+/// to the second's, `F` along the slip for the radial maps, from the
+/// bristle deflections `(zx, zy)` for LuGre, Dahl and Dankowicz. Its normal
+/// load `N = max(0, KN (G0 - z))` is the force of its gap on z (its
+/// contact's `normal_gap`). While the contact is open its force is zero and
+/// the bristles keep following the slip, as along one direction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plane {
+    /// The contact (index into [`System::contacts`]): its `between` are the
+    /// members' x coordinates, its `normal_gap` its normal load.
+    pub contact: usize,
+    /// The members' y coordinates (first, second).
+    pub lateral: [Member; 2],
+    /// The model's law in the plane.
+    pub law: friction_models::plane::PlaneLaw,
+}
+
+/// Mark contact `c` (between members of dim 3) as rubbing in the plane:
+/// its model must have a continuous law there.
+pub(crate) fn plane(contact: &Contact, c: usize, lateral: [Member; 2]) -> Result<Plane, Invalid> {
+    let law = friction_models::plane::plane_law(&contact.model).map_err(|why| {
+        Invalid::at(
+            "model",
+            format!(
+                "contact \"{}\": between members of dim 3 it rubs in two tangential directions (x and y), \
+                 and model `{}` cannot: {why}",
+                contact.name,
+                friction_models::FrictionModel::info(&contact.model).id
+            ),
+        )
+    })?;
+    Ok(Plane { contact: c, lateral, law })
+}
+
+/// Refuse what a contact in the plane does not carry yet: heat (its power
+/// to a thermal node) and temperature laws; the error names the contact's
+/// index.
+pub(crate) fn check_planes(sys: &System) -> Result<(), (usize, Invalid)> {
+    for p in &sys.planes {
+        let name = &sys.contacts[p.contact].name;
+        let heated = sys.thermal.node_of(super::thermal::Dissipator::Contact(p.contact)).is_some();
+        let laws = sys.thermal.laws.iter().any(|(c, _)| *c == p.contact)
+            || sys.thermal.model_laws.iter().any(|(c, _)| *c == p.contact);
+        if heated || laws {
+            return Err((
+                p.contact,
+                Invalid::at(
+                    "heat",
+                    format!(
+                        "contact \"{name}\": a contact between members of dim 3 (two tangential directions) \
+                     does not heat a thermal node nor follow a temperature yet; remove its `heat` key and \
+                     temperature laws, or use bodies of dim 2"
+                    ),
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -123,34 +123,47 @@ fn all_column_units(sys: &System) -> Vec<String> {
     for d in &sys.drivers {
         pv(d.kind, &mut u);
     }
-    for c in &sys.contacts {
-        u.push(sys.link_kind(c.between).unit(Quantity::Force).into());
+    let line: Vec<usize> = sys.line_contacts().collect();
+    for &c in &line {
+        u.push(sys.link_kind(sys.contacts[c].between).unit(Quantity::Force).into());
     }
-    for c in &sys.contacts {
-        pv(sys.link_kind(c.between), &mut u);
+    for &c in &line {
+        pv(sys.link_kind(sys.contacts[c].between), &mut u);
     }
-    for (c, on) in sys.contacts.iter().zip(sys.state_columns()) {
-        if on {
-            let k = sys.link_kind(c.between);
-            for i in 0..c.model.n_states() + c.model.n_memory() {
-                u.push(k.unit(c.model.state_quantity(i)).into());
-            }
+    let on = sys.state_columns();
+    for &c in line.iter().filter(|&&c| on[c]) {
+        let c = &sys.contacts[c];
+        let k = sys.link_kind(c.between);
+        for i in 0..c.model.n_states() + c.model.n_memory() {
+            u.push(k.unit(c.model.state_quantity(i)).into());
         }
     }
     for g in &sys.gaps {
         u.push(sys.link_kind(g.between).unit(Quantity::Force).into());
     }
-    for c in &sys.contacts {
-        if let Some(k) = c.normal_gap {
+    for &c in &line {
+        if let Some(k) = sys.contacts[c].normal_gap {
             u.push(sys.link_kind(sys.gaps[k].between).unit(Quantity::Force).into());
         }
     }
-    for c in &sys.contacts {
-        if c.normal_gap.is_some() {
+    for &c in &line {
+        if sys.contacts[c].normal_gap.is_some() {
             u.push("1".into());
         }
     }
     u.extend(sys.thermal.column_units());
+    // the contacts in a plane: Fx, Fy, sx, sy, svx, svy, N, state, z
+    for p in &sys.planes {
+        let c = &sys.contacts[p.contact];
+        let k = Kind::Translational;
+        let q = [Quantity::Force, Quantity::Force, Quantity::Displacement, Quantity::Displacement];
+        u.extend(q.map(|q| k.unit(q).to_string()));
+        u.extend([Quantity::Velocity, Quantity::Velocity, Quantity::Force].map(|q| k.unit(q).to_string()));
+        u.push("1".into());
+        if on[p.contact] {
+            u.extend((0..p.law.n_states()).map(|_| k.unit(c.model.state_quantity(0)).to_string()));
+        }
+    }
     u
 }
 

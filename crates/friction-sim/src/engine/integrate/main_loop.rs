@@ -547,6 +547,9 @@ impl Engine<'_> {
                 return format!("T.{}", self.sys.thermal.nodes[n].name);
             }
         }
+        if let Some(p) = self.planes.iter().rev().find(|p| p.z_off <= k && k < p.z_off + p.law.n_states()) {
+            return format!("z.{}.{}", p.name, k - p.z_off);
+        }
         if k < self.q_off {
             if let Some(c) = (0..sys.contacts.len()).rev().find(|&c| self.z_off[c] <= k) {
                 return format!("z.{}.{}", sys.contacts[c].name, k - self.z_off[c]);

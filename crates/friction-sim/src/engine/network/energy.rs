@@ -55,8 +55,14 @@ impl Engine<'_> {
         let (ke1, pe1) = self.mechanical_energy(t_last, y_end);
         let nc = sys.contacts.len();
         let nd = sys.dampers.len();
-        let contacts: Vec<(String, f64)> =
-            sys.contacts.iter().enumerate().map(|(c, ct)| (ct.name.clone(), q[c])).collect();
+        // the contacts in a plane after the others
+        let contacts: Vec<(String, f64)> = sys
+            .contacts
+            .iter()
+            .enumerate()
+            .map(|(c, ct)| (ct.name.clone(), q[c]))
+            .chain(self.planes.iter().enumerate().map(|(p, pl)| (pl.name.clone(), q[self.plane_q + p])))
+            .collect();
         let qb = nc + nd + 2 + sys.gaps.len();
         // a structure's damping counts as a damper of its name
         let dampers: Vec<(String, f64)> = sys

@@ -57,6 +57,8 @@ pub(crate) struct JacCache {
     /// The temperature partials of models that follow a temperature
     /// ([`crate::engine::network::heat_model`]).
     tj: crate::engine::network::heat_model::ModelTempJac,
+    /// The contacts in a plane's partials ([`crate::engine::network::planes`]).
+    planes: crate::engine::network::planes::PlaneJac,
 }
 
 impl JacCache {
@@ -104,6 +106,7 @@ impl JacCache {
             nslope: vec![None; sys.contacts.len()],
             heat: crate::engine::network::heat::HeatJac::new(sys.contacts.len(), sys.gaps.len()),
             tj: crate::engine::network::heat_model::ModelTempJac::new(e),
+            planes: crate::engine::network::planes::PlaneJac::new(&e.planes),
         }
     }
 
@@ -184,6 +187,9 @@ impl Engine<'_> {
         if !sys.thermal.is_empty() {
             self.heat_partials(t, y, d, s, &mut jc.heat);
         }
+        if !self.planes.is_empty() {
+            self.plane_partials(t, y, s, &mut jc.planes);
+        }
         jc.t = t;
         jc.y.copy_from_slice(y);
         jc.valid = true;
@@ -252,6 +258,15 @@ impl Engine<'_> {
                 loaded[k].push(c);
             }
         }
+        // per body: the contacts in a plane it slides in, and those whose
+        // normal load its motion changes (their gap's members)
+        let mut plane_slide = vec![Vec::new(); nb];
+        let mut plane_gap = vec![Vec::new(); nb];
+        for (k, pl) in self.planes.iter().enumerate() {
+            push(&mut plane_slide, pl.x, k);
+            push(&mut plane_slide, pl.y, k);
+            push(&mut plane_gap, sys.gaps[pl.gap].between, k);
+        }
         let mut members = vec![Vec::new(); nb];
         for i in 0..nb {
             members[jc.comp[i]].push(i);
@@ -306,6 +321,18 @@ impl Engine<'_> {
                 }
             }
         };
+        // a contact in a plane's forces, and with `states` its bristles' rates
+        let hit_plane = |k: usize, states: bool, j: usize, seen: &mut [usize], col: &mut Vec<usize>| {
+            let pl = &self.planes[k];
+            hit_bodies(pl.x, j, seen, col);
+            hit_bodies(pl.y, j, seen, col);
+            if states {
+                for r in pl.z_off..pl.z_off + pl.law.n_states() {
+                    mark(r, j, seen, col);
+                }
+            }
+        };
+        let plane_z0 = self.planes.first().map_or(usize::MAX, |p| p.z_off);
         let mut out = Vec::new();
         for j in 0..self.q_off {
             col.clear();
@@ -334,6 +361,9 @@ impl Engine<'_> {
                 for &q in jc.scaled.stiffness_of(j) {
                     hit_bodies([Member::Body(q), Member::Ground], j, &mut seen, &mut col);
                 }
+                for &k in &plane_gap[j] {
+                    hit_plane(k, false, j, &mut seen, &mut col);
+                }
             } else if j < 2 * nb {
                 let i = j - nb;
                 mark(i, j, &mut seen, &mut col);
@@ -355,6 +385,12 @@ impl Engine<'_> {
                 for &c in &contacts[i] {
                     hit_contact(c, j, &mut seen, &mut col);
                 }
+                for &k in &plane_slide[i] {
+                    hit_plane(k, true, j, &mut seen, &mut col);
+                }
+                for &k in &plane_gap[i] {
+                    hit_plane(k, false, j, &mut seen, &mut col);
+                }
                 for &k in &gaps[i] {
                     hit_bodies(sys.gaps[k].between, j, &mut seen, &mut col);
                     if let Some(r) = self.heat.gap_row[k] {
@@ -362,6 +398,10 @@ impl Engine<'_> {
                     }
                     hit_load(k, j, &mut seen, &mut col);
                 }
+            } else if j >= plane_z0 && j < self.heat.t_off {
+                // a bristle of a contact in a plane
+                let k = self.planes.iter().rposition(|p| p.z_off <= j).unwrap_or(0);
+                hit_plane(k, true, j, &mut seen, &mut col);
             } else if j < self.heat.t_off {
                 hit_contact(jc.z_owner[j - 2 * nb], j, &mut seen, &mut col);
             } else {
@@ -508,6 +548,9 @@ impl Engine<'_> {
                     jv[off + i] += dgt * v[ti];
                 }
             }
+        }
+        if !self.planes.is_empty() {
+            self.plane_jvp(&jc.planes, &jc.gap, v, &mut jc.df, jv, probing);
         }
         jv[..nb].copy_from_slice(&v[nb..2 * nb]);
         for i in 0..nb {

@@ -30,6 +30,8 @@
 //!   force form, for a sparse Newton matrix;
 //! - `coupled.rs`: stuck contacts on a structure of consistent mass (the
 //!   constraint operator `G M⁻¹ Gᵀ`);
+//! - `planes.rs`: contacts that rub in a plane (between bodies of dim 3):
+//!   their forces, bristle rates, partials, powers and columns;
 //! - `messages.rs`: the state and what makes the steps small, as text for
 //!   the messages of a failed run.
 
@@ -50,6 +52,7 @@ mod loops;
 mod messages;
 mod modes;
 mod normal;
+pub(crate) mod planes;
 mod resolve;
 mod rhs;
 pub(crate) mod rows;
@@ -184,6 +187,9 @@ pub(crate) struct Scratch {
     /// Per contact whose model follows a temperature: the model at the
     /// temperature of the last evaluation ([`heat_model`]); empty without.
     pub tmodel: Vec<Option<friction_models::AnyModel>>,
+    /// Per contact in a plane: its slip velocity, force on its second
+    /// member and load at the last evaluation ([`planes`]).
+    pub plane: Vec<([f64; 2], [f64; 2], f64)>,
 }
 
 impl Scratch {
@@ -301,6 +307,13 @@ pub struct Engine<'s> {
     pub(crate) indeterminate: RefCell<Vec<(Indeterminate, Vec<RowKind>)>>,
     /// Where the thermal network lives in the state ([`heat`]).
     pub(crate) heat: heat::HeatLayout,
+    /// The contacts that rub in a plane ([`planes`]), their bristles after
+    /// the line contacts' states, their work quadratures after the
+    /// structures' (from `plane_q` on in the quadratures).
+    pub(crate) planes: Vec<planes::PlaneEl>,
+    pub(crate) plane_q: usize,
+    /// Their column names (after all others).
+    pub(crate) plane_names: Vec<String>,
 }
 
 /// Why the forces of a set of active rows are not unique.
@@ -324,6 +337,13 @@ impl<'s> Engine<'s> {
                 Err(e) => (SysRef::Borrowed(given), Vec::new(), Some(e)),
             }
         };
+        // the contacts in a plane out of the line contacts
+        let (sysref, mut planes, plane_cols) = if sysref.planes.is_empty() {
+            (sysref, Vec::new(), None)
+        } else {
+            let l = planes::lower(&sysref);
+            (SysRef::Owned(Box::new(l.sys)), l.planes, Some((l.state_cols, l.keep, l.names)))
+        };
         let sys: &System = &sysref;
         let nb = sys.bodies.len();
         let mut z_off = Vec::with_capacity(sys.contacts.len());
@@ -332,10 +352,16 @@ impl<'s> Engine<'s> {
             z_off.push(2 * nb + nz);
             nz += c.model.n_states();
         }
+        for p in &mut planes {
+            p.z_off = 2 * nb + nz;
+            nz += p.law.n_states();
+        }
         let nc = sys.contacts.len();
         // temperatures of the thermal nodes with a capacity, then the quadratures
         // then one per structure: its damping's dissipation
-        let nq = nc + sys.dampers.len() + 2 + sys.gaps.len() + blocks.len();
+        // then one per contact in a plane: its work
+        let plane_q = nc + sys.dampers.len() + 2 + sys.gaps.len() + blocks.len();
+        let nq = plane_q + planes.len();
         let heat =
             heat::HeatLayout::new(&sys.thermal, 2 * nb + nz, nq, [nc, sys.dampers.len(), sys.gaps.len()]);
         let q_off = 2 * nb + nz + heat.n_states;
@@ -382,8 +408,10 @@ impl<'s> Engine<'s> {
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let normal_gaps = sys.contacts.iter().any(|c| c.normal_gap.is_some());
-        let state_cols = sys.state_columns();
-        let keep = sys.column_keep();
+        let (state_cols, keep, plane_names) = match plane_cols {
+            Some((s, k, n)) => (s, k, n),
+            None => (sys.state_columns(), sys.column_keep(), Vec::new()),
+        };
         let nstops = sys.stops.len();
         let zcap = sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0);
         let tcap = sys.contacts.iter().map(|c| c.model.n_turns()).max().unwrap_or(0);
@@ -440,6 +468,7 @@ impl<'s> Engine<'s> {
                 lsplit: Vec::new(),
                 lw: Default::default(),
                 tmodel,
+                plane: vec![([0.0; 2], [0.0; 2], 0.0); planes.len()],
             }),
             count: Counters::default(),
             jac: RefCell::new(Default::default()),
@@ -451,6 +480,9 @@ impl<'s> Engine<'s> {
             arrival_work: RefCell::new(Default::default()),
             indeterminate: RefCell::new(Vec::new()),
             heat,
+            planes,
+            plane_q,
+            plane_names,
         };
         *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);
         let all = e.all_picks();

@@ -56,6 +56,9 @@ impl Engine<'_> {
                 Self::add_force(s, ct.between[1], fc);
             }
         }
+        if !self.planes.is_empty() {
+            self.plane_forces(t, y, s, dy.as_deref_mut());
+        }
         self.constraint_forces(d, s);
         if let Some(dy) = dy {
             short::copy(&mut dy[..nb], &y[nb..2 * nb]);
@@ -147,6 +150,9 @@ impl Engine<'_> {
         let qb = nc + sys.dampers.len() + 2 + sys.gaps.len();
         for (k, b) in self.blocks.iter().enumerate() {
             g[qb + k] = b.damping_power(&y[nb + b.base..nb + b.base + b.n]);
+        }
+        if !self.planes.is_empty() {
+            self.plane_powers(s, &mut g[self.plane_q..self.plane_q + self.planes.len()]);
         }
     }
 

@@ -200,12 +200,15 @@ pub(crate) enum Pick {
     /// A thermal node's temperature, a conduction's heat flow.
     Temp(usize),
     HeatFlow(usize),
+    /// A contact in a plane's column `q` of [`Engine::plane_row`].
+    Plane(usize, usize),
 }
 
 impl Engine<'_> {
     /// Column names of the time series (those `[solver] columns` keeps).
     pub(crate) fn columns(&self) -> Vec<String> {
         let mut all = self.sys.all_column_names();
+        all.extend(self.plane_names.iter().cloned());
         match &self.keep {
             None => all,
             // each column once (`keep` ascends)
@@ -262,6 +265,12 @@ impl Engine<'_> {
         // a capacity's temperature is a state (read on the fast path)
         p.extend((0..sys.thermal.nodes.len()).map(|k| self.heat.state[k].map_or(Pick::Temp(k), Pick::Y)));
         p.extend((0..sys.thermal.conductions.len()).map(Pick::HeatFlow));
+        for (k, pl) in self.planes.iter().enumerate() {
+            p.extend((0..8).map(|q| Pick::Plane(k, q)));
+            if pl.cols {
+                p.extend((0..pl.law.n_states()).map(|i| Pick::Y(pl.z_off + i)));
+            }
+        }
         p
     }
 
@@ -328,6 +337,7 @@ impl Engine<'_> {
             }
             Pick::Temp(k) => self.temperature(y, k),
             Pick::HeatFlow(k) => self.heat_flow(y, k),
+            Pick::Plane(k, q) => self.plane_row(ts, y, &s, k)[q],
         }));
     }
 }

@@ -114,6 +114,7 @@ impl SystemBuilder {
             };
             gaps.push(check_gap(&names, &mut seen, raw).map_err(inv)?);
         }
+        let mut planes = Vec::new();
         for (contact, kn, g0) in &self.normal_stiffness {
             let c = contacts
                 .iter()
@@ -124,9 +125,12 @@ impl SystemBuilder {
             let g =
                 planar::contact_normal(&names, &mut seen, contact, between, Some(*kn), Some(*g0), has_gap)
                     .map_err(inv)?;
-            if let Some(g) = g {
+            if let Some((g, lateral)) = g {
                 contacts[c].normal_gap = Some(gaps.len());
                 gaps.push(g);
+                if let Some(lateral) = lateral {
+                    planes.push(planar::plane(&contacts[c], c, lateral).map_err(inv)?);
+                }
             }
         }
         for (contact, gap) in &self.normal_gaps {
@@ -166,10 +170,12 @@ impl SystemBuilder {
             solver,
             thermal: Default::default(),
             structures,
+            planes,
         };
         let mut sys = sys;
         sys.thermal = self.thermal.build(&mut sys).map_err(inv)?;
         crate::system::units::check_kinds(&sys).map_err(|(_, _, e)| inv(e))?;
+        planar::check_planes(&sys).map_err(|(_, e)| inv(e))?;
         check_states(&sys).map_err(inv)?;
         check_columns(&sys).map_err(inv)?;
         sys.check_output_size().map_err(err)?;

@@ -1,0 +1,438 @@
+//! Friction in two tangential directions in continuous time: the rates and
+//! forces of a contact that slides in a plane, with their exact partial
+//! derivatives, for integrators (the engine's contacts between bodies of
+//! dim 3). The per-step updates of [`crate::update::planar`] are these
+//! laws integrated over a step at constant velocity.
+//!
+//! Two forms are lifted from a model's own 1-D functions, so no law is
+//! written twice:
+//!
+//! ```text
+//! radial maps (F = F₁(|v|) v/|v|):   F_i = F₁(s) e_i,          s = |v|, e = v/s
+//! bristle laws (LuGre, Dahl i = 1, Dankowicz), affine in the state:
+//!   dz_i/dt = r₁(s, z_i) + a (v_i - s)
+//!   F_i     = f₁(s, z_i) + b (v_i - s)
+//! ```
+//!
+//! `f₁`, `r₁` are the model's 1-D force and rate at the slip speed `s`
+//! (`FrictionModel::force`, `FrictionModel::rates`), `a`, `b` the
+//! coefficients of the velocity (not of its magnitude) in the 1-D rate and
+//! force: LuGre `a = 1`, `b = σ1 + σ2` (its vector law, Velenis, Tsiotras,
+//! Canudas de Wit & Sorine 2005, "Dynamic tyre friction models for combined
+//! longitudinal and lateral vehicle motion", Vehicle System Dynamics 43(1),
+//! eq. 7 with isotropic σ0, σ1, σ2: `dz/dt = v - σ0 |v| z / g(|v|)`,
+//! `F = σ0 z + σ1 dz/dt + σ2 v`); Dahl with exponent 1 `a = σ0`, `b = 0`
+//! (`dF/dt = σ0 (v - |v| F / Fc)`, LuGre's rate-independent limit, Canudas
+//! de Wit, Olsson, Åström & Lischinsky 1995, sec. 2); Dankowicz `a = 1`,
+//! `b = 0` (`dz/dt = v - |v| z / δ`, `F = (Fmax/δ) z`). Because the 1-D laws
+//! are affine in the state, `r₁(s, z_i) - a s` is `-s c(s) z_i`, and the
+//! lifted law is the vector law exactly.
+//!
+//! The forces are per unit normal load, in the 1-D sign convention: `F`
+//! points along the slip and opposes it when applied to the first member.
+//!
+//! # Which models
+//! | models | form | states |
+//! |---|---|---|
+//! | `viscous`, `power_viscous`, `coulomb_sat`, `coulomb_tanh`, `stribeck_sat`, `stribeck_tanh` | radial | none |
+//! | `lugre`, `dahl` (exponent 1), `dankowicz` | bristle | `zx, zy` |
+//!
+//! Others answer [`plane_law`] with the reason: set-valued maps (`coulomb`,
+//! `stribeck`, ...: exact stick on the friction disk is a constraint the
+//! engine does not impose in two directions yet); the rate-independent
+//! slider models (`jenkins`, `iwan4`, `maxwell_slip`, `iwan5`) and
+//! `bouc_wen`, whose vector forms are per-step updates
+//! ([`crate::update::planar`]) but not continuous-time laws here yet; and
+//! every model without an isotropic vector form
+//! ([`crate::update::planar::planar_form`]).
+//!
+//! ```
+//! use friction_models::{build, ParamMap};
+//! use friction_models::plane::plane_law;
+//! let m = build("coulomb_tanh", &ParamMap::new()).unwrap();
+//! let law = plane_law(&m).unwrap();
+//! // sliding along (3, 4) m/s: |F| = F₁(5) along the slip
+//! let f = law.eval(&m, 0.0, [3.0, 4.0], &[], None);
+//! let f1 = friction_models::FrictionModel::force(&m, &friction_models::Input::new(0.0, 0.0, 5.0), &[], &[]);
+//! assert!((f[0] - 0.6 * f1).abs() < 1e-15 && (f[1] - 0.8 * f1).abs() < 1e-15);
+//! // a set-valued model says why it has no such law
+//! let e = plane_law(&build("coulomb", &ParamMap::new()).unwrap()).unwrap_err();
+//! assert!(e.contains("friction disk"));
+//! ```
+
+use crate::model::FrictionModel;
+use crate::model::Input;
+use crate::partials::Partials;
+use crate::registry::AnyModel;
+
+/// How a model rubs in the plane in continuous time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PlaneLaw {
+    /// `F = F₁(|v|) v/|v|`, no state.
+    Radial,
+    /// A bristle law affine in its one state, lifted to a state per
+    /// direction: `a`, `b` the coefficients of `v` in the rate and force.
+    Bristle {
+        /// The coefficient of the velocity in the 1-D rate.
+        a: f64,
+        /// The coefficient of the velocity in the 1-D force.
+        b: f64,
+    },
+}
+
+/// The law's partial derivatives at one point, per unit normal load:
+/// `[i][j]` is `∂(row i)/∂(column j)`, i, j in (x, y).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PlanePartials {
+    /// ∂F_i/∂v_j.
+    pub df_dv: [[f64; 2]; 2],
+    /// ∂F_i/∂z_j (zero for radial maps).
+    pub df_dz: [[f64; 2]; 2],
+    /// ∂(dz_i/dt)/∂v_j.
+    pub dg_dv: [[f64; 2]; 2],
+    /// ∂(dz_i/dt)/∂z_j.
+    pub dg_dz: [[f64; 2]; 2],
+}
+
+/// Work space of one law's partials (the 1-D model's, allocated once).
+#[derive(Debug, Clone)]
+pub struct PlaneWork {
+    p: Partials,
+}
+
+impl PlaneWork {
+    /// The work space for `law`.
+    pub fn new(law: &PlaneLaw) -> Self {
+        PlaneWork { p: Partials::new(law.n_states() / 2) }
+    }
+}
+
+/// The continuous-time law of `m` in the plane, or why it has none (the
+/// reason, naming what to use instead).
+pub fn plane_law(m: &AnyModel) -> Result<PlaneLaw, String> {
+    use AnyModel as A;
+    if let Err(reason) = crate::update::planar::planar_form(m) {
+        return Err(format!("it has no isotropic vector form: {reason}"));
+    }
+    let n = m.n_states();
+    if m.max_static(&vec![0.0; n], &vec![0.0; m.n_memory()]).is_some() {
+        return Err("it is set-valued at rest, and exact stick on the friction disk (both tangential \
+                    directions held, |F| <= Fs N) is not imposed by the engine yet; use a regularised \
+                    map (`coulomb_tanh`, `coulomb_sat`, `stribeck_tanh`, `stribeck_sat`) or a bristle \
+                    law (`lugre`, `dahl`, `dankowicz`)"
+            .into());
+    }
+    match m {
+        A::Viscous(_)
+        | A::PowerViscous(_)
+        | A::CoulombSat(_)
+        | A::CoulombTanh(_)
+        | A::StribeckSat(_)
+        | A::StribeckTanh(_) => Ok(PlaneLaw::Radial),
+        A::LuGre(x) => Ok(PlaneLaw::Bristle { a: 1.0, b: x.params().sigma1 + x.params().sigma2 }),
+        A::Dahl(x) => Ok(PlaneLaw::Bristle { a: x.params().sigma0, b: 0.0 }),
+        A::Dankowicz(_) => Ok(PlaneLaw::Bristle { a: 1.0, b: 0.0 }),
+        _ => Err(format!(
+            "its vector form (`{}`) is a per-step update of the C, Fortran and Python faces \
+             (rate-independent sliders or Bouc-Wen), not yet a continuous-time law of the engine; \
+             use `lugre`, `dahl` or a regularised map (`coulomb_tanh`)",
+            m.info().id
+        )),
+    }
+}
+
+/// The slip speed and direction (`e = 0` at rest).
+#[inline]
+fn speed(v: [f64; 2]) -> (f64, [f64; 2]) {
+    let s = v[0].hypot(v[1]);
+    if s > 0.0 {
+        (s, [v[0] / s, v[1] / s])
+    } else {
+        (0.0, [0.0, 0.0])
+    }
+}
+
+impl PlaneLaw {
+    /// The number of continuous states in the plane (`zx, zy`, or none).
+    pub fn n_states(&self) -> usize {
+        match self {
+            PlaneLaw::Radial => 0,
+            PlaneLaw::Bristle { .. } => 2,
+        }
+    }
+
+    /// The force per unit load at slip velocity `v` and states `z`, and
+    /// with `dz` the states' rates; `m` is the model the law was made from.
+    pub fn eval(&self, m: &AnyModel, t: f64, v: [f64; 2], z: &[f64], dz: Option<&mut [f64]>) -> [f64; 2] {
+        let (s, e) = speed(v);
+        let inp = Input::new(t, 0.0, s);
+        match *self {
+            PlaneLaw::Radial => {
+                let f1 = m.force(&inp, &[], &[]);
+                [f1 * e[0], f1 * e[1]]
+            }
+            PlaneLaw::Bristle { a, b } => {
+                let mut f = [0.0; 2];
+                let mut g = [0.0; 2];
+                for i in 0..2 {
+                    let mut r = [0.0];
+                    f[i] = m.force_and_rates(&inp, &z[i..i + 1], &[], &mut r) + b * (v[i] - s);
+                    g[i] = r[0] + a * (v[i] - s);
+                }
+                if let Some(dz) = dz {
+                    dz[..2].copy_from_slice(&g);
+                }
+                f
+            }
+        }
+    }
+
+    /// The partial derivatives per unit load at `v`, `z` into `out`.
+    pub fn partials(
+        &self,
+        m: &AnyModel,
+        t: f64,
+        v: [f64; 2],
+        z: &[f64],
+        w: &mut PlaneWork,
+        out: &mut PlanePartials,
+    ) {
+        let (s, e) = speed(v);
+        let inp = Input::new(t, 0.0, s);
+        *out = PlanePartials::default();
+        match *self {
+            PlaneLaw::Radial => {
+                m.partials(&inp, &[], &[], &mut w.p);
+                let d1 = w.p.df_dv;
+                if s > 0.0 {
+                    // F₁' e eᵀ + (F₁/s)(I - e eᵀ)
+                    let f1 = m.force(&inp, &[], &[]);
+                    let q = f1 / s;
+                    for i in 0..2 {
+                        for j in 0..2 {
+                            let eij = e[i] * e[j];
+                            out.df_dv[i][j] = d1 * eij + q * (if i == j { 1.0 } else { 0.0 } - eij);
+                        }
+                    }
+                } else {
+                    // at rest F₁(s)/s -> F₁'(0): the slope in every direction
+                    out.df_dv = [[d1, 0.0], [0.0, d1]];
+                }
+            }
+            PlaneLaw::Bristle { a, b } => {
+                for i in 0..2 {
+                    m.partials(&inp, &z[i..i + 1], &[], &mut w.p);
+                    let p = &w.p;
+                    for (j, &ej) in e.iter().enumerate() {
+                        let d = if i == j { 1.0 } else { 0.0 };
+                        out.df_dv[i][j] = p.df_dv * ej + b * (d - ej);
+                        out.dg_dv[i][j] = p.dg_dv[0] * ej + a * (d - ej);
+                    }
+                    out.df_dz[i][i] = p.df_dz[0];
+                    out.dg_dz[i][i] = p.dg_dz[0];
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build, ParamMap};
+
+    const LAWS: [&str; 9] = [
+        "viscous",
+        "power_viscous",
+        "coulomb_sat",
+        "coulomb_tanh",
+        "stribeck_sat",
+        "stribeck_tanh",
+        "lugre",
+        "dahl",
+        "dankowicz",
+    ];
+
+    fn model(id: &str) -> (AnyModel, PlaneLaw) {
+        let m = build(id, &ParamMap::new()).unwrap();
+        let law = plane_law(&m).unwrap_or_else(|e| panic!("{id}: {e}"));
+        (m, law)
+    }
+
+    /// A state of the model's scale (a fraction of its steady deflection).
+    fn states(m: &AnyModel, law: &PlaneLaw) -> Vec<f64> {
+        if law.n_states() == 0 {
+            return vec![];
+        }
+        // the 1-D steady state at a speed well into sliding
+        let mut z = [0.0];
+        let mut r = [0.0];
+        for _ in 0..200_000 {
+            m.rates(&Input::new(0.0, 0.0, 1e-2), &z, &[], &mut r);
+            z[0] += 1e-7 * r[0];
+        }
+        vec![0.6 * z[0], -0.3 * z[0]]
+    }
+
+    /// Along ±x the law is the 1-D model's, and nothing happens across.
+    #[test]
+    fn along_an_axis_the_plane_law_is_the_1d_law_and_zero_across() {
+        for id in LAWS {
+            let (m, law) = model(id);
+            let z = states(&m, &law);
+            for v in [3e-3, -3e-3, 0.7, -0.7] {
+                let zx: Vec<f64> = z.iter().take(1).copied().collect();
+                let zz = if z.is_empty() { vec![] } else { vec![z[0], 0.0] };
+                let mut g = [0.0; 2];
+                let f = law.eval(&m, 0.0, [v, 0.0], &zz, Some(&mut g[..law.n_states()]));
+                let inp = Input::new(0.0, 0.0, v);
+                let f1 = m.force(&inp, &zx, &[]);
+                let tol = 1e-12 * f1.abs().max(1.0);
+                assert!((f[0] - f1).abs() <= tol, "{id} v = {v}: {} vs {f1}", f[0]);
+                assert!(f[1].abs() <= tol, "{id} v = {v}: across {}", f[1]);
+                if law.n_states() == 2 {
+                    let mut r = [0.0];
+                    m.rates(&inp, &zx, &[], &mut r);
+                    assert!((g[0] - r[0]).abs() <= 1e-12 * r[0].abs().max(1.0), "{id} v = {v}: rate");
+                    assert!(g[1].abs() <= 1e-12 * r[0].abs().max(1.0), "{id}: rate across {}", g[1]);
+                }
+            }
+        }
+    }
+
+    /// Rotating the slip and the states rotates the force and the rates.
+    #[test]
+    fn a_rotated_slip_gives_the_rotated_force() {
+        for id in LAWS {
+            let (m, law) = model(id);
+            let z = states(&m, &law);
+            let v = [2e-3, -1e-3];
+            let mut g = [0.0; 2];
+            let f = law.eval(&m, 0.0, v, &z, Some(&mut g[..law.n_states()]));
+            for th in [0.3f64, 2.0, -1.1] {
+                let (c, s) = (th.cos(), th.sin());
+                let rot = |a: [f64; 2]| [c * a[0] - s * a[1], s * a[0] + c * a[1]];
+                let zr: Vec<f64> = if z.is_empty() { vec![] } else { rot([z[0], z[1]]).to_vec() };
+                let mut gr = [0.0; 2];
+                let fr = law.eval(&m, 0.0, rot(v), &zr, Some(&mut gr[..law.n_states()]));
+                let (fe, ge) = (rot(f), rot(g));
+                let scale = f[0].hypot(f[1]).max(1e-300);
+                for i in 0..2 {
+                    assert!((fr[i] - fe[i]).abs() <= 1e-12 * scale, "{id} θ = {th}: F {fr:?} vs {fe:?}");
+                    let gs = g[0].hypot(g[1]).max(1e-300);
+                    assert!((gr[i] - ge[i]).abs() <= 1e-11 * gs, "{id} θ = {th}: rates {gr:?} vs {ge:?}");
+                }
+            }
+        }
+    }
+
+    /// The partials equal central differences of the force and rates.
+    #[test]
+    fn partials_match_differences() {
+        for id in LAWS {
+            let (m, law) = model(id);
+            let mut w = PlaneWork::new(&law);
+            let z = states(&m, &law);
+            let nz = law.n_states();
+            for v in [[2e-3, -1e-3], [-0.4, 0.9]] {
+                let mut p = PlanePartials::default();
+                law.partials(&m, 0.0, v, &z, &mut w, &mut p);
+                let at = |v: [f64; 2], z: &[f64]| {
+                    let mut g = [0.0; 2];
+                    let f = law.eval(&m, 0.0, v, z, Some(&mut g[..nz]));
+                    (f, g)
+                };
+                for j in 0..2 {
+                    let h = 1e-6 * v[j].abs();
+                    let (mut vp, mut vm) = (v, v);
+                    vp[j] += h;
+                    vm[j] -= h;
+                    let ((fp, gp), (fm, gm)) = (at(vp, &z), at(vm, &z));
+                    for i in 0..2 {
+                        let df = (fp[i] - fm[i]) / (2.0 * h);
+                        let dg = (gp[i] - gm[i]) / (2.0 * h);
+                        let tf = 1e-5 * (df.abs() + p.df_dv[i][j].abs()) + 1e-9;
+                        assert!(
+                            (p.df_dv[i][j] - df).abs() <= tf,
+                            "{id} {v:?}: dF{i}/dv{j} {} vs {df}",
+                            p.df_dv[i][j]
+                        );
+                        let tg = 1e-5 * (dg.abs() + p.dg_dv[i][j].abs()) + 1e-9;
+                        assert!(
+                            (p.dg_dv[i][j] - dg).abs() <= tg,
+                            "{id} {v:?}: dg{i}/dv{j} {} vs {dg}",
+                            p.dg_dv[i][j]
+                        );
+                    }
+                    if nz == 2 {
+                        let h = 1e-6 * z[j].abs();
+                        let (mut zp, mut zm) = (z.clone(), z.clone());
+                        zp[j] += h;
+                        zm[j] -= h;
+                        let ((fp, gp), (fm, gm)) = (at(v, &zp), at(v, &zm));
+                        for i in 0..2 {
+                            let df = (fp[i] - fm[i]) / (2.0 * h);
+                            let dg = (gp[i] - gm[i]) / (2.0 * h);
+                            assert!((p.df_dz[i][j] - df).abs() <= 1e-5 * df.abs().max(1.0), "{id}: dF/dz");
+                            assert!((p.dg_dz[i][j] - dg).abs() <= 1e-5 * dg.abs().max(1.0), "{id}: dg/dz");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Integrated at constant velocity (RK4, fine steps) the bristle laws
+    /// give the forces of the exact per-step update `update_2d`.
+    #[test]
+    fn integrated_at_constant_velocity_the_law_is_the_exact_update() {
+        use crate::update::planar::{init_2d, state_len_2d, update_2d};
+        for id in ["lugre", "dahl", "dankowicz"] {
+            let (m, law) = model(id);
+            let v = [1.5e-3, 2.0e-3];
+            let dt = 2e-3;
+            // exact update over dt
+            let mut st = vec![0.0; state_len_2d(&m).unwrap()];
+            init_2d(&m, &mut st).unwrap();
+            let mut fx = [0.0; 2];
+            update_2d(&m, dt, &[v[0] * dt, v[1] * dt], &[1.0], &mut st, &mut fx).unwrap();
+            // RK4 of the continuous law
+            let n = 20_000;
+            let h = dt / n as f64;
+            let mut z = [0.0; 2];
+            let rate = |z: &[f64; 2]| {
+                let mut g = [0.0; 2];
+                law.eval(&m, 0.0, v, z, Some(&mut g));
+                g
+            };
+            for _ in 0..n {
+                let k1 = rate(&z);
+                let k2 = rate(&[z[0] + 0.5 * h * k1[0], z[1] + 0.5 * h * k1[1]]);
+                let k3 = rate(&[z[0] + 0.5 * h * k2[0], z[1] + 0.5 * h * k2[1]]);
+                let k4 = rate(&[z[0] + h * k3[0], z[1] + h * k3[1]]);
+                for i in 0..2 {
+                    z[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+                }
+            }
+            let f = law.eval(&m, 0.0, v, &z, None);
+            let scale = fx[0].hypot(fx[1]);
+            for i in 0..2 {
+                assert!((f[i] - fx[i]).abs() <= 1e-8 * scale, "{id}: {f:?} vs exact {fx:?}");
+            }
+        }
+    }
+
+    /// Models without a continuous plane law say why.
+    #[test]
+    fn models_without_a_plane_law_name_the_reason() {
+        for (id, why) in [
+            ("coulomb", "friction disk"),
+            ("stribeck", "friction disk"),
+            ("jenkins", "per-step update"),
+            ("magic_formula", "anisotropic"),
+        ] {
+            let e = plane_law(&build(id, &ParamMap::new()).unwrap()).unwrap_err();
+            assert!(e.contains(why), "{id}: {e}");
+        }
+    }
+}

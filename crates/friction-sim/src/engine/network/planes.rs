@@ -1,0 +1,269 @@
+//! Contacts that rub in a plane (between bodies of dim 3, [`crate::system::Plane`]):
+//! taken out of the one-direction contacts when the engine is prepared
+//! ([`lower`]), then their forces and bristle rates, partial derivatives,
+//! powers and output columns.
+//!
+//! Such a contact's friction is the vector law of its model
+//! ([`friction_models::plane`]) at the slip velocity `(vx, vy)`, times its
+//! normal load `N = N(t) max(0, KN (G0 - z))`, the force of its gap on z. It
+//! never sticks: the laws the engine takes in the plane are single-valued
+//! (regularised maps and bristle laws), so there is no constraint row and
+//! no stick/slip decision; opening and closing are the gap's events. While
+//! open the force is zero and the bristles keep following the slip.
+
+use friction_models::plane::{PlaneLaw, PlanePartials, PlaneWork};
+use friction_models::AnyModel;
+
+use crate::engine::network::{Engine, Scratch};
+use crate::system::schedule::Schedule;
+use crate::system::thermal::Dissipator;
+use crate::system::{Member, System};
+
+/// A contact in the plane as the engine runs it.
+#[derive(Debug, Clone)]
+pub(crate) struct PlaneEl {
+    pub name: String,
+    /// The members' x and y coordinates (first, second).
+    pub x: [Member; 2],
+    pub y: [Member; 2],
+    pub model: AnyModel,
+    pub law: PlaneLaw,
+    pub normal: Schedule,
+    /// Its gap (index into the gaps), whose force is the load.
+    pub gap: usize,
+    /// Where its bristles `(zx, zy)` are in the state (set by `Engine::new`).
+    pub z_off: usize,
+    /// Whether its bristles are output columns.
+    pub cols: bool,
+}
+
+/// What [`lower`] makes of a system with contacts in a plane.
+pub(crate) struct Lowered {
+    /// The system without them (the thermal indices of the contacts after
+    /// them moved down).
+    pub sys: System,
+    pub planes: Vec<PlaneEl>,
+    /// `state_columns` of the line contacts, as the whole system decides it.
+    pub state_cols: Vec<bool>,
+    /// The kept columns among the lowered system's and the planes' (these last).
+    pub keep: Option<Vec<usize>>,
+    /// The planes' column names (after all others).
+    pub names: Vec<String>,
+}
+
+/// Take the contacts in a plane out of `sys`.
+pub(crate) fn lower(sys: &System) -> Lowered {
+    let on = sys.state_columns();
+    let names = sys.plane_column_names();
+    let is_plane = |c: usize| sys.planes.iter().any(|p| p.contact == c);
+    let planes = sys
+        .planes
+        .iter()
+        .map(|p| {
+            let c = &sys.contacts[p.contact];
+            PlaneEl {
+                name: c.name.clone(),
+                x: c.between,
+                y: p.lateral,
+                model: c.model.clone(),
+                law: p.law,
+                normal: c.normal.clone(),
+                // every contact in a plane has its own gap (`normal_stiffness`)
+                gap: c.normal_gap.expect("a contact in a plane has its normal gap"),
+                z_off: 0,
+                cols: on[p.contact],
+            }
+        })
+        .collect();
+    let mut low = sys.clone();
+    low.planes.clear();
+    low.contacts =
+        (0..sys.contacts.len()).filter(|&c| !is_plane(c)).map(|c| sys.contacts[c].clone()).collect();
+    // contact indices of the thermal part: the planes carry no heat nor
+    // laws (`check_planes`), the others move down past them
+    let moved = |c: usize| c - (0..c).filter(|&k| is_plane(k)).count();
+    for (e, _) in &mut low.thermal.heat {
+        if let Dissipator::Contact(c) = e {
+            *c = moved(*c);
+        }
+    }
+    for (c, _) in &mut low.thermal.laws {
+        *c = moved(*c);
+    }
+    for (c, _) in &mut low.thermal.model_laws {
+        *c = moved(*c);
+    }
+    let state_cols = (0..sys.contacts.len()).filter(|&c| !is_plane(c)).map(|c| on[c]).collect();
+    let all: Vec<String> = low.all_column_names().into_iter().chain(names.iter().cloned()).collect();
+    let keep = crate::system::keep_of(&all, sys.solver.columns.as_deref());
+    Lowered { sys: low, planes, state_cols, keep, names }
+}
+
+/// One contact in a plane at one instant: its slip velocity, its normal load
+/// factor `N(t)` (0 where negative), its load and its force per unit load.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PlaneAt {
+    pub v: [f64; 2],
+    pub factor: f64,
+    pub n: f64,
+    pub f: [f64; 2],
+}
+
+impl Engine<'_> {
+    /// The slip (position, velocity) of plane `p` along x and y.
+    #[inline]
+    fn plane_slip(&self, y: &[f64], s: &Scratch, p: &PlaneEl) -> ([f64; 2], [f64; 2]) {
+        let (xa, va) = self.pos(y, s, p.x[0]);
+        let (xb, vb) = self.pos(y, s, p.x[1]);
+        let (ya, wa) = self.pos(y, s, p.y[0]);
+        let (yb, wb) = self.pos(y, s, p.y[1]);
+        ([xa - xb, ya - yb], [va - vb, wa - wb])
+    }
+
+    /// Plane `p` at (t, y), with `dz` its bristles' rates.
+    #[inline]
+    pub(crate) fn plane_at(
+        &self,
+        t: f64,
+        y: &[f64],
+        s: &Scratch,
+        p: usize,
+        dz: Option<&mut [f64]>,
+    ) -> PlaneAt {
+        let pl = &self.planes[p];
+        let (_, v) = self.plane_slip(y, s, pl);
+        let factor = pl.normal.value(t).max(0.0);
+        let n = factor * self.gap_force(y, s, pl.gap).force;
+        let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
+        let f = pl.law.eval(&pl.model, t, v, z, dz);
+        PlaneAt { v, factor, n, f }
+    }
+
+    /// Add every plane's force to its members (`-N F` on the first, `+N F`
+    /// on the second, along x and y) and, with `dy`, its bristles' rates;
+    /// keeps each one's slip velocity and force for the powers.
+    pub(crate) fn plane_forces(&self, t: f64, y: &[f64], s: &mut Scratch, mut dy: Option<&mut [f64]>) {
+        for (p, pl) in self.planes.iter().enumerate() {
+            let nz = pl.law.n_states();
+            let dz = dy.as_deref_mut().map(|dy| &mut dy[pl.z_off..pl.z_off + nz]);
+            let at = self.plane_at(t, y, s, p, dz);
+            let fx = at.n * at.f[0];
+            let fy = at.n * at.f[1];
+            Self::add_force(s, pl.x[0], -fx);
+            Self::add_force(s, pl.x[1], fx);
+            Self::add_force(s, pl.y[0], -fy);
+            Self::add_force(s, pl.y[1], fy);
+            s.plane[p] = (at.v, [fx, fy], at.n);
+        }
+    }
+
+    /// Each plane's power `N F·v` (the rate of its work quadrature), from
+    /// the last evaluation.
+    pub(crate) fn plane_powers(&self, s: &Scratch, g: &mut [f64]) {
+        for (gp, (v, f, _)) in g.iter_mut().zip(&s.plane) {
+            *gp = f[0] * v[0] + f[1] * v[1];
+        }
+    }
+
+    /// Plane `p`'s output columns at (t, y): `Fx`, `Fy` (on its first
+    /// member), `sx`, `sy`, `svx`, `svy`, `N` and its state (open or sliding).
+    pub(crate) fn plane_row(&self, t: f64, y: &[f64], s: &Scratch, p: usize) -> [f64; 8] {
+        let pl = &self.planes[p];
+        let (x, _) = self.plane_slip(y, s, pl);
+        let at = self.plane_at(t, y, s, p, None);
+        let state = if at.n > 0.0 { 2 } else { 0 };
+        [
+            -at.n * at.f[0],
+            -at.n * at.f[1],
+            x[0],
+            x[1],
+            at.v[0],
+            at.v[1],
+            at.n,
+            crate::system::CONTACT_STATES[state].0,
+        ]
+    }
+}
+
+/// The planes' partial derivatives at one (t, y) for the Jacobian.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlaneJac {
+    pub parts: Vec<(PlanePartials, PlaneAt)>,
+    work: Vec<PlaneWork>,
+}
+
+impl PlaneJac {
+    pub(crate) fn new(planes: &[PlaneEl]) -> Self {
+        PlaneJac {
+            parts: vec![Default::default(); planes.len()],
+            work: planes.iter().map(|p| PlaneWork::new(&p.law)).collect(),
+        }
+    }
+}
+
+impl Engine<'_> {
+    /// Fill the planes' partials at (t, y).
+    pub(crate) fn plane_partials(&self, t: f64, y: &[f64], s: &Scratch, pj: &mut PlaneJac) {
+        for (p, pl) in self.planes.iter().enumerate() {
+            let at = self.plane_at(t, y, s, p, None);
+            let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
+            let (parts, w) = (&mut pj.parts[p], &mut pj.work[p]);
+            pl.law.partials(&pl.model, t, at.v, z, w, &mut parts.0);
+            parts.1 = at;
+        }
+    }
+
+    /// The planes' part of `J v`: the change of their forces into `df` (per
+    /// body) and their bristles' rates into `jv`. `gap` holds the gaps'
+    /// slopes. With `probing` every entry any state could make non-zero.
+    pub(crate) fn plane_jvp(
+        &self,
+        pj: &PlaneJac,
+        gap: &[(f64, f64)],
+        v: &[f64],
+        df: &mut [f64],
+        jv: &mut [f64],
+        probing: bool,
+    ) {
+        let add = |df: &mut [f64], m: Member, f: f64| {
+            if let Member::Body(i) = m {
+                df[i] += f;
+            }
+        };
+        let vel = |m: Member| if let Member::Body(i) = m { v[self.nb + i] } else { 0.0 };
+        let pos = |m: Member| if let Member::Body(i) = m { v[i] } else { 0.0 };
+        for (pl, (pp, at)) in self.planes.iter().zip(&pj.parts) {
+            let dv = [vel(pl.x[0]) - vel(pl.x[1]), vel(pl.y[0]) - vel(pl.y[1])];
+            let nz = pl.law.n_states();
+            let dz = &v[pl.z_off..pl.z_off + nz];
+            let g = &self.sys.gaps[pl.gap];
+            let (ks, kv) = if probing { (1.0, 1.0) } else { gap[pl.gap] };
+            let factor = if probing { 1.0 } else { at.factor };
+            let dn = factor
+                * (ks * (pos(g.between[1]) - pos(g.between[0]))
+                    + kv * (vel(g.between[1]) - vel(g.between[0])));
+            // a disengaged contact may engage later
+            let n = if probing { at.n.max(1.0) } else { at.n };
+            let mut dfp = [0.0; 2];
+            for (i, d) in dfp.iter_mut().enumerate() {
+                let mut a = pp.df_dv[i][0] * dv[0] + pp.df_dv[i][1] * dv[1];
+                for (j, dzj) in dz.iter().enumerate() {
+                    a += pp.df_dz[i][j] * dzj;
+                }
+                let f = if probing { 1.0 } else { at.f[i] };
+                *d = n * a + f * dn;
+            }
+            add(df, pl.x[0], -dfp[0]);
+            add(df, pl.x[1], dfp[0]);
+            add(df, pl.y[0], -dfp[1]);
+            add(df, pl.y[1], dfp[1]);
+            for i in 0..nz {
+                let mut r = pp.dg_dv[i][0] * dv[0] + pp.dg_dv[i][1] * dv[1];
+                for (j, dzj) in dz.iter().enumerate() {
+                    r += pp.dg_dz[i][j] * dzj;
+                }
+                jv[pl.z_off + i] = r;
+            }
+        }
+    }
+}
