@@ -682,6 +682,39 @@ pub(crate) mod tests {
         }
     }
 
+    /// A contact in a plane (bodies of dim 3) pressed into its floor, with
+    /// a bristle law and with a regularised map, sliding in an arbitrary
+    /// direction: its forces through x and y, its load through z and its
+    /// bristles' rates.
+    #[test]
+    fn jacobian_products_follow_a_contact_in_a_plane() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let text = std::fs::read_to_string(root.join("spatial_joint.toml")).unwrap();
+        let tanh = text.replace(
+            "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }",
+            "model = \"coulomb_tanh\"\nparams = { fc = 0.3, ktanh = 300.0 }",
+        );
+        assert_ne!(tanh, text);
+        for (name, text, seed) in [("lugre", &text, 29), ("coulomb_tanh", &tanh, 31)] {
+            let sys = scenario::parse(text, "spatial_joint.toml", &root).unwrap();
+            let e = Engine::new(&sys);
+            assert_eq!(e.planes.len(), 1);
+            let mut y = e.initial_state();
+            let mut s = seed;
+            // x, y, z of the body; z into the floor; velocities of 0.01 m/s
+            y[0] = 1e-3 * next(&mut s);
+            y[1] = 1e-3 * next(&mut s);
+            y[2] = -2e-4;
+            for v in &mut y[3..6] {
+                *v = 0.02 * next(&mut s);
+            }
+            for z in &mut y[6..e.q_off] {
+                *z = 1e-5 * next(&mut s);
+            }
+            check(name, &e, &mut y, seed);
+        }
+    }
+
     /// Gaps in each branch of their force law: in contact with the damping
     /// force free, held at the spring force (compressing fast), released
     /// (separating fast), and out of contact; between bodies, the ground

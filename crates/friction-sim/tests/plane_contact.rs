@@ -1,0 +1,256 @@
+//! Contacts that rub in a plane (bodies of dim 3 with `normal_stiffness`):
+//! a puck sliding straight and one driven round a circle by a rotating
+//! force against their closed forms, a puck bouncing off the floor while it
+//! slides, the contact rubbing along one direction against the dim-2
+//! contact, every integration method on the example, and the refusals.
+
+use std::f64::consts::PI;
+use std::path::Path;
+
+use friction_sim::{scenario, simulate, Outcome, SimError, System};
+
+fn parse(text: &str) -> Result<System, SimError> {
+    scenario::parse(text, "plane.toml", Path::new("."))
+}
+
+fn run(text: &str) -> Outcome {
+    let out = simulate(&parse(text).unwrap()).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    out
+}
+
+/// A puck of mass `m` of dim 3 resting on a penalty floor under its weight
+/// (z at equilibrium), with velocity `v0` and `extra` forces; contact `c`.
+fn puck(m: f64, kn: f64, v0: [f64; 3], contact: &str, extra: &str, solver: &str) -> String {
+    let w = 9.81 * m;
+    format!(
+        "[[body]]\nname = \"m\"\nmass = {m}\ndim = 3\nx0 = [0.0, 0.0, {z0:e}]\nv0 = [{}, {}, {}]\n\
+         [[force]]\nname = \"weight\"\non = \"m\"\ndirection = \"z\"\nvalue = {:e}\n{extra}\n\
+         [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\n{contact}\nnormal_stiffness = {kn:e}\ngap = 0.0\n\
+         [solver]\n{solver}\n",
+        v0[0],
+        v0[1],
+        v0[2],
+        -w,
+        z0 = -w / kn,
+    )
+}
+
+/// Sliding straight along (3, 4)/5 with regularised Coulomb friction
+/// (`tanh` saturated at these speeds): it slows at `Fc N / m` along its
+/// velocity, `s(t) = v0 t - Fc g t²/2`, with the force `Fc N` against the
+/// velocity and nothing across it; the contact's work is the kinetic
+/// energy lost.
+#[test]
+fn a_puck_sliding_in_the_plane_slows_at_fc_g_along_its_velocity() {
+    let (m, kn, fc, v0) = (2.0, 1e5, 0.5, 0.5);
+    let text = puck(
+        m,
+        kn,
+        [0.6 * v0, 0.8 * v0, 0.0],
+        "model = \"coulomb_tanh\"\nparams = { fc = 0.5, ktanh = 1e6 }",
+        "",
+        "t_end = 0.08\noutput_dt = 0.004\nrtol = 1e-10",
+    );
+    let out = run(&text);
+    let a = fc * 9.81;
+    let (t, x, y) = (out.series("t"), out.series("x.m"), out.series("y.m"));
+    let (fx, fy, n) = (out.series("Fx.c"), out.series("Fy.c"), out.series("N.c"));
+    let (svx, svy) = (out.series("svx.c"), out.series("svy.c"));
+    for i in 0..t.len() {
+        let s = v0 * t[i] - 0.5 * a * t[i] * t[i];
+        assert!(
+            (x[i] - 0.6 * s).abs() < 1e-12 && (y[i] - 0.8 * s).abs() < 1e-12,
+            "t = {}: x {} y {}",
+            t[i],
+            x[i],
+            y[i]
+        );
+        assert!((n[i] - m * 9.81).abs() < 1e-9, "t = {}: N = {}", t[i], n[i]);
+        assert!((fx[i] + 0.6 * fc * n[i]).abs() < 1e-9 && (fy[i] + 0.8 * fc * n[i]).abs() < 1e-9);
+        let v = v0 - a * t[i];
+        assert!((svx[i] - 0.6 * v).abs() < 1e-11 && (svy[i] - 0.8 * v).abs() < 1e-11);
+    }
+    let te = *t.last().unwrap();
+    let lost = 0.5 * m * (v0 * v0 - (v0 - a * te).powi(2));
+    let work = out.energy.contacts.iter().find(|c| c.0 == "c").unwrap().1;
+    assert!((work - lost).abs() < 1e-9 * lost, "work {work} J, kinetic energy lost {lost} J");
+}
+
+/// A rotating force of constant magnitude P drives the puck round a
+/// circle: in the steady motion the force balances the centripetal
+/// inertia and a friction μN along the tangent, `P² = (m ω² r)² + (μN)²`.
+/// Started on that orbit the puck stays on it (x = r cos ωt, y = r sin ωt),
+/// and the friction force is μN against the velocity at every row, in a
+/// direction that turns with it; its work is `μN ω r t`.
+#[test]
+fn a_rotating_force_drives_the_puck_round_its_circle_with_friction_mu_n_against_the_velocity() {
+    let (m, kn, mu, r, f) = (1.0, 1e5, 0.3, 0.01, 5.0);
+    let w = 2.0 * PI * f;
+    let n = 9.81 * m;
+    let (c, t) = (m * w * w * r, mu * n);
+    let p = c.hypot(t);
+    let (ax, ay) = ((-c).atan2(-t), t.atan2(-c));
+    let sine = |name: &str, dir: &str, phase: f64| {
+        format!(
+            "[[force]]\nname = \"{name}\"\non = \"m\"\ndirection = \"{dir}\"\n\
+             value = {{ type = \"sine\", amplitude = {p:e}, frequency = {f}, phase = {phase:e} }}\n"
+        )
+    };
+    let text = puck(
+        m,
+        kn,
+        [0.0, w * r, 0.0],
+        "model = \"coulomb_tanh\"\nparams = { fc = 0.3, ktanh = 1e4 }",
+        &(sine("px", "x", ax) + &sine("py", "y", ay)),
+        "t_end = 0.5\noutput_dt = 0.005\nrtol = 1e-10",
+    );
+    let text = text.replace("x0 = [0.0, 0.0,", &format!("x0 = [{r:e}, 0.0,"));
+    let out = run(&text);
+    let (tt, x, y) = (out.series("t"), out.series("x.m"), out.series("y.m"));
+    let (fx, fy, vx, vy) = (out.series("Fx.c"), out.series("Fy.c"), out.series("vx.m"), out.series("vy.m"));
+    let mut worst: f64 = 0.0;
+    for i in 0..tt.len() {
+        let ph = w * tt[i];
+        worst = worst.max((x[i] - r * ph.cos()).abs().max((y[i] - r * ph.sin()).abs()));
+        let v = vx[i].hypot(vy[i]);
+        // μN against the velocity
+        assert!((fx[i] + t * vx[i] / v).abs() < 1e-9 * t && (fy[i] + t * vy[i] / v).abs() < 1e-9 * t);
+    }
+    assert!(worst < 1e-7 * r, "off the circle by {worst} m (r = {r} m)");
+    let te = *tt.last().unwrap();
+    let work = out.energy.contacts.iter().find(|c| c.0 == "c").unwrap().1;
+    assert!((work - t * w * r * te).abs() < 1e-6 * work, "work {work} J, closed form {} J", t * w * r * te);
+}
+
+/// A puck thrown onto the floor while it slides along (1, 1)/√2 (no
+/// weight): in contact z is half a period of `m z'' = -kn z`, `π √(m/kn)`,
+/// the friction μN slows the tangential speed by `2 μ |vz0|` along its
+/// direction, and while it flies there is no load and no friction.
+#[test]
+fn a_puck_bouncing_while_it_slides_stays_pi_sqrt_m_over_kn_and_loses_two_mu_vz_along_its_path() {
+    let (m, kn, mu, vt, vz0, z0) = (0.5_f64, 2e4_f64, 0.3, 1.0, -1.0_f64, 0.01);
+    let text = format!(
+        "[[body]]\nname = \"m\"\nmass = {m}\ndim = 3\nx0 = [0.0, 0.0, {z0}]\nv0 = [{e}, {e}, {vz0}]\n\
+         [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\nmodel = \"coulomb_tanh\"\n\
+         params = {{ fc = {mu}, ktanh = 1e5 }}\nnormal_stiffness = {kn:e}\ngap = 0.0\n\
+         [solver]\nt_end = 0.04\noutput_dt = 1e-4\nrtol = 1e-10\n",
+        e = vt / 2f64.sqrt()
+    );
+    let out = run(&text);
+    let ev: Vec<_> = out.events.iter().filter(|e| e.contact == "gap:c.normal").collect();
+    assert_eq!(ev.len(), 2, "{:?}", out.events);
+    let contact = PI * (m / kn).sqrt();
+    assert!((ev[0].t - z0 / vz0.abs()).abs() < 1e-12);
+    assert!(
+        (ev[1].t - ev[0].t - contact).abs() < 1e-10,
+        "contact lasted {} s, closed form {contact} s",
+        ev[1].t - ev[0].t
+    );
+    let (t, vx, vy) = (out.series("t"), out.series("vx.m"), out.series("vy.m"));
+    let (fx, fy, n, state) =
+        (out.series("Fx.c"), out.series("Fy.c"), out.series("N.c"), out.series("state.c"));
+    for i in 0..t.len() {
+        let open = t[i] < ev[0].t || t[i] > ev[1].t;
+        if open {
+            assert!(n[i] == 0.0 && fx[i] == 0.0 && fy[i] == 0.0 && state[i] == 0.0, "t = {}: flying", t[i]);
+        } else {
+            assert!(n[i] >= 0.0, "the floor pulls at t = {}", t[i]);
+        }
+        // the direction of the slip never turns
+        assert!((vx[i] - vy[i]).abs() < 1e-12, "t = {}: vx {} vy {}", t[i], vx[i], vy[i]);
+    }
+    let after = vt - 2.0 * mu * vz0.abs();
+    let last = vx.last().unwrap().hypot(*vy.last().unwrap());
+    assert!((last - after).abs() < 1e-8, "leaves at {last} m/s, closed form {after} m/s");
+}
+
+/// Rubbing along x only (nothing moves it along y), a LuGre contact in the
+/// plane is the dim-2 contact of the same model: the same positions,
+/// velocities, forces and loads (1.5e-10 of the amplitude at rtol 1e-12;
+/// the difference shrinks with the tolerance: 2e-7 at 1e-8).
+#[test]
+fn rubbing_along_one_direction_the_plane_contact_is_the_line_contact() {
+    let lugre = "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.1, fc = 0.3, fs = 0.4, vs = 1e-3 }";
+    // the tolerances of the two runs' difference: their step sequences differ
+    let solver = "t_end = 0.5\noutput_dt = 1e-3\nrtol = 1e-12\natol = { position = 1e-15, velocity = 1e-13, state = 1e-15 }";
+    let shake = "[[force]]\nname = \"p\"\non = \"m\"\nvalue = { type = \"sine\", amplitude = 5.0, frequency = 8.0 }\n\
+                 [[spring]]\nname = \"k\"\nbetween = [\"m\", \"ground\"]\nstiffness = 2e3\n";
+    let plane = puck(1.0, 1e5, [0.0; 3], lugre, shake, solver);
+    let line = plane
+        .replace("dim = 3", "dim = 2")
+        .replace("x0 = [0.0, 0.0,", "x0 = [0.0,")
+        .replace("v0 = [0, 0, 0]", "v0 = [0, 0]")
+        .replace("direction = \"z\"", "direction = \"y\"");
+    assert_ne!(line, plane);
+    let (a, b) = (run(&plane), run(&line));
+    // the rows between steps are the method's dense output, whose error in
+    // the stiff bristle (and so in the velocity and force) does not shrink
+    // with the tolerance as the steps' does: 4e-9 of vx and 3e-6 of F at
+    // rtol 1e-10 and 1e-12 alike, where x agrees to 1.4e-9 and 1.5e-10
+    for (pa, pb, tol) in [
+        ("x.m", "x.m", 1e-9),
+        ("z.m", "y.m", 1e-9),
+        ("N.c", "N.c", 1e-9),
+        ("vx.m", "vx.m", 1e-7),
+        ("Fx.c", "F.c", 2e-5),
+    ] {
+        let (u, v) = (a.series(pa), b.series(pb));
+        let scale = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let diff = u.iter().zip(&v).fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+        assert!(diff <= tol * scale, "{pa} vs {pb}: {diff} of {scale}");
+    }
+    let ymax = a.series("y.m").iter().fold(0.0f64, |m, y| m.max(y.abs()));
+    // the lifted law rounds across the slip: (σ1 + σ2) s against σ1 s + σ2 s
+    assert!(ymax < 1e-9 * 4.7e-3, "nothing moves it along y, but y reaches {ymax} m");
+    let fy = a.series("Fy.c").iter().fold(0.0f64, |m, f| m.max(f.abs()));
+    // at the reversals (|v| -> 0) the slip's direction follows the rounding-
+    // level vy: 5e-6 of the force there
+    assert!(fy < 1e-4 * 3.18, "no force across, but Fy reaches {fy} N");
+}
+
+/// examples/spatial_joint.toml by every method: the same motion and forces
+/// within the tolerance (the implicit methods through the Jacobian of the
+/// plane's law, its load and its bristles).
+#[test]
+fn every_method_runs_the_spatial_joint_alike() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let text = std::fs::read_to_string(root.join("spatial_joint.toml")).unwrap();
+    let short = text.replace("t_end = 1.0", "t_end = 0.3").replace("rtol = 1e-8", "rtol = 1e-9");
+    let reference = run(&short.replace("[solver]", "[solver]\nmethod = \"dop853\""));
+    for method in ["radau5", "bdf", "esdirk34", "rodas5p", "auto"] {
+        let out = run(&short.replace("[solver]", &format!("[solver]\nmethod = \"{method}\"")));
+        for c in ["x.m", "y.m", "z.m", "Fx.c", "Fy.c", "N.c"].map(|c| c.replace(".c", ".j")) {
+            let (u, v) = (out.series(&c), reference.series(&c));
+            let scale = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            let diff = u.iter().zip(&v).fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+            assert!(diff <= 2e-4 * scale, "{method}: {c} differs from dop853's by {diff} of {scale}");
+        }
+    }
+}
+
+/// A contact in the plane whose model has no continuous law there, or that
+/// would heat a thermal node, is refused naming the model and the reason.
+#[test]
+fn plane_contacts_without_a_law_or_with_heat_are_refused_with_the_reason() {
+    let solver = "t_end = 0.1";
+    for (contact, want) in [
+        (
+            "model = \"jenkins\"\nparams = { kt = 1e4, fs = 0.3 }",
+            &["model `jenkins` cannot", "per-step update", "lugre"][..],
+        ),
+        ("model = \"stribeck\"", &["model `stribeck` cannot", "friction disk"][..]),
+        ("model = \"magic_formula\"", &["model `magic_formula` cannot", "anisotropic"][..]),
+        ("model = \"dahl\"\nparams = { exponent = 2.0 }", &["model `dahl` cannot", "exponent"][..]),
+    ] {
+        let e = parse(&puck(1.0, 1e5, [0.0; 3], contact, "", solver)).unwrap_err().to_string();
+        for w in want {
+            assert!(e.contains(w), "{contact}: {e}");
+        }
+        assert!(e.contains("plane.toml") && e.contains("two tangential directions"), "{e}");
+    }
+    let heated = puck(1.0, 1e5, [0.0; 3], "model = \"lugre\"\nheat = \"pad\"", "", solver)
+        + "[[thermal]]\nname = \"pad\"\ncapacity = 100.0\nT0 = 300.0\n";
+    let e = parse(&heated).unwrap_err().to_string();
+    assert!(e.contains("does not heat a thermal node") && e.contains("\"c\""), "{e}");
+}
