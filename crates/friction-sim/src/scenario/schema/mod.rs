@@ -410,7 +410,10 @@ pub const TABLES: &[Table] = &[
                  parameters are those at N = 1), and is open (no force, no stick; the model's state \
                  follows the slip) where N = 0. Its penalty is the gap `NAME.normal` (column \
                  `F.NAME.normal`, events open/closed); the load is the column `N.NAME` [N], the state `state.NAME` (0 open, 1 stuck, 2 sliding). Between \
-                 members of dim 3 (two tangential directions) it is refused: not in the engine yet",
+                 members of dim 3 the normal is z and the contact rubs along x and y at once with its model's vector \
+                 law (regularised maps along the slip velocity, LuGre, Dahl and Dankowicz bristles in the plane): \
+                 columns `Fx.NAME`, `Fy.NAME`, `sx.NAME`, `sy.NAME`, `svx.NAME`, `svy.NAME`, `N.NAME`, \
+                 `state.NAME` (0 open, 2 sliding); set-valued and slider models are refused there with the reason",
             ),
             key(
                 "gap",
@@ -418,7 +421,7 @@ pub const TABLES: &[Table] = &[
                 "m",
                 "0",
                 false,
-                "with `normal_stiffness`: the clearance G0; in contact while y < G0",
+                "with `normal_stiffness`: the clearance G0; in contact while y < G0 (z < G0 between members of dim 3)",
             ),
             key(
                 "heat",
