@@ -254,3 +254,31 @@ fn plane_contacts_without_a_law_or_with_heat_are_refused_with_the_reason() {
     let e = parse(&heated).unwrap_err().to_string();
     assert!(e.contains("does not heat a thermal node") && e.contains("\"c\""), "{e}");
 }
+
+/// `[solver] columns` picks the plane's columns by name like any other,
+/// and every column has its unit (in the run's outcome as in the scenario's
+/// list of columns).
+#[test]
+fn the_plane_columns_are_kept_by_name_with_their_units() {
+    let text = puck(
+        1.0,
+        1e5,
+        [0.1, 0.0, 0.0],
+        "model = \"lugre\"",
+        "",
+        "t_end = 0.01\noutput_dt = 0.005\ncolumns = [\"x.m\", \"Fy.c\", \"N.c\", \"svx.c\", \"z.c.1\"]\nstates = \"all\"",
+    );
+    let sys = parse(&text).unwrap();
+    let out = run(&text);
+    assert_eq!(out.columns, ["t", "x.m", "Fy.c", "svx.c", "N.c", "z.c.1"]);
+    assert_eq!(out.units, ["s", "m", "N", "m/s", "N", "m"]);
+    assert_eq!(friction_sim::units::column_units(&sys), out.units);
+    let text = text.replace("columns = [\"x.m\", \"Fy.c\", \"N.c\", \"svx.c\", \"z.c.1\"]\n", "");
+    let all = run(&text);
+    assert_eq!(all.units, friction_sim::units::column_units(&parse(&text).unwrap()));
+    assert_eq!(all.columns.len(), all.units.len());
+    assert_eq!(
+        &all.columns[all.columns.len() - 10..],
+        ["Fx.c", "Fy.c", "sx.c", "sy.c", "svx.c", "svy.c", "N.c", "state.c", "z.c.0", "z.c.1"]
+    );
+}

@@ -100,7 +100,14 @@ pub fn column_units(sys: &System) -> Vec<String> {
 /// [`column_units`] of the columns `keep` (positions among every column;
 /// `None`: all), as the engine has them already.
 pub(crate) fn kept_column_units(sys: &System, keep: Option<&[usize]>) -> Vec<String> {
+    kept_units_with(sys, &[], keep)
+}
+
+/// [`kept_column_units`] with the units `extra` after all of `sys`'s (the
+/// engine's contacts in a plane, which its lowered system no longer has).
+pub(crate) fn kept_units_with(sys: &System, extra: &[String], keep: Option<&[usize]>) -> Vec<String> {
     let mut all = all_column_units(sys);
+    all.extend(extra.iter().cloned());
     match keep {
         None => all,
         Some(k) => k.iter().map(|&i| std::mem::take(&mut all[i])).collect(),
@@ -152,7 +159,15 @@ fn all_column_units(sys: &System) -> Vec<String> {
         }
     }
     u.extend(sys.thermal.column_units());
-    // the contacts in a plane: Fx, Fy, sx, sy, svx, svy, N, state, z
+    u.extend(plane_column_units(sys));
+    u
+}
+
+/// The units of the columns of the contacts in a plane
+/// ([`System::plane_column_names`]): Fx, Fy, sx, sy, svx, svy, N, state, z.
+pub(crate) fn plane_column_units(sys: &System) -> Vec<String> {
+    let on = sys.state_columns();
+    let mut u = Vec::new();
     for p in &sys.planes {
         let c = &sys.contacts[p.contact];
         let k = Kind::Translational;

@@ -145,7 +145,11 @@ impl Engine<'_> {
             }
             Err(e) => Outcome {
                 columns: self.columns(),
-                units: crate::system::units::kept_column_units(&self.sys, self.keep.as_deref()),
+                units: crate::system::units::kept_units_with(
+                    &self.sys,
+                    &self.plane_units,
+                    self.keep.as_deref(),
+                ),
                 rows: Vec::new(),
                 events: Vec::new(),
                 stats: Default::default(),

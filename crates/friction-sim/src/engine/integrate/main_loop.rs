@@ -496,7 +496,7 @@ impl Engine<'_> {
         }
         let out = Outcome {
             columns: self.columns(),
-            units: crate::system::units::kept_column_units(&self.sys, self.keep.as_deref()),
+            units: crate::system::units::kept_units_with(&self.sys, &self.plane_units, self.keep.as_deref()),
             rows: Vec::new(),
             events,
             stats: Stats {

@@ -312,8 +312,9 @@ pub struct Engine<'s> {
     /// structures' (from `plane_q` on in the quadratures).
     pub(crate) planes: Vec<planes::PlaneEl>,
     pub(crate) plane_q: usize,
-    /// Their column names (after all others).
+    /// Their column names and units (after all others).
     pub(crate) plane_names: Vec<String>,
+    pub(crate) plane_units: Vec<String>,
 }
 
 /// Why the forces of a set of active rows are not unique.
@@ -342,7 +343,7 @@ impl<'s> Engine<'s> {
             (sysref, Vec::new(), None)
         } else {
             let l = planes::lower(&sysref);
-            (SysRef::Owned(Box::new(l.sys)), l.planes, Some((l.state_cols, l.keep, l.names)))
+            (SysRef::Owned(Box::new(l.sys)), l.planes, Some((l.state_cols, l.keep, l.names, l.units)))
         };
         let sys: &System = &sysref;
         let nb = sys.bodies.len();
@@ -408,9 +409,9 @@ impl<'s> Engine<'s> {
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let normal_gaps = sys.contacts.iter().any(|c| c.normal_gap.is_some());
-        let (state_cols, keep, plane_names) = match plane_cols {
-            Some((s, k, n)) => (s, k, n),
-            None => (sys.state_columns(), sys.column_keep(), Vec::new()),
+        let (state_cols, keep, plane_names, plane_units) = match plane_cols {
+            Some((s, k, n, u)) => (s, k, n, u),
+            None => (sys.state_columns(), sys.column_keep(), Vec::new(), Vec::new()),
         };
         let nstops = sys.stops.len();
         let zcap = sys.contacts.iter().map(|c| c.model.n_states()).max().unwrap_or(0);
@@ -483,6 +484,7 @@ impl<'s> Engine<'s> {
             planes,
             plane_q,
             plane_names,
+            plane_units,
         };
         *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);
         let all = e.all_picks();

@@ -47,8 +47,9 @@ pub(crate) struct Lowered {
     pub state_cols: Vec<bool>,
     /// The kept columns among the lowered system's and the planes' (these last).
     pub keep: Option<Vec<usize>>,
-    /// The planes' column names (after all others).
+    /// The planes' column names and units (after all others).
     pub names: Vec<String>,
+    pub units: Vec<String>,
 }
 
 /// Take the contacts in a plane out of `sys`.
@@ -96,7 +97,8 @@ pub(crate) fn lower(sys: &System) -> Lowered {
     let state_cols = (0..sys.contacts.len()).filter(|&c| !is_plane(c)).map(|c| on[c]).collect();
     let all: Vec<String> = low.all_column_names().into_iter().chain(names.iter().cloned()).collect();
     let keep = crate::system::keep_of(&all, sys.solver.columns.as_deref());
-    Lowered { sys: low, planes, state_cols, keep, names }
+    let units = crate::system::units::plane_column_units(sys);
+    Lowered { sys: low, planes, state_cols, keep, names, units }
 }
 
 /// One contact in a plane at one instant: its slip velocity, its normal load

@@ -1,0 +1,76 @@
+"""A contact that rubs in a plane (bodies of dim 3 with ``normal_stiffness``)
+from Python and through an FMU: its columns ``Fx``, ``Fy``, ``N`` against a
+closed form, and the FMU against ``friction run``."""
+
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import friction
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SPATIAL = ROOT / "examples" / "spatial_joint.toml"
+
+
+def test_a_puck_sliding_in_the_plane_slows_at_fc_g_along_its_velocity():
+    # 2 kg at 0.5 m/s along (3, 4)/5 on a penalty floor under its weight,
+    # regularised Coulomb friction saturated at these speeds: it slows at
+    # Fc g along its velocity, and the force is Fc N against it
+    m, kn, fc, v0, g = 2.0, 1e5, 0.5, 0.5, 9.81
+    d = {
+        "name": "puck",
+        "body": [{"name": "m", "mass": m, "dim": 3, "x0": [0.0, 0.0, -m * g / kn],
+                  "v0": [0.6 * v0, 0.8 * v0, 0.0]}],
+        "force": [{"name": "w", "on": "m", "direction": "z", "value": -m * g}],
+        "contact": [{"name": "c", "between": ["m", "ground"], "model": "coulomb_tanh",
+                     "params": {"fc": fc, "ktanh": 1e6}, "normal_stiffness": kn, "gap": 0.0}],
+        "solver": {"t_end": 0.08, "output_dt": 0.004, "rtol": 1e-10},
+    }
+    r = friction.simulate(d)
+    t = r.t
+    s = v0 * t - 0.5 * fc * g * t * t
+    np.testing.assert_allclose(r.columns["x.m"], 0.6 * s, atol=1e-12)
+    np.testing.assert_allclose(r.columns["y.m"], 0.8 * s, atol=1e-12)
+    n = r.columns["N.c"]
+    np.testing.assert_allclose(n, m * g, rtol=1e-9)
+    np.testing.assert_allclose(r.columns["Fx.c"], -0.6 * fc * n, rtol=1e-9)
+    np.testing.assert_allclose(r.columns["Fy.c"], -0.8 * fc * n, rtol=1e-9)
+    assert r.units["Fx.c"] == "N" and r.units["svy.c"] == "m/s"
+    assert np.all(r.columns["state.c"] == 2.0)
+
+
+def test_a_plane_contact_with_a_set_valued_model_is_refused_with_the_reason():
+    d = {
+        "name": "bad",
+        "body": [{"name": "m", "mass": 1.0, "dim": 3}],
+        "contact": [{"name": "c", "between": ["m", "ground"], "model": "coulomb",
+                     "normal_stiffness": 1e5, "gap": 0.0}],
+        "solver": {"t_end": 0.1},
+    }
+    with pytest.raises(ValueError, match="friction disk"):
+        friction.simulate(d)
+
+
+def test_spatial_joint_fmu_matches_friction_run(cli, tmp_path):
+    fmpy = pytest.importorskip("fmpy")
+    text = SPATIAL.read_text().replace("t_end = 1.0", "t_end = 0.3").replace("rtol = 1e-8", "rtol = 1e-10")
+    scenario = tmp_path / "spatial.toml"
+    scenario.write_text(text)
+    fmu = tmp_path / "spatial.fmu"
+    r = subprocess.run([cli, "fmu", str(scenario), "-o", str(fmu)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    res = fmpy.simulate_fmu(str(fmu), output_interval=0.01)
+    r = subprocess.run([cli, "run", str(scenario), "--out", str(tmp_path / "run")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / "run" / "timeseries.csv") as f:
+        lines = [ln for ln in f if not ln.startswith("#")]
+    cols = lines[0].strip().split(",")
+    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+    csv = {c: data[:, i] for i, c in enumerate(cols)}
+    idx = np.searchsorted(csv["t"], res["time"] - 1e-9)
+    np.testing.assert_allclose(csv["t"][idx], res["time"], atol=1e-9)
+    for c, tol in [("x.m", 1e-7), ("y.m", 1e-7), ("z.m", 1e-9), ("N.j", 1e-4), ("Fx.j", 1e-3), ("Fy.j", 1e-3)]:
+        diff = np.abs(csv[c][idx] - res[c]).max()
+        assert diff < tol, (c, diff)
