@@ -282,3 +282,44 @@ fn the_plane_columns_are_kept_by_name_with_their_units() {
         ["Fx.c", "Fy.c", "sx.c", "sy.c", "svx.c", "svy.c", "N.c", "state.c", "z.c.0", "z.c.1"]
     );
 }
+
+/// The builder's `body_dim` with 3 coordinates and `normal_stiffness` make
+/// the scenario's contact in a plane: the same rows, bit for bit.
+#[test]
+fn the_builder_makes_the_scenario_s_plane_contact() {
+    let model = friction_models::build(
+        "coulomb_tanh",
+        &[
+            ("fc".to_string(), friction_models::ParamValue::Num(0.5)),
+            ("ktanh".to_string(), friction_models::ParamValue::Num(1e6)),
+        ]
+        .into_iter()
+        .collect(),
+    )
+    .unwrap();
+    let mut s = friction_sim::SolverSettings::with_t_end(0.08);
+    s.output_dt = Some(0.004);
+    s.rtol = 1e-10;
+    let (m, kn) = (2.0, 1e5);
+    let sys = System::builder("puck")
+        .body_dim("m", m, &[0.0, 0.0, -m * 9.81 / kn], &[0.3, 0.4, 0.0])
+        .force("weight", "m", -m * 9.81)
+        .direction("weight", "z")
+        .contact("c", ("m", "ground"), model)
+        .normal_stiffness("c", kn, 0.0)
+        .solver(s)
+        .build()
+        .unwrap();
+    assert_eq!(sys.planes.len(), 1);
+    let text = puck(
+        m,
+        kn,
+        [0.3, 0.4, 0.0],
+        "model = \"coulomb_tanh\"\nparams = { fc = 0.5, ktanh = 1e6 }",
+        "",
+        "t_end = 0.08\noutput_dt = 0.004\nrtol = 1e-10",
+    );
+    let (a, b) = (simulate(&sys).unwrap(), run(&text));
+    assert_eq!(a.columns, b.columns);
+    assert_eq!(a.rows, b.rows);
+}
