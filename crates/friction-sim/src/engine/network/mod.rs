@@ -6,8 +6,9 @@
 //! each:
 //! - `rhs.rs`: one evaluation of the equations;
 //! - `jacobian.rs`: the exact Jacobian-vector product and its sparsity;
-//! - `constraints.rs`: clusters of stuck bodies and their constraint forces
-//!   (tree walk, bundles of parallel rows and their split);
+//! - `constraints.rs`: clusters of stuck bodies, the plan of their
+//!   constraint forces (tree walk, bundles of parallel rows, loops);
+//! - `constraint_forces.rs`: the constraint forces under a plan;
 //! - `events.rs`: root functions and what each root means;
 //! - `turns.rs`: the turning points of the models' own functions (`leuven`'s
 //!   state, `gms`'s elements) as events;
@@ -33,9 +34,11 @@
 //! - `planes.rs`: contacts that rub in a plane (between bodies of dim 3):
 //!   their forces, bristle rates, partials, powers and columns;
 //! - `messages.rs`: the state and what makes the steps small, as text for
-//!   the messages of a failed run.
+//!   the messages of a failed run;
+//! - `scratch.rs`: the work space of one evaluation and the run's counters.
 
 mod bundles;
+mod constraint_forces;
 mod constraints;
 mod coupled;
 mod energy;
@@ -57,6 +60,7 @@ mod resolve;
 mod rhs;
 pub(crate) mod rows;
 pub(crate) mod scaled_rows;
+mod scratch;
 mod start;
 pub(crate) mod structures;
 mod turns;
@@ -65,11 +69,13 @@ use std::cell::{Cell, RefCell};
 
 use friction_models::{FrictionModel, Input};
 
+pub(crate) use scratch::{Counters, Scratch};
+
 use crate::engine::network::constraints::Plan;
 use crate::engine::network::rows::Pick;
 use crate::engine::outcome::Mode;
 use crate::system::schedule::Schedule;
-use crate::system::{Driver, Member, System};
+use crate::system::{Member, System};
 
 /// The work arrays of `interior_arrival`: the sliding contacts with their
 /// modes, and each one's root at four points of the step.
@@ -153,71 +159,6 @@ impl Clone for Discrete {
         self.turn.clone_from(turn);
         self.impacts = *impacts;
     }
-}
-
-/// Preallocated work space of one evaluation.
-#[derive(Debug, Clone)]
-pub(crate) struct Scratch {
-    pub f: Vec<f64>,
-    pub f_free: Vec<f64>,
-    pub fd: Vec<f64>,
-    pub drv: Vec<(f64, f64, f64)>,
-    pub fc: Vec<f64>,
-    pub vrel: Vec<f64>,
-    pub normal: Vec<f64>,
-    pub lam: Vec<f64>,
-    pub need: Vec<f64>,
-    pub a: Vec<f64>,
-    /// A contact's states before `accept`, to see whether it projected them.
-    pub zbuf: Vec<f64>,
-    /// per bundle of the plan: the contacts' summed capacity and the load
-    /// they carry towards it ([`crate::engine::network::bundles::split_bundle`])
-    pub bundle_load: Vec<(f64, f64)>,
-    /// one bundle's limits and split (work space)
-    pub lim: Vec<crate::engine::network::bundles::Limit>,
-    pub split: Vec<f64>,
-    /// A contact's turning-point functions (`FrictionModel::turns`).
-    pub tbuf: Vec<f64>,
-    /// one loop's minimum-norm forces, its rows' ranges, its split and
-    /// the split's work arrays ([`crate::engine::network::loops`])
-    pub lam0: Vec<f64>,
-    pub ranges: Vec<crate::engine::network::loops::RowRange>,
-    pub lsplit: Vec<f64>,
-    pub lw: crate::engine::network::loops::LoopWork,
-    /// Per contact whose model follows a temperature: the model at the
-    /// temperature of the last evaluation ([`heat_model`]); empty without.
-    pub tmodel: Vec<Option<friction_models::AnyModel>>,
-    /// Per contact in a plane: its slip velocity, force on its second
-    /// member and load at the last evaluation ([`planes`]).
-    pub plane: Vec<([f64; 2], [f64; 2], f64)>,
-}
-
-impl Scratch {
-    /// The drivers' positions, velocities and accelerations at `t`, written
-    /// field by field: stored as one triple, the value came back through
-    /// the stack with a store the next load could not forward from (a fifth
-    /// of the samples perf took in the output row's function).
-    #[inline]
-    pub(crate) fn drivers_at(&mut self, drivers: &[Driver], t: f64) {
-        for (d, dr) in self.drv.iter_mut().zip(drivers) {
-            let (x, v, a) = dr.motion.eval(t);
-            d.0 = x;
-            d.1 = v;
-            d.2 = a;
-        }
-    }
-}
-
-/// Counters kept while running.
-#[derive(Debug, Default)]
-pub(crate) struct Counters {
-    pub rhs: Cell<usize>,
-    pub lcp_solves: Cell<usize>,
-    pub lcp_pivots: Cell<usize>,
-    pub lcp_max: Cell<usize>,
-    pub reversals: Cell<usize>,
-    pub engagements: Cell<usize>,
-    pub jvp: Cell<usize>,
 }
 
 /// The system an engine runs: the caller's, or its lowered copy when it
