@@ -213,6 +213,9 @@ impl Tangent2<'_> {
                 }
             }
             Form::LuGre(m) => {
+                // the derivative of the law's exact step and force (the
+                // functions of `crate::models::lugre`), written out: its
+                // terms are not the law's own (`σ2 δ/dt` rounds as `(σ2 δ)/dt`)
                 let pr = m.params();
                 let (s0, s1, s2) = (pr.sigma0, pr.sigma1, pr.sigma2);
                 if s == 0.0 {
