@@ -85,12 +85,11 @@
 //! appropriate for control purposes", PhysCon 2003.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::models::lugre::check_shape;
 use crate::models::maxwell_slip::check_elements;
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
-use crate::sign;
 
 /// Static description of `gms`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -409,7 +408,7 @@ impl FrictionModel for Gms {
     /// from `Gms::element_partials`; F = Σ (k_i z_i + σ1_i g_i) + σ2 v:
     /// ∂F/∂z_i = k_i + σ1_i ∂g_i/∂z_i, ∂F/∂v = σ2 + Σ σ1_i ∂g_i/∂v,
     /// σ1_i = σ1 k_i/Σ k_j. Nothing depends on x.
-    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         let v = inp.v;
         let n = self.p.elements.len();
         let g = self.g(v);

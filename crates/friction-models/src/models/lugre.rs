@@ -278,7 +278,7 @@ impl FrictionModel for LuGre {
     }
     /// g = v - σ0 |v| z / G(v): ∂g/∂z = -σ0 |v| / G,
     /// ∂g/∂v = 1 - σ0 z (sign(v) G - |v| G') / G²; F = σ0 z + σ1 g + σ2 v.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let v = inp.v;
         let gv = self.g(v);
         let dgv = self.p.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);

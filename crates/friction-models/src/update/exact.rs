@@ -16,10 +16,9 @@
 
 use super::layout::{T, X, Z};
 use super::{StepFailure, Stepper};
-use crate::model::{FrictionModel, Input};
+use crate::model::{sign, FrictionModel, Input};
 use crate::models::lugre::{self, LuGre};
 use crate::models::{dahl::Dahl, dankowicz::Dankowicz};
-use crate::sign;
 
 /// `zss + (z - zss) exp(-|du| / length)`: exponential relaxation in slip.
 #[inline(always)]

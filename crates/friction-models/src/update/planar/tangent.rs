@@ -41,8 +41,8 @@
 use super::super::tangent::check_out;
 use super::super::UpdateError;
 use super::{bouc_wen, checked, run_slice, Form, M, T, X, Y};
+use crate::model::partials::Partials;
 use crate::model::{Family, FrictionModel, Input};
-use crate::partials::Partials;
 use crate::registry::AnyModel;
 
 /// [`update_2d`](super::update_2d), and the tangent of every contact's
