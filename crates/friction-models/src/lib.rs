@@ -59,9 +59,13 @@
 pub mod catalogue;
 pub mod error;
 pub mod model;
-// the partials at the path they have always had
+/// The model floor's [`model::partials`], also at this path: a public path
+/// that callers use, kept.
 #[doc(no_inline)]
 pub use model::partials;
+/// The model floor's [`model::sign`], also at this path: a public path that
+/// callers use (`friction-sim`), kept.
+pub use model::sign;
 pub mod models;
 pub mod params;
 pub mod plane;
@@ -75,9 +79,9 @@ pub mod testing;
 pub mod update;
 
 pub use error::ModelError;
+pub use model::partials::{partials_by_differences, Partials};
 pub use model::{Family, FrictionModel, Input, ModelInfo, Quantity};
 pub use params::{ParamKind, ParamMap, ParamReader, ParamSpec, ParamValue, Range};
-pub use partials::{partials_by_differences, Partials};
 pub use registry::{all, build, info, AnyModel};
 
 /// Every model type and its parameter struct, at the crate root
@@ -133,15 +137,3 @@ pub use models::{
 /// squared. A front end must refuse a contact that sets both to values other
 /// than 1 (the scenario loader of `friction-sim` does).
 pub const LOAD_PARAMS: &[(&str, &str)] = &[("stribeck_exp", "normal"), ("rate_state", "fn_load")];
-
-/// Sign with `sign(0) = 0` (unlike `f64::signum`, which gives ±1 at ±0).
-#[inline]
-pub fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
-}

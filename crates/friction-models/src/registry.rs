@@ -65,7 +65,7 @@ macro_rules! registry {
                 match self { $(AnyModel::$variant(m) => m.force_and_rates(inp, z, mem, dz),)* }
             }
             #[inline]
-            fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+            fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
                 match self { $(AnyModel::$variant(m) => m.partials(inp, z, mem, p),)* }
             }
             fn accept(&self, inp: &Input, z: &mut [f64], mem: &mut [f64]) {

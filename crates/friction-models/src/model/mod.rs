@@ -1,4 +1,6 @@
-//! The one interface every friction model implements.
+//! The one interface every friction model implements, and the floor the
+//! model files stand on: the trait, [`Input`], [`ModelInfo`], [`Family`],
+//! the [`partials`] and [`sign`] (`src/models/` holds the models themselves).
 
 pub mod partials;
 
@@ -120,6 +122,18 @@ impl Quantity {
             (Quantity::Dimensionless, _) => "1",
             (Quantity::Unknown, _) => "?",
         }
+    }
+}
+
+/// Sign with `sign(0) = 0` (unlike `f64::signum`, which gives ±1 at ±0).
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
     }
 }
 

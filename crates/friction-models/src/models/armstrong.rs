@@ -60,9 +60,8 @@
 //! friction", Automatica 30(7), 1083-1138, 1994.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `armstrong`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -324,7 +323,7 @@ impl FrictionModel for Armstrong {
     /// F = (Fc + Fs L(w)) d + Fv v, L = 1/(1 + (w/vs)²): ∂F/∂w = -2 Fs d w L²/vs²
     /// (w = z, or w = v without lag), ∂F/∂v = Fv (+ ∂F/∂w without lag).
     /// g = (v - w)/τL: ∂g/∂w = -1/τL, ∂g/∂v = 1/τL (g = 0 without lag).
-    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         let ap = &self.p;
         let w = self.lagged(inp, z);
         let (_, m) = self.resolve(inp, w, mem);

@@ -263,7 +263,7 @@ impl FrictionModel for BlimanSorine {
     /// g2 = -(v + |v| Z2)/L2: ∂g1/∂Z1 = -|v|/L1, ∂g2/∂Z2 = -|v|/L2,
     /// ∂g1/∂v = (1 - sign(v) Z1)/L1, ∂g2/∂v = -(1 + sign(v) Z2)/L2,
     /// ∂F/∂Z = [Fc + ΔF, ΔF]. At v = 0 the right-hand side (sign(v) = +1).
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let bp = &self.p;
         let (av, sv) = (inp.v.abs(), if inp.v < 0.0 { -1.0 } else { 1.0 });
         p.df_dx = 0.0;

@@ -44,9 +44,8 @@
 
 use super::coulomb_sat::STIFF_SLOPE;
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `bliman_tire`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -216,7 +215,7 @@ impl FrictionModel for BlimanTire {
 
     /// F = ((Fc + ΔF) h(a1) - ΔF h(a2)) sign(s), a1 = σ0 L |s| / (η (Fc + ΔF)), a2 = σ0 L |s| / ΔF:
     /// ∂F/∂v = σ0 L (h'(a1)/η - h'(a2)) (even in s, σ0 L (1/η - 1)/2 at s = 0); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let BlimanTireParams { fc, delta_f, sigma0, eta, length } = self.p;
         let k = sigma0 * length * inp.v.abs();
         let fast = fc + delta_f;

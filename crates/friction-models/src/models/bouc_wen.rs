@@ -47,7 +47,7 @@
 //! Nonlinear Oscillations, Prague, 1967.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
 
 /// Static description of `bouc_wen`.
@@ -222,13 +222,13 @@ impl FrictionModel for BoucWen {
         let zz = z[0];
         // |z|^(n-1) z written as sign(z) |z|^n: no 0^(negative) for n < 1
         let zn = if self.p.n == 1.0 { zz.abs() } else { zz.abs().powf(self.p.n) };
-        dz[0] = self.p.a * v - (self.p.beta * v.abs() * crate::sign(zz) + self.p.gamma * v) * zn;
+        dz[0] = self.p.a * v - (self.p.beta * v.abs() * sign(zz) + self.p.gamma * v) * zn;
     }
     /// g = A v - (β |v| sign(z) + γ v) |z|^n, F = kj z:
     /// ∂g/∂z = -n |z|^(n-1) (β |v| + γ v sign(z)), ∂g/∂v = A - (β sign(v) sign(z) + γ) |z|^n;
     /// ∂F/∂z = kj. At z = 0 and v = 0 the right-hand sides (sign = +1); at
     /// z = 0 with n != 1, 0 (exact for n > 1; n < 1 has an infinite slope there).
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let (v, zz, n) = (inp.v, z[0], self.p.n);
         let sz = if zz < 0.0 { -1.0 } else { 1.0 };
         let sv = if v < 0.0 { -1.0 } else { 1.0 };
@@ -244,7 +244,7 @@ impl FrictionModel for BoucWen {
         p.df_dz[0] = self.p.k;
         p.dg_dx[0] = 0.0;
         p.dg_dz[0] = -dzn * (self.p.beta * v.abs() + self.p.gamma * v * sz);
-        p.dg_dv[0] = self.p.a - (self.p.beta * sv * crate::sign(zz) + self.p.gamma) * zn;
+        p.dg_dv[0] = self.p.a - (self.p.beta * sv * sign(zz) + self.p.gamma) * zn;
     }
 }
 

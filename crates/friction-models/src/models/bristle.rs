@@ -50,9 +50,8 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 const N_SPEC: ParamSpec = ParamSpec {
     name: "n",
@@ -266,7 +265,7 @@ impl FrictionModel for Bristle {
     }
     /// Memory held fixed, every bond point is piecewise constant in x (it only
     /// jumps when a bond snaps): ∂F/∂x = N σ0, ∂F/∂v = 0.
-    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = self.p.n as f64 * self.p.sigma0;
         p.df_dv = 0.0;
     }

@@ -25,7 +25,7 @@
 //! # States
 //! None. While stuck the force is not a function of the model's inputs: a
 //! simulator finds it from the rest of the system, up to Fs
-//! (see [`crate::Family::SetValued`]).
+//! (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! Olsson 1996, eqs. 2.5-2.6 and Fig. 2.10; A. Morin, 1833 (stiction);
@@ -203,7 +203,7 @@ impl FrictionModel for Classical {
 
     /// F = Fv(v), the inner sliding curve, for v ≠ 0: its partials; at v = 0
     /// (the set-valued stick) ∂F/∂v = 0. ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         if inp.v == 0.0 {
             p.df_dx = 0.0;
             p.df_dv = 0.0;
@@ -270,7 +270,7 @@ mod tests {
     fn stribeck_sliding_curve_with_larger_stiction() {
         let curve = table("stribeck", &[("fc", 1.0), ("fs", 1.4), ("vs", 0.01), ("kv", 0.2)]);
         let m = build(Some(curve.clone()), Some(2.0)).unwrap();
-        let s = crate::build("stribeck", &{
+        let s = crate::registry::build("stribeck", &{
             let ParamValue::Table(t) = &curve else { unreachable!() };
             let Some(ParamValue::Table(p)) = t.get("params") else { unreachable!() };
             p.clone()

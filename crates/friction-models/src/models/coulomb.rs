@@ -16,7 +16,7 @@
 //!
 //! # States
 //! None. While stuck the force is not a function of the model's inputs: a
-//! simulator finds it from the rest of the system (see [`crate::Family::SetValued`]).
+//! simulator finds it from the rest of the system (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! Andersson, Söderberg, Björklund 2007, eqs. 2-4; Olsson 1996, eq. 2.1;
@@ -132,7 +132,7 @@ impl FrictionModel for Coulomb {
     }
 
     /// F = Fc sign(v) is piecewise constant: ∂F/∂x = 0, ∂F/∂v = 0 (also at v = 0, where it jumps).
-    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = 0.0;
     }

@@ -157,7 +157,7 @@ impl FrictionModel for CoulombSat {
 
     /// F = Fc sat(ksat v) + kv v: ∂F/∂v = Fc ksat sat'(ksat v) + kv (sat' = 1 on
     /// the band |ksat v| <= 1, 0 outside), ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = self.p.fc * self.p.ksat * dsat(self.p.ksat * inp.v) + self.p.kv;
     }

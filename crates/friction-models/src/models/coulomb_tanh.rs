@@ -120,7 +120,7 @@ impl FrictionModel for CoulombTanh {
     }
 
     /// F = Fc tanh(ktanh v) + kv v: ∂F/∂v = Fc ktanh (1 - tanh²(ktanh v)) + kv, ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let t = (self.p.ktanh * inp.v).tanh();
         p.df_dx = 0.0;
         p.df_dv = self.p.fc * self.p.ktanh * (1.0 - t * t) + self.p.kv;

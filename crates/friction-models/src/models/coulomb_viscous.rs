@@ -17,16 +17,15 @@
 //!
 //! # States
 //! None. While stuck the force is not a function of the model's inputs: a
-//! simulator finds it from the rest of the system (see [`crate::Family::SetValued`]).
+//! simulator finds it from the rest of the system (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! Andersson, Söderberg, Björklund 2007, eqs. 4-5 and Fig. 3a; Olsson 1996,
 //! eqs. 2.2, 2.3 and 2.5, Fig. 2.10 b-c.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `coulomb_viscous`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -136,7 +135,7 @@ impl FrictionModel for CoulombViscous {
 
     /// F = Fc sign(v) + kv v: ∂F/∂v = kv for v ≠ 0 and 0 at v = 0 (the jump of
     /// the set-valued stick); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = if inp.v == 0.0 { 0.0 } else { self.p.kv };
     }

@@ -159,7 +159,7 @@ impl FrictionModel for Dahl {
     /// g = σ0 ψ(u) v, u = 1 - z sign(v)/Fc, ψ(u) = |u|^i sign(u):
     /// ∂g/∂z = -σ0 ψ'(u) |v| / Fc, ∂g/∂v = σ0 ψ(u) (sign(v) constant off v = 0;
     /// at v = 0 the right-hand side, sign(v) = +1); F = z.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let v = inp.v;
         let (shape, dshape) = self.shape(z[0], if v < 0.0 { -1.0 } else { 1.0 });
         p.df_dx = 0.0;

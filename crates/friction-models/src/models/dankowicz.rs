@@ -30,9 +30,8 @@
 //! ZAMM 79(6), 399-409, 1999.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `dankowicz`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -158,7 +157,7 @@ impl FrictionModel for Dankowicz {
     }
     /// g = v - |v| z/δ, F = (Fmax/δ) z: ∂g/∂z = -|v|/δ, ∂g/∂v = 1 - sign(v) z/δ
     /// (at v = 0 the right-hand side), ∂F/∂z = Fmax/δ.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let (dg_dz, dg_dv) = micro_slip_partials(inp.v, z[0], self.p.delta);
         p.df_dx = 0.0;
         p.df_dv = 0.0;

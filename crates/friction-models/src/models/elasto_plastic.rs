@@ -65,11 +65,10 @@
 //! "Single state elastoplastic friction models", IEEE TAC 47(5), 787-792, 2002.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::models::lugre::check_shape;
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
-use crate::sign;
 
 /// Static description of `elasto_plastic`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -337,7 +336,7 @@ impl FrictionModel for ElastoPlastic {
     /// ∂g/∂v = 1 - σ0 z (∂α/∂v |v|/G + α (sign(v) G - |v| G')/G²),
     /// with α's partials from its transition branch (see `alpha_partials`);
     /// ∂F/∂z = σ0 + σ1 ∂g/∂z, ∂F/∂v = σ1 ∂g/∂v + σ2.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let ep = &self.p;
         let (v, z) = (inp.v, z[0]);
         let (a, da_dz, da_dv) = self.alpha_partials(z, v);
@@ -504,7 +503,7 @@ mod tests {
     #[test]
     fn zba_in_metres_is_refused_with_the_ratio_explained() {
         let num = |pairs: &[(&str, f64)]| -> ParamMap {
-            pairs.iter().map(|(k, v)| (k.to_string(), crate::ParamValue::Num(*v))).collect()
+            pairs.iter().map(|(k, v)| (k.to_string(), crate::params::ParamValue::Num(*v))).collect()
         };
         for key in ["zba_ratio", "zba"] {
             let e = ElastoPlastic::from_params(&num(&[(key, 5e-6)])).unwrap_err().to_string();

@@ -184,7 +184,7 @@ impl FrictionModel for Freewheel {
     }
 
     /// Piecewise constant: ∂F/∂x = 0, ∂F/∂v = 0 (also at v = 0, where it jumps).
-    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = 0.0;
     }

@@ -49,10 +49,9 @@
 //! Olsson 1996, "Frictional Lag" (Hess and Soom 1990).
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{StribeckShape, EXPONENT, SHAPE, VS2, WEIGHT};
-use crate::sign;
 
 /// Static description of `friction_lag`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -243,7 +242,7 @@ impl FrictionModel for FrictionLag {
     /// g = C (sign(v) - z/S(v)), S = Fc + (Fs - Fc) φ(v): ∂g/∂z = -C/S,
     /// ∂g/∂v = C z S'(v)/S²; F = z + kv v. At v = 0, where the code sets g = 0
     /// for every z (a jump in v), ∂g/∂z = ∂g/∂v = 0.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let v = inp.v;
         p.df_dx = 0.0;
         p.df_dv = self.p.kv;

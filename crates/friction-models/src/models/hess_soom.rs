@@ -43,7 +43,7 @@
 //! **Rate-dependent.** A time delay is rate-dependent: the loop F(v) widens
 //! with the frequency of the motion (its area grows in proportion to ωτ),
 //! unlike a rate-independent hysteresis operator. The model is filed in the
-//! family [`crate::Family::Hysteresis`] only because, like those operators, its
+//! family [`crate::model::Family::Hysteresis`] only because, like those operators, its
 //! memory (the velocity history) is discrete and updated on accepted steps.
 //!
 //! # States
@@ -65,9 +65,8 @@
 //! oscillating sliding velocities", J. Tribology 112, 1990.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Offset of the ring buffer in `mem`.
 const RING: usize = 4;
@@ -304,7 +303,7 @@ impl FrictionModel for HessSoom {
 
     /// Memory held fixed, F = g(u) sign(v) + kv v with u = v(t - τ):
     /// ∂F/∂v = g'(u) ∂u/∂v sign(v) + kv for v ≠ 0, 0 at v = 0 (the jump of sign); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = if inp.v == 0.0 {
             0.0

@@ -311,7 +311,7 @@ impl FrictionModel for Iwan4 {
     }
     /// Memory held fixed: ∂F/∂x = Σ k_j over the elements with |x - s_j| <= φ_j
     /// (elastic; a slipping one carries ±k_j φ_j); ∂F/∂v = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = self.sliders.stiffness(inp.x, mem);
         p.df_dv = 0.0;
     }

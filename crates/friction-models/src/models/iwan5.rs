@@ -197,7 +197,7 @@ impl FrictionModel for Iwan5 {
     }
     /// Memory held fixed: ∂F/∂x = Σ k_j over the elements that stick (a
     /// sliding one carries ±θ k_j φ_j); ∂F/∂v = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         let (s, slip) = mem.split_at(self.elements.len());
         p.df_dx = self
             .elements

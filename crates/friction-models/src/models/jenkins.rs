@@ -40,9 +40,8 @@
 //! joint behavior variability modeling", J. Sound Vib. 349, 2015.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Valid range of the Mignolet ratio θ: `(0, 1]`.
 pub const THETA_RANGE: Range = Range { lo: 0.0, hi: 1.0, lo_closed: false, hi_closed: true };
@@ -221,7 +220,7 @@ impl FrictionModel for Jenkins {
     }
     /// Memory held fixed: ∂F/∂x = kt while the slider sticks, 0 while it
     /// slides (F = ±θ φ); ∂F/∂v = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = mignolet_slope(self.p.kt, self.p.fs, self.p.theta, inp.x, mem[0], mem[1]);
         p.df_dv = 0.0;
     }

@@ -32,7 +32,7 @@
 //!
 //! # States
 //! None. Stick is decided from |v| < DV; the stuck force comes from the
-//! rest of the system (see [`crate::Family::SetValued`]).
+//! rest of the system (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! Olsson 1996, "The Karnopp model", eq. 2.8 and Fig. 2.11;
@@ -40,9 +40,8 @@
 //! dynamic systems", J. Dyn. Syst. Meas. Control 107, 1985.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `karnopp`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -173,7 +172,7 @@ impl FrictionModel for Karnopp {
 
     /// Outside the band |v| >= DV, F = Fc sign(v) + kv v: ∂F/∂v = kv; inside
     /// it F = 0: ∂F/∂v = 0. ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = if inp.v.abs() < self.p.dv { 0.0 } else { self.p.kv };
     }

@@ -67,7 +67,7 @@
 //! model structure", IEEE Trans. Autom. Control 47(4), 2002.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::models::maxwell_slip::{check_elements, Element};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{StribeckShape, EXPONENT, SHAPE, VS2, WEIGHT};
@@ -309,7 +309,7 @@ impl Leuven {
         } else {
             (r.powf(p.n), p.n * r.powf(p.n - 1.0))
         };
-        let sf = crate::sign(fh);
+        let sf = sign(fh);
         (-v.abs() * drn / g, 1.0 - v.signum() * sf * rn + v.abs() * p.n * sf * rn * dg / g)
     }
 
@@ -326,7 +326,7 @@ impl Leuven {
         } else {
             r.powf(self.p.n)
         };
-        v - v.abs() * crate::sign(fh) * rn
+        v - v.abs() * sign(fh) * rn
     }
 }
 
@@ -363,7 +363,7 @@ impl FrictionModel for Leuven {
     /// dFh/dz = Σ k_i over the elastic elements (see `hysteresis_stiffness`);
     /// g = ż(Fh(z), v): ∂g/∂z = ∂ż/∂Fh dFh/dz, ∂g/∂v from `z_rate_partials`;
     /// F = Fh + σ1 g + σ2 v: ∂F/∂z = dFh/dz + σ1 ∂g/∂z, ∂F/∂v = σ1 ∂g/∂v + σ2.
-    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         let fh = self.hysteresis_force(z[0], mem);
         let kh = self.hysteresis_stiffness(z[0], mem);
         let (dr_dfh, dr_dv) = self.z_rate_partials(fh, inp.v);

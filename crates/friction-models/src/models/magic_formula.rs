@@ -165,7 +165,7 @@ impl FrictionModel for MagicFormula {
 
     /// F = D sin(C arctan φ), φ = B s - E (B s - arctan B s):
     /// ∂F/∂v = D C cos(C arctan φ) / (1 + φ²) · B (1 - E (B s)² / (1 + (B s)²)); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let MagicFormulaParams { b, c, d, e } = self.p;
         let bs = b * inp.v;
         let phi = bs - e * (bs - bs.atan());

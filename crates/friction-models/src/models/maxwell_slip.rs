@@ -197,7 +197,7 @@ impl FrictionModel for MaxwellSlip {
     }
     /// Memory held fixed: ∂F/∂x = Σ k_i over the elements with |x - s_i| <= fmax_i / k_i
     /// (elastic; a slipping one carries ±fmax_i); ∂F/∂v = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = self.sliders.stiffness(inp.x, mem);
         p.df_dv = 0.0;
     }

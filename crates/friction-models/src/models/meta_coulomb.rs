@@ -25,7 +25,7 @@
 //! The Sandia friction-model study writes `Ft = min[Fstick, (μm N) Ff sgn(u̇)]` (eq. 33) and
 //! `Ft = min[Fstick, (μm N) |Ff| sgn(u̇)]` (eq. 34), with Ft a magnitude whose
 //! direction opposes the slip. Here the force is signed (positive against
-//! v > 0, see [`crate::Input`]), so `Ff sgn(u̇)` of eq. 33 with its magnitude
+//! v > 0, see [`crate::model::Input`]), so `Ff sgn(u̇)` of eq. 33 with its magnitude
 //! convention is the signed `Ff` itself. Two parts are not applied here:
 //! - the normal load N: the simulator scales every contact's force by its
 //!   time-varying normal load, so this wrapper multiplies by μm only;
@@ -44,7 +44,7 @@
 //! the Sandia friction-model study, section 2, eqs. 33-34 and Figure 3.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
 use crate::registry::AnyModel;
 
@@ -192,7 +192,7 @@ impl FrictionModel for MetaCoulomb {
     fn force(&self, inp: &Input, z: &[f64], mem: &[f64]) -> f64 {
         let ff = self.p.inner.force(inp, z, mem);
         if self.p.stabilised {
-            self.p.mu * ff.abs() * crate::sign(inp.v)
+            self.p.mu * ff.abs() * sign(inp.v)
         } else {
             self.p.mu * ff
         }
@@ -205,12 +205,12 @@ impl FrictionModel for MetaCoulomb {
     /// F = μm |Ff| sign(v): ∂F = μm sign(Ff) sign(v) ∂Ff (at Ff = 0 the
     /// right-hand side, sign(Ff) = +1; at v = 0, where F = 0 for every x and z,
     /// all force partials 0). The rates are the inner model's.
-    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         self.p.inner.partials(inp, z, mem, p);
         let scale = if self.p.stabilised {
             let ff = self.p.inner.force(inp, z, mem);
             let sf = if ff < 0.0 { -1.0 } else { 1.0 };
-            self.p.mu * sf * crate::sign(inp.v)
+            self.p.mu * sf * sign(inp.v)
         } else {
             self.p.mu
         };

@@ -22,9 +22,8 @@
 //! The exponent is called `delta_v` because `delta` is the Dankowicz micro-slip.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `power_viscous`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -111,7 +110,7 @@ impl FrictionModel for PowerViscous {
 
     /// F = kv |v|^δv sign(v): ∂F/∂v = kv δv |v|^(δv - 1) for v ≠ 0; at v = 0
     /// kv for δv = 1, else 0 (the slope there is 0 for δv > 1, infinite for δv < 1). ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let (kv, dv) = (self.p.kv, self.p.delta_v);
         p.df_dx = 0.0;
         p.df_dv = if dv == 1.0 {

@@ -56,9 +56,8 @@
 //! (arcsinh regularisation).
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `rate_state`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -321,7 +320,7 @@ impl FrictionModel for RateState {
     /// slip law g = -(|v|/Dc)(ψ + ln(|v|/v0)): ∂g/∂ψ = -|v|/Dc,
     /// ∂g/∂v = -(sign(v)/Dc)(ψ + ln(|v|/v0) + 1); at v = 0, where the code
     /// sets g = 0 and the slope in v is infinite, both 0.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let rp = &self.p;
         let (v, psi) = (inp.v, z[0]);
         let speed = v.abs();

@@ -214,7 +214,7 @@ impl FrictionModel for ResetIntegrator {
     /// F = (1 + a(z)) σ0 z + σ1 g: ∂F/∂z = (1 + a(z)) σ0, ∂F/∂v = σ1 ∂g/∂v.
     /// At v = 0 the code takes g = v, so ∂g/∂v = 1; at |z| = z0 the slipping
     /// stiffness σ0 (a(z) = 0 there).
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let rp = &self.p;
         let dg_dv = if self.ruptured(inp.v, z[0]) { 0.0 } else { 1.0 };
         p.df_dx = 0.0;

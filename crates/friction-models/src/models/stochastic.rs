@@ -330,7 +330,7 @@ impl FrictionModel for Stochastic {
     /// inner model fills it, and it is grown back within its capacity, the
     /// inner ni × ni block of ∂g/∂z moved from row stride ni to ni + 1 from
     /// the last entry back (each entry moves to a later or the same index).
-    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], mem: &[f64], p: &mut crate::model::partials::Partials) {
         let ni = self.n_inner();
         let Some(v_ref) = self.p.speed_ref else {
             self.p.inner.partials(inp, z, mem, p);

@@ -30,7 +30,7 @@
 //! # States
 //! None. While stuck the force is not a function of the model's inputs: a
 //! simulator finds it from the rest of the system, up to Fs
-//! (see [`crate::Family::SetValued`]).
+//! (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! Andersson, Söderberg, Björklund 2007, eq. 10; Olsson 1996, eqs. 2.6-2.7
@@ -39,10 +39,9 @@
 //! Gleit- und Rollenlager", Z. VDI 46, 1902.
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
-use crate::sign;
 
 /// Static description of `stribeck`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -225,7 +224,7 @@ impl FrictionModel for Stribeck {
 
     /// F = (Fc + (Fs - Fc) φ(v)) sign(v) + kv v: ∂F/∂v = (Fs - Fc) φ'(v) sign(v) + kv
     /// for v ≠ 0, 0 at v = 0 (the set-valued stick); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let v = inp.v;
         p.df_dx = 0.0;
         p.df_dv = if v == 0.0 { 0.0 } else { self.p.dlevel(v) * sign(v) + self.p.kv };

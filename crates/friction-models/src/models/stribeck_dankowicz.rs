@@ -38,10 +38,9 @@
 //! phenomena", ZAMM 79(6), 399-409, 1999 (eq. 13 of Andersson, Söderberg, Björklund 2007).
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
 use crate::shape::{self, StribeckShape};
-use crate::sign;
 
 /// Static description of `stribeck_dankowicz`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -183,7 +182,7 @@ impl FrictionModel for StribeckDankowicz {
     /// g = v - |v| z/δ: ∂g/∂z = -|v|/δ, ∂g/∂v = 1 - sign(v) z/δ (at v = 0 the
     /// right-hand side); F = G(v) z/δ + kv v: ∂F/∂z = G/δ, ∂F/∂v = G'(v) z/δ + kv,
     /// G' = (Fs - Fc) φ'(v).
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let (v, d) = (inp.v, self.p.delta);
         let (dg_dz, dg_dv) = crate::models::dankowicz::micro_slip_partials(v, z[0], d);
         let dgv = self.shape.dlevel(self.p.fc, self.p.fs, self.p.vs, v);

@@ -37,16 +37,15 @@
 //!
 //! # States
 //! None. While stuck the force is set by the rest of the system, up to
-//! μc N (see [`crate::Family::SetValued`]).
+//! μc N (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! The Sandia friction-model study (friction models as Abaqus user contact models),
 //! eqs. 4-5 and its reference \[4\].
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// `(-inf, 0]`: the valid range of `beta`.
 const NON_POSITIVE: Range = Range { lo: f64::NEG_INFINITY, hi: 0.0, lo_closed: false, hi_closed: true };
@@ -204,7 +203,7 @@ impl FrictionModel for StribeckExp {
 
     /// F = μ(|v|) N sign(v): ∂F/∂v = N (γ β exp(β |v|) + α) for v ≠ 0, 0 at v = 0
     /// (the set-valued stick); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = if inp.v == 0.0 { 0.0 } else { self.p.normal * self.p.dmu(inp.v) };
     }

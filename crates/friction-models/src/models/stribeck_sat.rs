@@ -165,7 +165,7 @@ impl FrictionModel for StribeckSat {
 
     /// F = g(v) sat(ksat v) + kv v with g = Fc + (Fs - Fc) φ:
     /// ∂F/∂v = g' sat(ksat v) + g ksat sat'(ksat v) + kv (sat' = 1 on |ksat v| <= 1, else 0); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = self.p.curve().df_dv(inp.v);
     }

@@ -155,7 +155,7 @@ impl FrictionModel for StribeckTanh {
 
     /// F = g(v) tanh(ktanh v) + kv v with g = Fc + (Fs - Fc) φ:
     /// ∂F/∂v = g' tanh(ktanh v) + g ktanh (1 - tanh²(ktanh v)) + kv; ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = self.p.curve().df_dv(inp.v);
     }

@@ -29,7 +29,7 @@
 //! # States
 //! None. While stuck the force is not a function of the model's inputs: a
 //! simulator finds it from the rest of the system, up to peak μ(0)
-//! (see [`crate::Family::SetValued`]).
+//! (see [`crate::model::Family::SetValued`]).
 //!
 //! # Sources
 //! The Modelica Standard Library, `Modelica.Mechanics.Rotational.Components.Clutch`
@@ -41,9 +41,8 @@
 //! International 40, eqs. 9-10 (a Stribeck curve given by points).
 
 use crate::error::ModelError;
-use crate::model::{Family, FrictionModel, Input, ModelInfo};
+use crate::model::{sign, Family, FrictionModel, Input, ModelInfo};
 use crate::params::{check, ParamKind, ParamMap, ParamReader, ParamSpec, Range};
-use crate::sign;
 
 /// Static description of `table`.
 pub static INFO: ModelInfo = ModelInfo {
@@ -201,7 +200,7 @@ impl FrictionModel for Table {
 
     /// F = μ(|v|) sign(v): ∂F/∂v = μ'(|v|), the slope of the segment, for v ≠ 0,
     /// 0 at v = 0 (the set-valued stick); ∂F/∂x = 0.
-    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = if inp.v == 0.0 { 0.0 } else { self.p.mu_slope(inp.v.abs()).1 };
     }

@@ -96,7 +96,7 @@ impl FrictionModel for Viscous {
     }
 
     /// F = kv v: ∂F/∂v = kv, ∂F/∂x = 0.
-    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, _inp: &Input, _z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         p.df_dx = 0.0;
         p.df_dv = self.p.kv;
     }

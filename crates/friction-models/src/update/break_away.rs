@@ -51,9 +51,8 @@
 //! L'(v)/dt`.
 
 use super::implicit::Event;
-use crate::model::{FrictionModel, Input};
+use crate::model::{sign, FrictionModel, Input};
 use crate::models::armstrong::{Armstrong, ANCHOR, FS_A, FS_SLIDE, MODE, T_STICK};
-use crate::sign;
 
 /// Newton iterations locating the break-away (it converges in a few; the
 /// bound only guards against a stall).

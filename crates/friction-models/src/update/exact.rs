@@ -16,9 +16,9 @@
 
 use super::layout::{T, X, Z};
 use super::{StepFailure, Stepper};
-use crate::model::{FrictionModel, Input};
-use crate::models::{dahl::Dahl, dankowicz::Dankowicz, lugre::LuGre};
-use crate::sign;
+use crate::model::{sign, FrictionModel, Input};
+use crate::models::lugre::{self, LuGre};
+use crate::models::{dahl::Dahl, dankowicz::Dankowicz};
 
 /// `zss + (z - zss) exp(-|du| / length)`: exponential relaxation in slip.
 #[inline(always)]
@@ -60,12 +60,13 @@ impl Stepper for LuGreExact<'_> {
         let rate = p.sigma0 / g;
         let z = if du != 0.0 {
             let zss = sign(du) * g * self.inv_sigma0;
-            zss + (st[Z] - zss) * (-du.abs() * rate).exp()
+            lugre::bristle_step::<false>(st[Z], zss, (-du.abs() * rate).exp())
         } else {
             st[Z]
         };
         st[Z] = z;
-        Ok(p.sigma0 * z + p.sigma1 * (v - v.abs() * z * rate) + p.sigma2 * v)
+        let zdot = lugre::bristle_rate_per_slip(v, v.abs(), z, rate);
+        Ok(lugre::bristle_force(p.sigma0, p.sigma1, p.sigma2, z, zdot, v))
     }
 }
 

@@ -25,8 +25,8 @@
 
 use super::layout::{Layout, T, X};
 use super::{StepFailure, Stepper};
+use crate::model::partials::Partials;
 use crate::model::{FrictionModel, Input};
-use crate::partials::Partials;
 
 /// Relative tolerance on the local error of one sub-step.
 pub const RTOL: f64 = 1e-6;

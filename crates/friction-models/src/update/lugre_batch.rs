@@ -23,10 +23,11 @@
 //! per-contact stepper by rounding only (the polynomial `exp` is within
 //! 2 ulp of the correctly rounded value, tested against `f64::exp`; values
 //! below 1e-307 are flushed to 0, which changes forces of order one by
-//! less than 1e-307).
+//! less than 1e-307). The law itself (rate, force, exact step) is the
+//! functions of [`crate::models::lugre`] that the model calls too.
 
 use super::layout::{T, X, Z};
-use crate::models::lugre::LuGre;
+use crate::models::lugre::{self, LuGre};
 use crate::shape::StribeckShape;
 
 /// Contacts per block: their states fit in L1 together with the inputs.
@@ -220,10 +221,10 @@ impl Kernel {
             let rate = self.sigma0 / g;
             let zss = (g * self.inv_sigma0).copysign(u) * if u == 0.0 { 0.0 } else { 1.0 };
             let e = exp_nonpositive::<FMA>(-u.abs() * rate);
-            let zn = fma::<FMA>(z[i] - zss, e, zss);
+            let zn = lugre::bristle_step::<FMA>(z[i], zss, e);
             z[i] = zn;
-            let f = self.sigma0 * zn + self.sigma1 * (v - v.abs() * zn * rate) + self.sigma2 * v;
-            force[i] = normal[i] * f;
+            let zdot = lugre::bristle_rate_per_slip(v, v.abs(), zn, rate);
+            force[i] = normal[i] * lugre::bristle_force(self.sigma0, self.sigma1, self.sigma2, zn, zdot, v);
         }
     }
 }

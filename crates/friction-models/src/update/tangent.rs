@@ -129,11 +129,10 @@ use super::exact::{DahlExact, DankowiczExact, Direct, LuGreExact};
 use super::implicit::{Implicit, Sens, Switch, Work};
 use super::layout::{Layout, T, X, Z};
 use super::{dispatch, Args, StepFailure, Stepper, UpdateError};
-use crate::model::{Family, FrictionModel, Input};
+use crate::model::partials::Partials;
+use crate::model::{sign, Family, FrictionModel, Input};
 use crate::models::{dahl::Dahl, dankowicz::Dankowicz, lugre::LuGre};
-use crate::partials::Partials;
 use crate::registry::AnyModel;
-use crate::sign;
 
 /// [`update`](super::update), and the tangent of every contact's force (see
 /// the module documentation): `dforce_dslip[i] = d force[i]/d

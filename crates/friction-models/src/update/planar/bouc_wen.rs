@@ -95,7 +95,7 @@ impl FrictionModel for Framed<'_> {
     ///
     /// At `z = 0` (the limit along `+e₁`, where a slip along `+e₁` takes the
     /// state): `∂g/∂z = -v (β + γ) I` for `n = 1`, `0` for `n > 1`.
-    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::partials::Partials) {
+    fn partials(&self, inp: &Input, z: &[f64], _mem: &[f64], p: &mut crate::model::partials::Partials) {
         let q = self.0;
         let v = inp.v;
         p.df_dx = 0.0;
@@ -257,7 +257,7 @@ pub(super) fn tangent(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partials::{partials_by_differences, Partials};
+    use crate::model::partials::{partials_by_differences, Partials};
     use rand::{RngExt, SeedableRng};
 
     /// The frame's analytic partials (which the 2-D tangent's sensitivity

@@ -16,11 +16,13 @@
 //! exactly, for any step. The arithmetic is the 1-D update's (the
 //! vectorised kernel's polynomial `exp` and fused multiply-adds for the
 //! exponential Stribeck curves, the per-contact update's otherwise), so a
-//! path along one axis gives the 1-D forces bit for bit.
+//! path along one axis gives the 1-D forces bit for bit. The law's rate,
+//! force and exact step are the functions of [`crate::models::lugre`] that
+//! the model and the 1-D updates call.
 
 use super::super::lugre_batch::{exp_nonpositive, fma, Kernel};
 use super::{M, T, X, Y};
-use crate::models::lugre::LuGre;
+use crate::models::lugre::{self, LuGre};
 
 const LEN: usize = M + 2;
 
@@ -71,10 +73,11 @@ fn run_kernel<const FMA: bool>(
         for c in 0..2 {
             let n = if s == 0.0 { 0.0 } else { u[c] / s };
             let zss = zmag * n;
-            let zn = fma::<FMA>(st[M + c] - zss, e, zss);
+            let zn = lugre::bristle_step::<FMA>(st[M + c], zss, e);
             st[M + c] = zn;
             let v = u[c] / dt;
-            f[c] = nf * (k.sigma0 * zn + k.sigma1 * (v - speed * zn * rate) + k.sigma2 * v);
+            let zdot = lugre::bristle_rate_per_slip(v, speed, zn, rate);
+            f[c] = nf * lugre::bristle_force(k.sigma0, k.sigma1, k.sigma2, zn, zdot, v);
         }
     }
 }
@@ -96,11 +99,15 @@ fn run_libm(m: &LuGre, dt: f64, du: &[f64], normal: &[f64], state: &mut [f64], f
         let e = (-s * rate).exp();
         for c in 0..2 {
             if s != 0.0 {
+                // `(v/|v|) g / σ0` in this order, as this path always rounded
+                // it (the kernel above forms `(g/σ0) (v/|v|)`; the two
+                // differ off the axes, so neither is changed)
                 let zss = (u[c] / s) * g * inv_sigma0;
-                st[M + c] = zss + (st[M + c] - zss) * e;
+                st[M + c] = lugre::bristle_step::<false>(st[M + c], zss, e);
             }
             let (z, v) = (st[M + c], u[c] / dt);
-            f[c] = nf * (p.sigma0 * z + p.sigma1 * (v - speed * z * rate) + p.sigma2 * v);
+            let zdot = lugre::bristle_rate_per_slip(v, speed, z, rate);
+            f[c] = nf * lugre::bristle_force(p.sigma0, p.sigma1, p.sigma2, z, zdot, v);
         }
     }
 }

@@ -41,8 +41,8 @@
 use super::super::tangent::check_out;
 use super::super::UpdateError;
 use super::{bouc_wen, checked, run_slice, Form, M, T, X, Y};
+use crate::model::partials::Partials;
 use crate::model::{Family, FrictionModel, Input};
-use crate::partials::Partials;
 use crate::registry::AnyModel;
 
 /// [`update_2d`](super::update_2d), and the tangent of every contact's
@@ -213,6 +213,9 @@ impl Tangent2<'_> {
                 }
             }
             Form::LuGre(m) => {
+                // the derivative of the law's exact step and force (the
+                // functions of `crate::models::lugre`), written out: its
+                // terms are not the law's own (`σ2 δ/dt` rounds as `(σ2 δ)/dt`)
                 let pr = m.params();
                 let (s0, s1, s2) = (pr.sigma0, pr.sigma1, pr.sigma2);
                 if s == 0.0 {
