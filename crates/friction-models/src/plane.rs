@@ -60,9 +60,8 @@
 //! assert!(e.contains("friction disk"));
 //! ```
 
-use crate::model::FrictionModel;
-use crate::model::Input;
-use crate::partials::Partials;
+use crate::model::partials::Partials;
+use crate::model::{FrictionModel, Input};
 use crate::registry::AnyModel;
 
 /// How a model rubs in the plane in continuous time.
