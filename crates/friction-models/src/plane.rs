@@ -28,6 +28,26 @@
 //! are affine in the state, `r₁(s, z_i) - a s` is `-s c(s) z_i`, and the
 //! lifted law is the vector law exactly.
 //!
+//! A third form is Jenkins' element (θ = 1) in the plane, the continuous
+//! flow rule of the radial return of [`crate::update::planar`]: its state is
+//! the spring's deflection `d` (slip minus slider), `F = kt d`, and with
+//! `r = Fs / kt` the radius of the disk it may not leave,
+//!
+//! ```text
+//! stuck   (|d| < r, or unloading):     dd/dt = v
+//! sliding (|d| = r and e·v > 0):       dd/dt = v - e (e·v) |d|/r,   e = d/|d|
+//! ```
+//!
+//! (J.C. Simo and T.J.R. Hughes 1998, *Computational Inelasticity*, ch. 1-2,
+//! rate-independent plasticity with the isotropic yield surface `|kt d| =
+//! Fs`). On the rim the factor `|d|/r` is 1 and the rule is the flow rule;
+//! off it by an integration error, `d|d|/dt = (e·v)(1 - |d|/r)` pulls the
+//! deflection back onto the rim at the rate of the slip, so the force's
+//! magnitude does not drift from `Fs` over long slides. Which branch holds is a mode the integrator keeps
+//! ([`PlaneLaw::eval_in`], [`PlaneLaw::switch`]): the engine ends its steps
+//! where `|d|` reaches `r` and where `e·v` turns negative, as it does at
+//! the reversals of the 1-D element.
+//!
 //! The forces are per unit normal load, in the 1-D sign convention: `F`
 //! points along the slip and opposes it when applied to the first member.
 //!
@@ -36,11 +56,12 @@
 //! |---|---|---|
 //! | `viscous`, `power_viscous`, `coulomb_sat`, `coulomb_tanh`, `stribeck_sat`, `stribeck_tanh` | radial | none |
 //! | `lugre`, `dahl` (exponent 1), `dankowicz` | bristle | `zx, zy` |
+//! | `jenkins` (θ = 1) | slider, with a mode | `dx, dy` (the deflection) |
 //!
 //! Others answer [`plane_law`] with the reason: set-valued maps (`coulomb`,
 //! `stribeck`, ...: exact stick on the friction disk is a constraint the
-//! engine does not impose in two directions yet); the rate-independent
-//! slider models (`jenkins`, `iwan4`, `maxwell_slip`, `iwan5`) and
+//! engine does not impose in two directions yet); the parallel slider
+//! models (`iwan4`, `maxwell_slip`, `iwan5`) and
 //! `bouc_wen`, whose vector forms are per-step updates
 //! ([`crate::update::planar`]) but not continuous-time laws here yet; and
 //! every model without an isotropic vector form
@@ -76,6 +97,14 @@ pub enum PlaneLaw {
         a: f64,
         /// The coefficient of the velocity in the 1-D force.
         b: f64,
+    },
+    /// Jenkins' element (θ = 1): `F = kt d`, the deflection `d` held in the
+    /// disk `|d| <= fs / kt`; stuck or sliding is a mode.
+    Jenkins {
+        /// The stiffness per unit load `kt` [1/m].
+        kt: f64,
+        /// The strength per unit load `Fs` [-].
+        fs: f64,
     },
 }
 
@@ -131,10 +160,12 @@ pub fn plane_law(m: &AnyModel) -> Result<PlaneLaw, String> {
         A::LuGre(x) => Ok(PlaneLaw::Bristle { a: 1.0, b: x.params().sigma1 + x.params().sigma2 }),
         A::Dahl(x) => Ok(PlaneLaw::Bristle { a: x.params().sigma0, b: 0.0 }),
         A::Dankowicz(_) => Ok(PlaneLaw::Bristle { a: 1.0, b: 0.0 }),
+        // θ = 1 (`planar_form` refused the others)
+        A::Jenkins(j) => Ok(PlaneLaw::Jenkins { kt: j.params().kt, fs: j.params().fs }),
         _ => Err(format!(
             "its vector form (`{}`) is a per-step update of the C, Fortran and Python faces \
-             (rate-independent sliders or Bouc-Wen), not yet a continuous-time law of the engine; \
-             use `lugre`, `dahl` or a regularised map (`coulomb_tanh`)",
+             (parallel sliders or Bouc-Wen), not yet a continuous-time law of the engine; use \
+             `jenkins` (one slider), `lugre`, `dahl` or a regularised map (`coulomb_tanh`)",
             m.info().id
         )),
     }
@@ -156,13 +187,63 @@ impl PlaneLaw {
     pub fn n_states(&self) -> usize {
         match self {
             PlaneLaw::Radial => 0,
-            PlaneLaw::Bristle { .. } => 2,
+            PlaneLaw::Bristle { .. } | PlaneLaw::Jenkins { .. } => 2,
         }
+    }
+
+    /// Whether the law has a mode (stuck or sliding) that the integrator
+    /// keeps: Jenkins' element.
+    pub fn has_mode(&self) -> bool {
+        matches!(self, PlaneLaw::Jenkins { .. })
+    }
+
+    /// The function whose root ends the current mode at slip velocity `v`
+    /// and deflection `z` (positive while the mode holds): stuck, the room
+    /// left in the disk widened by a relative 1e-9, `r (1 + 1e-9) - |d|`, so
+    /// that an element stuck on the rim (where it stopped sliding) starts on
+    /// the positive side; sliding, the loading `e·v`. `None` for laws
+    /// without a mode.
+    pub fn switch(&self, v: [f64; 2], z: &[f64], sliding: bool) -> Option<f64> {
+        let PlaneLaw::Jenkins { kt, fs } = *self else { return None };
+        let (s, e) = speed([z[0], z[1]]);
+        Some(if sliding { e[0] * v[0] + e[1] * v[1] } else { (fs / kt) * (1.0 + 1e-9) - s })
+    }
+
+    /// The radius `r = Fs / kt` of Jenkins' disk (`None` for other laws).
+    pub fn radius(&self) -> Option<f64> {
+        match *self {
+            PlaneLaw::Jenkins { kt, fs } => Some(fs / kt),
+            _ => None,
+        }
+    }
+
+    /// Whether Jenkins' element slides at `v`, `z` by the state alone: on
+    /// the rim of its disk (to a relative 1e-9) and loading. The engine
+    /// keeps the mode instead, switching at the roots of [`PlaneLaw::switch`].
+    pub fn sliding_at(&self, v: [f64; 2], z: &[f64]) -> bool {
+        let PlaneLaw::Jenkins { kt, fs } = *self else { return false };
+        let (s, e) = speed([z[0], z[1]]);
+        s >= (fs / kt) * (1.0 - 1e-9) && e[0] * v[0] + e[1] * v[1] > 0.0
     }
 
     /// The force per unit load at slip velocity `v` and states `z`, and
     /// with `dz` the states' rates; `m` is the model the law was made from.
+    /// Jenkins' element slides where [`PlaneLaw::sliding_at`] says so.
     pub fn eval(&self, m: &AnyModel, t: f64, v: [f64; 2], z: &[f64], dz: Option<&mut [f64]>) -> [f64; 2] {
+        let sliding = self.sliding_at(v, z);
+        self.eval_in(m, t, v, z, dz, sliding)
+    }
+
+    /// [`PlaneLaw::eval`] with Jenkins' element in the mode `sliding`.
+    pub fn eval_in(
+        &self,
+        m: &AnyModel,
+        t: f64,
+        v: [f64; 2],
+        z: &[f64],
+        dz: Option<&mut [f64]>,
+        sliding: bool,
+    ) -> [f64; 2] {
         let (s, e) = speed(v);
         let inp = Input::new(t, 0.0, s);
         match *self {
@@ -183,10 +264,21 @@ impl PlaneLaw {
                 }
                 f
             }
+            PlaneLaw::Jenkins { kt, fs } => {
+                if let Some(dz) = dz {
+                    // sliding: v - e (e·v) |d|/r, the rim attracting (see the module)
+                    let (len, e) = speed([z[0], z[1]]);
+                    let ev = if sliding { (e[0] * v[0] + e[1] * v[1]) * len * kt / fs } else { 0.0 };
+                    dz[0] = v[0] - e[0] * ev;
+                    dz[1] = v[1] - e[1] * ev;
+                }
+                [kt * z[0], kt * z[1]]
+            }
         }
     }
 
-    /// The partial derivatives per unit load at `v`, `z` into `out`.
+    /// The partial derivatives per unit load at `v`, `z` into `out`
+    /// (Jenkins' element in the mode [`PlaneLaw::sliding_at`] gives).
     pub fn partials(
         &self,
         m: &AnyModel,
@@ -195,6 +287,22 @@ impl PlaneLaw {
         z: &[f64],
         w: &mut PlaneWork,
         out: &mut PlanePartials,
+    ) {
+        let sliding = self.sliding_at(v, z);
+        self.partials_in(m, t, v, z, w, out, sliding);
+    }
+
+    /// [`PlaneLaw::partials`] with Jenkins' element in the mode `sliding`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn partials_in(
+        &self,
+        m: &AnyModel,
+        t: f64,
+        v: [f64; 2],
+        z: &[f64],
+        w: &mut PlaneWork,
+        out: &mut PlanePartials,
+        sliding: bool,
     ) {
         let (s, e) = speed(v);
         let inp = Input::new(t, 0.0, s);
@@ -229,6 +337,24 @@ impl PlaneLaw {
                     }
                     out.df_dz[i][i] = p.df_dz[0];
                     out.dg_dz[i][i] = p.dg_dz[0];
+                }
+            }
+            PlaneLaw::Jenkins { kt, fs } => {
+                out.df_dz = [[kt, 0.0], [0.0, kt]];
+                out.dg_dv = [[1.0, 0.0], [0.0, 1.0]];
+                let (s, e) = speed([z[0], z[1]]);
+                if sliding && s > 0.0 {
+                    // dd/dt = v - (d·v) d / (r |d|): ∂/∂v = I - (|d|/r) e eᵀ,
+                    // ∂/∂d = -[e vᵀ + (e·v)(I - e eᵀ)] / r
+                    let ir = kt / fs;
+                    let ev = e[0] * v[0] + e[1] * v[1];
+                    for i in 0..2 {
+                        for j in 0..2 {
+                            let p = if i == j { 1.0 } else { 0.0 } - e[i] * e[j];
+                            out.dg_dv[i][j] = if i == j { 1.0 } else { 0.0 } - s * ir * e[i] * e[j];
+                            out.dg_dz[i][j] = -(e[i] * v[j] + ev * p) * ir;
+                        }
+                    }
                 }
             }
         }
@@ -427,11 +553,86 @@ mod tests {
         for (id, why) in [
             ("coulomb", "friction disk"),
             ("stribeck", "friction disk"),
-            ("jenkins", "per-step update"),
+            ("iwan4", "per-step update"),
             ("magic_formula", "anisotropic"),
         ] {
             let e = plane_law(&build(id, &ParamMap::new()).unwrap()).unwrap_err();
             assert!(e.contains(why), "{id}: {e}");
+        }
+    }
+
+    /// Jenkins' element in the plane: sliding along x on the rim, then
+    /// pulled along y, its deflection turns towards y as the tractrix of
+    /// the slip, `sin θ = tanh(w t / r)` (r = Fs/kt), with |F| = Fs all
+    /// along; stuck, its force is the elastic `kt d`; the partials of both
+    /// modes against differences.
+    #[test]
+    fn jenkins_in_the_plane_turns_its_deflection_as_the_closed_form_and_has_exact_partials() {
+        let (m, law) = model("jenkins");
+        let PlaneLaw::Jenkins { kt, fs } = law else { panic!("{law:?}") };
+        let r = fs / kt;
+        let w = 3e-3;
+        let v = [0.0, w];
+        let mut d = [r, 0.0];
+        let h = 1e-8;
+        let rate = |d: &[f64; 2]| {
+            let mut g = [0.0; 2];
+            law.eval_in(&m, 0.0, v, d, Some(&mut g), true);
+            g
+        };
+        let n = 20_000;
+        for _ in 0..n {
+            let k1 = rate(&d);
+            let k2 = rate(&[d[0] + 0.5 * h * k1[0], d[1] + 0.5 * h * k1[1]]);
+            let k3 = rate(&[d[0] + 0.5 * h * k2[0], d[1] + 0.5 * h * k2[1]]);
+            let k4 = rate(&[d[0] + h * k3[0], d[1] + h * k3[1]]);
+            for i in 0..2 {
+                d[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+            }
+        }
+        let t = n as f64 * h;
+        let sin = (w * t / r).tanh();
+        assert!((d[1] / r - sin).abs() < 1e-9, "sin θ = {} against tanh(w t / r) = {sin}", d[1] / r);
+        let f = law.eval_in(&m, 0.0, v, &d, None, true);
+        assert!((f[0].hypot(f[1]) - fs).abs() < 1e-9 * fs, "|F| = {} against Fs = {fs}", f[0].hypot(f[1]));
+        assert!(law.sliding_at(v, &d) && law.switch(v, &d, true).unwrap() > 0.0);
+        // stuck inside the disk: the elastic force, the slip into the deflection
+        let inside = [0.3 * r, -0.2 * r];
+        let mut g = [0.0; 2];
+        let f = law.eval(&m, 0.0, [1e-3, 2e-3], &inside, Some(&mut g));
+        assert_eq!((f, g), ([kt * inside[0], kt * inside[1]], [1e-3, 2e-3]));
+        assert!(!law.sliding_at([1e-3, 2e-3], &inside));
+        let mut wk = PlaneWork::new(&law);
+        for (sliding, d, v) in [(true, [0.6 * r, 0.8 * r], [2e-3, -1e-3]), (false, inside, [2e-3, -1e-3])] {
+            let mut p = PlanePartials::default();
+            law.partials_in(&m, 0.0, v, &d, &mut wk, &mut p, sliding);
+            let at = |v: [f64; 2], d: [f64; 2]| {
+                let mut g = [0.0; 2];
+                let f = law.eval_in(&m, 0.0, v, &d, Some(&mut g), sliding);
+                (f, g)
+            };
+            for j in 0..2 {
+                let (hv, hd) = (1e-6 * w, 1e-6 * r);
+                let (mut vp, mut vm, mut dp, mut dm) = (v, v, d, d);
+                vp[j] += hv;
+                vm[j] -= hv;
+                dp[j] += hd;
+                dm[j] -= hd;
+                let ((_, gvp), (_, gvm)) = (at(vp, d), at(vm, d));
+                let ((fdp, gdp), (fdm, gdm)) = (at(v, dp), at(v, dm));
+                for i in 0..2 {
+                    let dgv = (gvp[i] - gvm[i]) / (2.0 * hv);
+                    let dgd = (gdp[i] - gdm[i]) / (2.0 * hd);
+                    let dfd = (fdp[i] - fdm[i]) / (2.0 * hd);
+                    assert!((p.dg_dv[i][j] - dgv).abs() < 1e-6, "sliding {sliding}: dg{i}/dv{j}");
+                    assert!(
+                        (p.dg_dz[i][j] - dgd).abs() < 1e-6 * (1.0 + dgd.abs()),
+                        "sliding {sliding}: dg{i}/dd{j} {} vs {dgd}",
+                        p.dg_dz[i][j]
+                    );
+                    assert!((p.df_dz[i][j] - dfd).abs() < 1e-6 * kt, "sliding {sliding}: dF{i}/dd{j}");
+                }
+            }
         }
     }
 }

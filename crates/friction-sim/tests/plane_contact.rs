@@ -235,10 +235,8 @@ fn every_method_runs_the_spatial_joint_alike() {
 fn plane_contacts_without_a_law_or_with_heat_are_refused_with_the_reason() {
     let solver = "t_end = 0.1";
     for (contact, want) in [
-        (
-            "model = \"jenkins\"\nparams = { kt = 1e4, fs = 0.3 }",
-            &["model `jenkins` cannot", "per-step update", "lugre"][..],
-        ),
+        ("model = \"iwan4\"", &["model `iwan4` cannot", "per-step update", "jenkins"][..]),
+        ("model = \"jenkins\"\nparams = { theta = 0.5 }", &["model `jenkins` cannot", "theta"][..]),
         ("model = \"stribeck\"", &["model `stribeck` cannot", "friction disk"][..]),
         ("model = \"magic_formula\"", &["model `magic_formula` cannot", "anisotropic"][..]),
         ("model = \"dahl\"\nparams = { exponent = 2.0 }", &["model `dahl` cannot", "exponent"][..]),
@@ -322,4 +320,80 @@ fn the_builder_makes_the_scenario_s_plane_contact() {
     let (a, b) = (simulate(&sys).unwrap(), run(&text));
     assert_eq!(a.columns, b.columns);
     assert_eq!(a.rows, b.rows);
+}
+
+/// A Jenkins joint in the plane (θ = 1) under a force tracing a figure
+/// of eight (x at f, y at 2f), pressed by its weight: the engine's run (the slider stuck inside
+/// its disk, sliding on its rim, switching at events) against the same
+/// body integrated in the test with small steps of the radial return of
+/// `friction_models::update::planar` (Simo and Hughes' return mapping, the
+/// per-step update of the C and Python faces); and |F| never exceeds Fs N
+/// beyond the integration's tolerance.
+#[test]
+fn a_jenkins_joint_in_the_plane_follows_the_radial_return_integrated_step_by_step() {
+    let (m, kn, kx, ky, kt, fs, f) = (1.0, 1e5, 1e4, 1.5e4, 2e4, 0.3, 10.0);
+    let w = 2.0 * PI * f;
+    let forces = format!(
+        "[[force]]\nname = \"px\"\non = \"m\"\nvalue = {{ type = \"sine\", amplitude = 4.0, frequency = {f} }}\n\
+         [[force]]\nname = \"py\"\non = \"m\"\ndirection = \"y\"\n\
+         value = {{ type = \"sine\", amplitude = 3.0, frequency = {f2} }}\n\
+         [[spring]]\nname = \"kx\"\nbetween = [\"m\", \"ground\"]\nstiffness = {kx}\n\
+         [[spring]]\nname = \"ky\"\nbetween = [\"m\", \"ground\"]\nstiffness = {ky}\ndirection = \"y\"\n",
+        f2 = 2.0 * f
+    );
+    let text = puck(
+        m,
+        kn,
+        [0.0; 3],
+        &format!("model = \"jenkins\"\nparams = {{ kt = {kt}, fs = {fs} }}"),
+        &forces,
+        // the deflection is 1.5e-5 m: its absolute tolerance well below
+        "t_end = 0.3\noutput_dt = 1e-3\nrtol = 1e-10\natol = { position = 1e-12, velocity = 1e-10, state = 1e-16 }",
+    );
+    let out = run(&text);
+    let slides = out.events.iter().filter(|e| e.contact == "c" && e.to == "sliding").count();
+    let sticks = out.events.iter().filter(|e| e.contact == "c" && e.to == "stuck").count();
+    assert!(slides >= 2 && sticks >= 1, "{slides} slides, {sticks} sticks: {:?}", out.events);
+    let n = 9.81 * m;
+    let (fx, fy) = (out.series("Fx.c"), out.series("Fy.c"));
+    // sliding, |d| = r holds to the integration's tolerance
+    let over = fx.iter().zip(&fy).fold(0.0f64, |m, (a, b)| m.max(a.hypot(*b) / (fs * n) - 1.0));
+    assert!(over <= 1e-8, "|F| above Fs N by a relative {over:e}");
+    // the reference: semi-implicit Euler with the exact radial return per step
+    let model = friction_models::build(
+        "jenkins",
+        &[
+            ("kt".to_string(), friction_models::ParamValue::Num(kt)),
+            ("fs".to_string(), friction_models::ParamValue::Num(fs)),
+        ]
+        .into_iter()
+        .collect(),
+    )
+    .unwrap();
+    use friction_models::update::planar::{init_2d, state_len_2d, update_2d};
+    let mut st = vec![0.0; state_len_2d(&model).unwrap()];
+    init_2d(&model, &mut st).unwrap();
+    let dt = 2e-7_f64;
+    let (mut x, mut v, mut fr) = ([0.0f64; 2], [0.0f64; 2], [0.0f64; 2]);
+    let t_out = out.series("t");
+    let (ex, ey) = (out.series("x.m"), out.series("y.m"));
+    let mut k = 0;
+    let mut worst: f64 = 0.0;
+    let steps = (0.3 / dt).round() as usize;
+    for i in 0..=steps {
+        let t = i as f64 * dt;
+        while k < t_out.len() && (t_out[k] - t).abs() < 0.5 * dt {
+            worst = worst.max((ex[k] - x[0]).abs()).max((ey[k] - x[1]).abs());
+            k += 1;
+        }
+        let p = [4.0 * (w * t).sin(), 3.0 * (2.0 * w * t).sin()];
+        let a = [(p[0] - kx * x[0] - fr[0]) / m, (p[1] - ky * x[1] - fr[1]) / m];
+        v = [v[0] + dt * a[0], v[1] + dt * a[1]];
+        x = [x[0] + dt * v[0], x[1] + dt * v[1]];
+        update_2d(&model, dt, &[dt * v[0], dt * v[1]], &[n], &mut st, &mut fr).unwrap();
+    }
+    assert_eq!(k, t_out.len());
+    let amp = ex.iter().chain(&ey).fold(0.0f64, |a, b| a.max(b.abs()));
+    assert!(worst < 5e-5 * amp, "off the step-by-step reference by {worst} m of {amp} m");
+    eprintln!("jenkins in the plane: {worst:e} m of {amp:e} m; {slides} slides; |F| over Fs N by {over:e}");
 }

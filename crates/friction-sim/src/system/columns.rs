@@ -70,7 +70,7 @@ impl System {
     /// The columns of the contacts that rub in a plane, after all others:
     /// per contact `Fx.NAME`, `Fy.NAME` (its force on its first member),
     /// `sx.NAME`, `sy.NAME` (slip), `svx.NAME`, `svy.NAME` (slip velocity),
-    /// `N.NAME` (normal load), `state.NAME` (open or sliding) and, as
+    /// `N.NAME` (normal load), `state.NAME` (open, stuck or sliding) and, as
     /// `states` chooses, its bristles `z.NAME.0`, `z.NAME.1` (x, y).
     pub(crate) fn plane_column_names(&self) -> Vec<String> {
         let on = self.state_columns();

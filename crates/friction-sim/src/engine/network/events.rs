@@ -26,7 +26,7 @@ fn one_way_margin(lo: f64, hi: f64, f: f64, rel: f64) -> f64 {
 impl Engine<'_> {
     /// Root functions at (t, y) under the current modes; layout
     /// `[contacts | 2 per stop | normal crossings | reversals | turning
-    /// points | 2 per gap]`.
+    /// points | 2 per gap | 1 per contact in a plane with a mode]`.
     pub(crate) fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         if g.is_empty() {
             // no event can happen (`nroots` is 0)
@@ -126,7 +126,11 @@ impl Engine<'_> {
         let off = off + self.root_rev.len();
         self.turn_roots(t, y, &d, &s, &mut g[off..self.root_gap]);
         if !self.sys.gaps.is_empty() {
-            self.gap_roots(t, y, &mut s, &mut g[self.root_gap..]);
+            self.gap_roots(t, y, &mut s, &mut g[self.root_gap..self.root_plane]);
+        }
+        if !self.plane_roots.is_empty() {
+            s.drivers_at(&self.sys.drivers, t);
+            self.plane_roots_into(y, &d, &s, &mut g[self.root_plane..]);
         }
     }
 
@@ -194,6 +198,14 @@ impl Engine<'_> {
         let mut arrived = self.engagement(t, y, &mut events);
         let engaged_sliding =
             events.iter().any(|e| e.from == Mode::Free.name() && e.to != Mode::Stuck.name());
+        if idx >= self.root_plane && !self.plane_roots.is_empty() {
+            // a Jenkins slider in a plane reaching its rim or unloading
+            events.extend(self.plane_event(t, y, idx - self.root_plane));
+            if !arrived.is_empty() {
+                events.extend(self.resolve(t, y, arrived, &[], &[])?);
+            }
+            return Ok(events);
+        }
         if idx >= self.root_gap && !self.sys.gaps.is_empty() {
             // a gap's contact starting or ending, or its damping limit
             // switching: a kink of a force, no mode changes

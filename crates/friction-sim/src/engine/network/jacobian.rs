@@ -188,7 +188,7 @@ impl Engine<'_> {
             self.heat_partials(t, y, d, s, &mut jc.heat);
         }
         if !self.planes.is_empty() {
-            self.plane_partials(t, y, s, &mut jc.planes);
+            self.plane_partials(t, y, d, s, &mut jc.planes);
         }
         jc.t = t;
         jc.y.copy_from_slice(y);

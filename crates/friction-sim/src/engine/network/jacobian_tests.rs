@@ -98,6 +98,28 @@ fn jacobian_products_follow_a_contact_in_a_plane() {
         "model = \"coulomb_tanh\"\nparams = { fc = 0.3, ktanh = 300.0 }",
     );
     assert_ne!(tanh, text);
+    let jenkins = text.replace(
+        "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }",
+        "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }",
+    );
+    assert_ne!(jenkins, text);
+    // Jenkins' element stuck inside its disk and sliding on its rim
+    for (sliding, seed) in [(false, 37), (true, 41)] {
+        let sys = scenario::parse(&jenkins, "spatial_joint.toml", &root).unwrap();
+        let e = Engine::new(&sys);
+        let mut y = e.initial_state();
+        let mut s = seed;
+        y[2] = -2e-4;
+        for v in &mut y[3..6] {
+            *v = 0.02 * next(&mut s);
+        }
+        let r = 0.3 / 2e4;
+        let (dx, dy) = if sliding { (0.6 * r, 0.8 * r) } else { (0.2 * r, -0.3 * r) };
+        y[6] = dx;
+        y[7] = dy;
+        e.disc.borrow_mut().plane_slide[0] = sliding;
+        check(if sliding { "jenkins sliding" } else { "jenkins stuck" }, &e, &mut y, seed);
+    }
     for (name, text, seed) in [("lugre", &text, 29), ("coulomb_tanh", &tanh, 31)] {
         let sys = scenario::parse(text, "spatial_joint.toml", &root).unwrap();
         let e = Engine::new(&sys);

@@ -135,6 +135,9 @@ pub(crate) struct Discrete {
     /// `Engine::root_turn`.
     pub turn: Vec<f64>,
     pub impacts: f64,
+    /// Per contact in a plane: whether its slider slides (Jenkins' element;
+    /// false for the laws without a mode).
+    pub plane_slide: Vec<bool>,
 }
 
 // Cloned field by field so that `clone_from` reuses the vectors (and every
@@ -149,7 +152,7 @@ impl Clone for Discrete {
 
     fn clone_from(&mut self, o: &Self) {
         // destructured: a field added to `Discrete` must be added here
-        let Discrete { modes, stops, rows, plan, mem, dir, turn, impacts } = o;
+        let Discrete { modes, stops, rows, plan, mem, dir, turn, impacts, plane_slide } = o;
         self.modes.clone_from(modes);
         self.stops.clone_from(stops);
         self.rows.clone_from(rows);
@@ -158,6 +161,7 @@ impl Clone for Discrete {
         self.dir.clone_from(dir);
         self.turn.clone_from(turn);
         self.impacts = *impacts;
+        self.plane_slide.clone_from(plane_slide);
     }
 }
 
@@ -192,7 +196,8 @@ pub struct Engine<'s> {
     pub(crate) q_off: usize,
     pub(crate) n: usize,
     /// Root layout: `[contacts | 2 per stop | normal crossings | reversals |
-    /// turning points | 2 per gap]`; none at all when no event can happen.
+    /// turning points | 2 per gap | 1 per contact in a plane with a mode]`;
+    /// none at all when no event can happen.
     pub(crate) nroots: usize,
     /// Where the gaps' roots start ([`crate::engine::network::gap`]).
     pub(crate) root_gap: usize,
@@ -256,6 +261,10 @@ pub struct Engine<'s> {
     /// Their column names and units (after all others).
     pub(crate) plane_names: Vec<String>,
     pub(crate) plane_units: Vec<String>,
+    /// Where the roots of the contacts in a plane with a mode start (after
+    /// the gaps'), and those contacts.
+    pub(crate) root_plane: usize,
+    pub(crate) plane_roots: Vec<usize>,
 }
 
 /// Why the forces of a set of active rows are not unique.
@@ -339,14 +348,18 @@ impl<'s> Engine<'s> {
                 n_turn += ct.model.n_turns();
             }
         }
+        // the contacts in a plane whose law has a mode: one root each
+        let plane_roots: Vec<usize> = (0..planes.len()).filter(|&p| planes[p].law.has_mode()).collect();
         let events = stuckable.iter().any(|&s| s)
             || !sys.stops.is_empty()
             || !root_rev.is_empty()
             || n_turn > 0
-            || !sys.gaps.is_empty();
+            || !sys.gaps.is_empty()
+            || !plane_roots.is_empty();
         let root_gap =
             if events { nc + 2 * sys.stops.len() + root_normal.len() + root_rev.len() + n_turn } else { 0 };
-        let nroots = if events { root_gap + 2 * sys.gaps.len() } else { 0 };
+        let root_plane = root_gap + 2 * sys.gaps.len();
+        let nroots = if events { root_plane + plane_roots.len() } else { 0 };
         let mem = sys.contacts.iter().map(|c| vec![0.0; c.model.n_memory()]).collect();
         let nd = sys.drivers.len();
         let normal_gaps = sys.contacts.iter().any(|c| c.normal_gap.is_some());
@@ -388,6 +401,7 @@ impl<'s> Engine<'s> {
                 dir: vec![0.0; nc],
                 turn: vec![0.0; n_turn],
                 impacts: 0.0,
+                plane_slide: vec![false; planes.len()],
             }),
             scr: RefCell::new(Scratch {
                 f: vec![0.0; nb],
@@ -426,6 +440,8 @@ impl<'s> Engine<'s> {
             plane_q,
             plane_names,
             plane_units,
+            root_plane,
+            plane_roots,
         };
         *e.jac.borrow_mut() = crate::engine::network::jacobian::JacCache::new(&e);
         let all = e.all_picks();

@@ -5,16 +5,21 @@
 //!
 //! Such a contact's friction is the vector law of its model
 //! ([`friction_models::plane`]) at the slip velocity `(vx, vy)`, times its
-//! normal load `N = N(t) max(0, KN (G0 - z))`, the force of its gap on z. It
-//! never sticks: the laws the engine takes in the plane are single-valued
-//! (regularised maps and bristle laws), so there is no constraint row and
-//! no stick/slip decision; opening and closing are the gap's events. While
-//! open the force is zero and the bristles keep following the slip.
+//! normal load `N = N(t) max(0, KN (G0 - z))`, the force of its gap on z.
+//! The laws the engine takes in the plane are single-valued (regularised
+//! maps, bristle laws, Jenkins' element), so there is no constraint row and
+//! no stick/slip decision by forces; opening and closing are the gap's
+//! events. Jenkins' element keeps a mode (stuck inside its disk, sliding on
+//! its rim): its root ends the mode where the deflection reaches the rim
+//! (which is then set on it exactly) or the slip stops loading it, events
+//! `stuck` -> `sliding` and back under the contact's name. While open the
+//! force is zero and the states keep following the slip.
 
 use friction_models::plane::{PlaneLaw, PlanePartials, PlaneWork};
 use friction_models::AnyModel;
 
-use crate::engine::network::{Engine, Scratch};
+use crate::engine::network::{Discrete, Engine, Scratch};
+use crate::engine::outcome::Event;
 use crate::system::schedule::Schedule;
 use crate::system::thermal::Dissipator;
 use crate::system::{Member, System};
@@ -122,12 +127,14 @@ impl Engine<'_> {
         ([xa - xb, ya - yb], [va - vb, wa - wb])
     }
 
-    /// Plane `p` at (t, y), with `dz` its bristles' rates.
+    /// Plane `p` at (t, y) under `d` (its slider's mode), with `dz` its
+    /// states' rates.
     #[inline]
     pub(crate) fn plane_at(
         &self,
         t: f64,
         y: &[f64],
+        d: &Discrete,
         s: &Scratch,
         p: usize,
         dz: Option<&mut [f64]>,
@@ -137,18 +144,25 @@ impl Engine<'_> {
         let factor = pl.normal.value(t).max(0.0);
         let n = factor * self.gap_force(y, s, pl.gap).force;
         let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
-        let f = pl.law.eval(&pl.model, t, v, z, dz);
+        let f = pl.law.eval_in(&pl.model, t, v, z, dz, d.plane_slide[p]);
         PlaneAt { v, factor, n, f }
     }
 
     /// Add every plane's force to its members (`-N F` on the first, `+N F`
     /// on the second, along x and y) and, with `dy`, its bristles' rates;
     /// keeps each one's slip velocity and force for the powers.
-    pub(crate) fn plane_forces(&self, t: f64, y: &[f64], s: &mut Scratch, mut dy: Option<&mut [f64]>) {
+    pub(crate) fn plane_forces(
+        &self,
+        t: f64,
+        y: &[f64],
+        d: &Discrete,
+        s: &mut Scratch,
+        mut dy: Option<&mut [f64]>,
+    ) {
         for (p, pl) in self.planes.iter().enumerate() {
             let nz = pl.law.n_states();
             let dz = dy.as_deref_mut().map(|dy| &mut dy[pl.z_off..pl.z_off + nz]);
-            let at = self.plane_at(t, y, s, p, dz);
+            let at = self.plane_at(t, y, d, s, p, dz);
             let fx = at.n * at.f[0];
             let fy = at.n * at.f[1];
             Self::add_force(s, pl.x[0], -fx);
@@ -168,12 +182,17 @@ impl Engine<'_> {
     }
 
     /// Plane `p`'s output columns at (t, y): `Fx`, `Fy` (on its first
-    /// member), `sx`, `sy`, `svx`, `svy`, `N` and its state (open or sliding).
-    pub(crate) fn plane_row(&self, t: f64, y: &[f64], s: &Scratch, p: usize) -> [f64; 8] {
+    /// member), `sx`, `sy`, `svx`, `svy`, `N` and its state (open, stuck:
+    /// a Jenkins slider inside its disk, or sliding).
+    pub(crate) fn plane_row(&self, t: f64, y: &[f64], d: &Discrete, s: &Scratch, p: usize) -> [f64; 8] {
         let pl = &self.planes[p];
         let (x, _) = self.plane_slip(y, s, pl);
-        let at = self.plane_at(t, y, s, p, None);
-        let state = if at.n > 0.0 { 2 } else { 0 };
+        let at = self.plane_at(t, y, d, s, p, None);
+        let state = match (at.n > 0.0, pl.law.has_mode() && !d.plane_slide[p]) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => 2,
+        };
         [
             -at.n * at.f[0],
             -at.n * at.f[1],
@@ -205,12 +224,12 @@ impl PlaneJac {
 
 impl Engine<'_> {
     /// Fill the planes' partials at (t, y).
-    pub(crate) fn plane_partials(&self, t: f64, y: &[f64], s: &Scratch, pj: &mut PlaneJac) {
+    pub(crate) fn plane_partials(&self, t: f64, y: &[f64], d: &Discrete, s: &Scratch, pj: &mut PlaneJac) {
         for (p, pl) in self.planes.iter().enumerate() {
-            let at = self.plane_at(t, y, s, p, None);
+            let at = self.plane_at(t, y, d, s, p, None);
             let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
             let (parts, w) = (&mut pj.parts[p], &mut pj.work[p]);
-            pl.law.partials(&pl.model, t, at.v, z, w, &mut parts.0);
+            pl.law.partials_in(&pl.model, t, at.v, z, w, &mut parts.0, d.plane_slide[p]);
             parts.1 = at;
         }
     }
@@ -267,5 +286,50 @@ impl Engine<'_> {
                 jv[pl.z_off + i] = r;
             }
         }
+    }
+}
+
+impl Engine<'_> {
+    /// The roots of the contacts in a plane with a mode ([`friction_models::plane::PlaneLaw::switch`]),
+    /// one each, into `g` (the drivers' motions in the scratch).
+    pub(crate) fn plane_roots_into(&self, y: &[f64], d: &Discrete, s: &Scratch, g: &mut [f64]) {
+        for (gk, &p) in g.iter_mut().zip(&self.plane_roots) {
+            let pl = &self.planes[p];
+            let (_, v) = self.plane_slip(y, s, pl);
+            let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
+            *gk = pl.law.switch(v, z, d.plane_slide[p]).unwrap_or(1.0);
+        }
+    }
+
+    /// The event of root `k` of the contacts in a plane at (t, y): a slider
+    /// stuck inside its disk that reached its rim while loading starts
+    /// sliding, its deflection set on the rim exactly (`|kt d| = Fs`); one
+    /// sliding that stops loading it (`e·v <= 0`) sticks. A root the motion
+    /// only touches changes nothing (`None`).
+    pub(crate) fn plane_event(&self, t: f64, y: &mut [f64], k: usize) -> Option<Event> {
+        let p = *self.plane_roots.get(k)?;
+        let pl = &self.planes[p];
+        let r = pl.law.radius()?;
+        let mut d = self.disc.borrow_mut();
+        let v = {
+            let mut s = self.scr.borrow_mut();
+            s.drivers_at(&self.sys.drivers, t);
+            self.plane_slip(y, &s, pl).1
+        };
+        let z = &mut y[pl.z_off..pl.z_off + 2];
+        let len = z[0].hypot(z[1]);
+        let loading = len > 0.0 && (z[0] * v[0] + z[1] * v[1]) > 0.0;
+        let (from, to) = match (d.plane_slide[p], loading) {
+            (false, true) if len >= r * (1.0 - 1e-9) => {
+                z[0] *= r / len;
+                z[1] *= r / len;
+                ("stuck", "sliding")
+            }
+            (true, false) => ("sliding", "stuck"),
+            _ => return None,
+        };
+        d.plane_slide[p] = to == "sliding";
+        self.jac.borrow_mut().invalidate();
+        Some(Event { t, contact: pl.name.clone(), from: from.into(), to: to.into() })
     }
 }

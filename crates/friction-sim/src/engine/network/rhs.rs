@@ -57,7 +57,7 @@ impl Engine<'_> {
             }
         }
         if !self.planes.is_empty() {
-            self.plane_forces(t, y, s, dy.as_deref_mut());
+            self.plane_forces(t, y, d, s, dy.as_deref_mut());
         }
         self.constraint_forces(d, s);
         if let Some(dy) = dy {

@@ -337,7 +337,7 @@ impl Engine<'_> {
             }
             Pick::Temp(k) => self.temperature(y, k),
             Pick::HeatFlow(k) => self.heat_flow(y, k),
-            Pick::Plane(k, q) => self.plane_row(ts, y, &s, k)[q],
+            Pick::Plane(k, q) => self.plane_row(ts, y, &d, &s, k)[q],
         }));
     }
 }

@@ -411,9 +411,9 @@ pub const TABLES: &[Table] = &[
                  follows the slip) where N = 0. Its penalty is the gap `NAME.normal` (column \
                  `F.NAME.normal`, events open/closed); the load is the column `N.NAME` [N], the state `state.NAME` (0 open, 1 stuck, 2 sliding). Between \
                  members of dim 3 the normal is z and the contact rubs along x and y at once with its model's vector \
-                 law (regularised maps along the slip velocity, LuGre, Dahl and Dankowicz bristles in the plane): \
+                 law (regularised maps along the slip velocity, LuGre, Dahl and Dankowicz bristles, Jenkins' element in the plane): \
                  columns `Fx.NAME`, `Fy.NAME`, `sx.NAME`, `sy.NAME`, `svx.NAME`, `svy.NAME`, `N.NAME`, \
-                 `state.NAME` (0 open, 2 sliding); set-valued and slider models are refused there with the reason",
+                 `state.NAME` (0 open, 1 stuck, 2 sliding); set-valued models and parallel sliders are refused there with the reason",
             ),
             key(
                 "gap",
