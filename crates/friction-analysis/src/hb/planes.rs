@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The bristle deflections `(zx, zy)` of LuGre, Dahl and Dankowicz start
-//! relaxed and are integrated by the classical Runge-Kutta method between
+//! relaxed (then from the last evaluation's periodic state) and are integrated by the classical Runge-Kutta method between
 //! samples, in as many sub-steps as their own rate asks (`|∂ż/∂z| dt <=
 //! 0.5`), over periods until the force repeats itself: the scheme of the
 //! 1-D continuous-state models ([`super::aft`]). While the contact is open
@@ -58,6 +58,10 @@ pub struct PlaneAft {
     f: Vec<f64>,
     prev: Vec<f64>,
     z: [f64; 2],
+    /// The bristles at the start of the last settled evaluation's period.
+    z_periodic: [f64; 2],
+    /// Whether the last evaluation settled (its periodic state the next one's start).
+    settled_before: bool,
     work: PlaneWork,
     part: PlanePartials,
     /// Periods run by the last evaluation.
@@ -98,6 +102,8 @@ impl PlaneAft {
             f: vec![0.0; 2 * n],
             prev: vec![0.0; 2 * n],
             z: [0.0; 2],
+            z_periodic: [0.0; 2],
+            settled_before: false,
             work: PlaneWork::new(law),
             part: PlanePartials::default(),
             periods: 0,
@@ -143,9 +149,14 @@ impl PlaneAft {
             }
             return;
         }
-        self.z = [0.0; 2];
+        // from the last periodic state (the evaluations of a Newton step and
+        // of its Jacobian's differences are close to each other: two or three
+        // periods, where a start relaxed took up to hundreds while the joint
+        // presslides), relaxed the first time
+        self.z = if self.settled_before { self.z_periodic } else { [0.0; 2] };
         self.settled = false;
         for p in 0..MAX_PERIODS {
+            let start = self.z;
             for i in 0..n {
                 let t0 = (p * n + i) as f64 * dt;
                 let f = law.eval(model, t0, [self.vx[i], self.vy[i]], &self.z, None);
@@ -155,10 +166,12 @@ impl PlaneAft {
             self.periods = p + 1;
             if p > 0 && repeats(&self.f, &self.prev) {
                 self.settled = true;
+                self.z_periodic = start;
                 break;
             }
             self.prev.copy_from_slice(&self.f);
         }
+        self.settled_before = self.settled;
     }
 
     /// The bristles from the sample at `t0` (slip velocity `v0`) to the
