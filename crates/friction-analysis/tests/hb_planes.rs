@@ -105,20 +105,29 @@ atol = 1e-13
 
 /// The joint of `spatial` forced along x at 12 Hz by 2 N (mostly
 /// presliding: the bristles' deflection, a little slip at the reversals),
-/// 15 N (sliding, the slip turning in the plane) and 70 N (the body
-/// leaving the floor for part of the period). The harmonic balance (H = 15,
-/// 512 samples) against the engine started on its solution and run 20
+/// 15 N (sliding, the slip turning in the plane) and 40 N (the body
+/// leaving the floor for a tenth of the period, at 15 Hz). The harmonic
+/// balance (H = 15, 512 samples; at 40 N continued from 15 N in steps)
+/// against the engine started on its solution and run 20
 /// periods: over the last period x and y within 1 % of the larger of
 /// their ranges (the slip's amplitude in the plane), z and the normal load
-/// within 1 % of theirs.
+/// within 1 % of theirs. Measured: 2 N 5.8e-4 (x), 15 N 7.0e-4, 40 N
+/// 4.0e-4 (N; open 21 of 201 rows); y against its own range 4 % at 2 N
+/// (a range of 61 nm, 0.5 % of x's), 0.2 % at 15 N.
 #[test]
 fn a_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
     let (h, n) = (15, 512);
     let l = 2 * h + 1;
-    for (amp, f, open) in [(45.0, 15.0, true), (2.0, 12.0, false), (15.0, 12.0, false)] {
+    for (amp, f, open) in [(40.0, 15.0, true), (2.0, 12.0, false), (15.0, 12.0, false)] {
         let w = 2.0 * PI * f;
-        let st = Structure::from_system(&parse(&spatial(amp, f, [0.0; 3], [0.0; 3], 1.0)), "px").unwrap();
-        let c = solve_at(&st, f, h, n, None).unwrap_or_else(|e| panic!("F = {amp} N: {e}"));
+        // Newton's method from rest fails once the body lifts off the floor
+        // (residual stalled at 1.6e-2 at 40 N and 45 N): from the solution at 15 N, in steps
+        let mut c: Option<Vec<f64>> = None;
+        for a in [15.0, 30.0, amp].into_iter().filter(|a| *a <= amp && (*a == amp || amp > 15.0)) {
+            let st = Structure::from_system(&parse(&spatial(a, f, [0.0; 3], [0.0; 3], 1.0)), "px").unwrap();
+            c = Some(solve_at(&st, f, h, n, c.as_deref()).unwrap_or_else(|e| panic!("F = {a} N: {e}")));
+        }
+        let c = c.unwrap();
         let at = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t);
         let x0 = [at(0, 0.0).0, at(1, 0.0).0, at(2, 0.0).0];
         let v0 = [at(0, 0.0).1, at(1, 0.0).1, at(2, 0.0).1];
@@ -128,12 +137,8 @@ fn a_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
         let last = t.len() - 201;
         let hb_n = |t: f64| 1e5 * (-at(2, t).0).max(0.0);
         let mut report = Vec::new();
-        let cols: [(&str, &dyn Fn(f64) -> f64); 4] = [
-            ("x.m", &|t| at(0, t).0),
-            ("y.m", &|t| at(1, t).0),
-            ("z.m", &|t| at(2, t).0),
-            ("N.j", &hb_n),
-        ];
+        let cols: [(&str, &dyn Fn(f64) -> f64); 4] =
+            [("x.m", &|t| at(0, t).0), ("y.m", &|t| at(1, t).0), ("z.m", &|t| at(2, t).0), ("N.j", &hb_n)];
         for (col, hb) in cols {
             let e = out.series(col);
             let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);

@@ -179,7 +179,16 @@ impl PlaneAft {
     /// (`max |∂ż/∂z| dt` per sub-step at most 0.5), the slip velocity from
     /// the coefficients at every stage.
     #[allow(clippy::too_many_arguments)]
-    fn advance(&mut self, model: &AnyModel, law: &PlaneLaw, h: usize, omega: f64, t0: f64, v0: [f64; 2], dt: f64) {
+    fn advance(
+        &mut self,
+        model: &AnyModel,
+        law: &PlaneLaw,
+        h: usize,
+        omega: f64,
+        t0: f64,
+        v0: [f64; 2],
+        dt: f64,
+    ) {
         law.partials(model, t0, v0, &self.z, &mut self.work, &mut self.part);
         let lam = self.part.dg_dz.iter().flatten().fold(0.0f64, |m, d| m.max(d.abs()));
         let m = ((lam * dt / 0.5).ceil() as usize).clamp(1, 100_000);
@@ -255,7 +264,9 @@ mod tests {
 
     fn lugre() -> AnyModel {
         let mut p = ParamMap::new();
-        for (k, v) in [("sigma0", 2e4), ("sigma1", 1.0), ("sigma2", 0.0), ("fc", 0.3), ("fs", 0.4), ("vs", 1e-3)] {
+        for (k, v) in
+            [("sigma0", 2e4), ("sigma1", 1.0), ("sigma2", 0.0), ("fc", 0.3), ("fs", 0.4), ("vs", 1e-3)]
+        {
             p.insert(k.into(), ParamValue::Num(v));
         }
         build_model("lugre", &p).unwrap()

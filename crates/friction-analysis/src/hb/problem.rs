@@ -126,7 +126,8 @@ impl Problem {
                 basis[i * l + j] = *v;
             }
         }
-        let planes = s.contacts.iter().map(|c| c.plane.as_ref().map(|p| PlaneAft::new(&p.law, &grid))).collect();
+        let planes =
+            s.contacts.iter().map(|c| c.plane.as_ref().map(|p| PlaneAft::new(&p.law, &grid))).collect();
         Problem {
             planes,
             gaps: GapSamples::new(&s.gaps, &grid),

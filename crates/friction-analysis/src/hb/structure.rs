@@ -306,8 +306,10 @@ impl Structure {
                     c.name
                 )));
             }
-            let plane = sys.planes.iter().find(|p| p.contact == ci).map(|p| {
-                super::planes::HbPlane { first_y: dof(p.lateral[0]), second_y: dof(p.lateral[1]), law: p.law }
+            let plane = sys.planes.iter().find(|p| p.contact == ci).map(|p| super::planes::HbPlane {
+                first_y: dof(p.lateral[0]),
+                second_y: dof(p.lateral[1]),
+                law: p.law,
             });
             contacts.push(HbContact {
                 name: c.name.clone(),
