@@ -202,6 +202,8 @@ pub fn condense(s: &Structure) -> Result<Structure, String> {
     let mut keep: Vec<usize> = s.shown.clone();
     keep.push(s.force_dof);
     keep.extend(s.contacts.iter().flat_map(|c| [c.first, c.second]).flatten());
+    let lateral = s.contacts.iter().filter_map(|c| c.plane.as_ref());
+    keep.extend(lateral.flat_map(|p| [p.first_y, p.second_y]).flatten());
     keep.extend(s.gaps.iter().flat_map(|g| [g.first, g.second]).flatten());
     keep.sort_unstable();
     keep.dedup();
@@ -236,6 +238,10 @@ pub fn condense(s: &Structure) -> Result<Structure, String> {
     for ct in &mut c.contacts {
         ct.first = ct.first.and_then(pos);
         ct.second = ct.second.and_then(pos);
+        if let Some(p) = &mut ct.plane {
+            p.first_y = p.first_y.and_then(pos);
+            p.second_y = p.second_y.and_then(pos);
+        }
     }
     for g in &mut c.gaps {
         g.first = g.first.and_then(pos);

@@ -76,7 +76,13 @@ pub const CONDENSED: &str =
 pub fn unassessed(s: &Structure) -> Option<String> {
     s.contacts.iter().find_map(|c| {
         let id = c.model.info().id;
-        if is_dlft(&c.model) {
+        if c.plane.is_some() {
+            Some(format!(
+                "contact \"{}\" ({id}) rubs in a plane (x and y), and the monodromy has no linearisation of its \
+                 vector law under its gap's load yet",
+                c.name
+            ))
+        } else if is_dlft(&c.model) {
             Some(format!(
                 "contact \"{}\" ({id}) has set-valued stick (dynamic Lagrangian AFT), whose force has no \
                  tangent while it sticks",
@@ -190,6 +196,13 @@ impl Monodromy {
         let s = &p.s;
         if s.condensed.is_some() {
             return Err(AnalysisError::Model(format!("Floquet multipliers: {CONDENSED}")));
+        }
+        if let Some(c) = s.contacts.iter().find(|c| c.plane.is_some()) {
+            return Err(AnalysisError::Model(format!(
+                "Floquet multipliers: contact \"{}\" rubs in a plane, whose vector law the monodromy does not \
+                 linearise yet",
+                c.name
+            )));
         }
         let nd = s.dofs();
         let minv = s.m.clone().try_inverse().ok_or_else(|| {

@@ -18,6 +18,7 @@
 //! - [`condensed`]: a large structure's linear part condensed onto its contacts' DOFs (modal receptance);
 //! - [`condensed_nnm`]: the same for nonlinear modes (the fictitious damping in the receptance);
 //! - [`gaps`]: gaps and the normal loads they give contacts, sample by sample;
+//! - [`planes`]: contacts that rub in a plane (x and y, bodies of dim 3), their vector law per sample;
 //! - [`problem`]: residual and Jacobian of the balance;
 //! - [`floquet`]: stability of a solution by its Floquet multipliers (monodromy in time), used by [`frf`];
 //! - [`stability`]: stability of a solution by Hill's method (its cross-check);
@@ -54,6 +55,7 @@ pub mod linalg;
 mod modal;
 pub mod nnm;
 pub mod overlay;
+pub mod planes;
 pub mod plot;
 pub mod problem;
 mod scaled;

@@ -18,7 +18,7 @@
 //! AFT ([`super::dlft`]) after the rest of the balance, from the force that
 //! balance asks of it; with such a contact the whole Jacobian is taken by
 //! forward differences of the residual (n + 1 evaluations), as it is with
-//! gaps ([`super::gaps`]: a gap's force and the normal load it gives a
+//! contacts in a plane ([`super::planes`]) and with gaps ([`super::gaps`]: a gap's force and the normal load it gives a
 //! contact couple the contact's force to the gap's members).
 
 use friction_models::{Family, FrictionModel};
@@ -30,6 +30,7 @@ use super::condensed_nnm::Linear;
 use super::dlft::{is_dlft, limits, ContactDlft};
 use super::gaps::GapSamples;
 use super::harmonics::Grid;
+use super::planes::{add_plane, PlaneAft};
 use super::structure::Structure;
 
 /// The equations of one structure at H harmonics, with their work arrays.
@@ -40,6 +41,8 @@ pub struct Problem {
     /// The sampling grid.
     pub grid: Grid,
     aft: Vec<ContactAft>,
+    /// The evaluations of the contacts that rub in a plane ([`super::planes`]).
+    planes: Vec<Option<PlaneAft>>,
     dlft: Vec<Option<ContactDlft>>,
     gaps: GapSamples,
     /// Force samples of a contact under a gap's normal load.
@@ -123,7 +126,10 @@ impl Problem {
                 basis[i * l + j] = *v;
             }
         }
+        let planes =
+            s.contacts.iter().map(|c| c.plane.as_ref().map(|p| PlaneAft::new(&p.law, &grid))).collect();
         Problem {
+            planes,
             gaps: GapSamples::new(&s.gaps, &grid),
             fs: vec![0.0; grid.n],
             tan,
@@ -158,7 +164,9 @@ impl Problem {
 
     /// Whether every contact's last evaluation reached its periodic steady state.
     pub fn settled(&self) -> bool {
-        self.aft.iter().all(|a| a.settled) && self.dlft.iter().flatten().all(|d| d.settled)
+        self.aft.iter().all(|a| a.settled)
+            && self.planes.iter().flatten().all(|a| a.settled)
+            && self.dlft.iter().flatten().all(|d| d.settled)
     }
 
     /// Whether a contact is evaluated by the dynamic Lagrangian AFT.
@@ -253,10 +261,11 @@ impl Problem {
     /// Each contact's linearisation along the periodic motion of
     /// coefficients `x` at angular frequency `omega`, into `out` (one per
     /// contact, from [`Tangent::new`] on this problem's grid); a dynamic
-    /// Lagrangian contact's entry is left as it is.
+    /// Lagrangian contact's entry, and that of a contact in a plane (which
+    /// has no such 1-D linearisation), is left as it is.
     pub fn tangents(&mut self, x: &[f64], omega: f64, out: &mut [Tangent]) {
         for (c, tan) in out.iter_mut().enumerate().take(self.s.contacts.len()) {
-            if self.dlft[c].is_some() {
+            if self.dlft[c].is_some() || self.planes[c].is_some() {
                 continue;
             }
             self.relative(c, x);
@@ -312,6 +321,11 @@ impl Problem {
             self.add_gaps(x, omega, r);
         }
         for c in 0..self.s.contacts.len() {
+            if let Some(pl) = &mut self.planes[c] {
+                let (ct, work) = (&self.s.contacts[c], (&mut self.fs[..], &mut self.fc[..]));
+                add_plane(pl, ct, &self.grid, &self.gaps, x, omega, work, r);
+                continue;
+            }
             if self.dlft[c].is_some() {
                 continue;
             }
@@ -361,7 +375,7 @@ impl Problem {
     /// `∂r/∂ω`. Allocates nothing: the perturbed coefficients live in a
     /// work buffer of the problem.
     pub fn jacobian(&mut self, x: &[f64], omega: f64, jac: &mut DMatrix<f64>) {
-        if self.has_dlft() || !self.s.gaps.is_empty() {
+        if self.has_dlft() || !self.s.gaps.is_empty() || self.planes.iter().any(Option::is_some) {
             return self.jacobian_by_differences(x, omega, jac);
         }
         let (nd, l, h) = (self.s.dofs(), self.grid.len(), self.grid.h);

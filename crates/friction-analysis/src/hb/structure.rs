@@ -12,7 +12,9 @@
 //! `s_g = x_second - x_first`) pushes its members apart. A contact with a
 //! `normal_gap` (or `normal_stiffness`: its own gap) carries the load
 //! `N_c(t) = normal × P_g(t)`, evaluated at every sample of the period: it
-//! rises, falls and vanishes (the contact opens) with the motion.
+//! rises, falls and vanishes (the contact opens) with the motion. A
+//! contact between bodies of dim 3 rubs in a plane: on its members' x and
+//! y coordinates, with its model's vector law ([`super::planes`]).
 //!
 //! The coordinates are the bodies (diagonal masses) followed by every
 //! coordinate of every `[[structure]]` (its mass, stiffness and damping
@@ -41,6 +43,10 @@ pub struct HbContact {
     /// The gap (index into [`Structure::gaps`]) whose force, times
     /// `normal`, is the normal load, sample by sample (`normal_gap`).
     pub normal_gap: Option<usize>,
+    /// Set for a contact that rubs in a plane (between bodies of dim 3):
+    /// `first` and `second` are then its members' x coordinates, this its
+    /// y side and its vector law ([`super::planes`]).
+    pub plane: Option<super::planes::HbPlane>,
 }
 
 /// A compliant one-sided contact (`[[gap]]`) between two degrees of
@@ -253,12 +259,15 @@ impl Structure {
                 }
                 (Schedule::Constant { value }, false) => f0[on] += value,
                 (Schedule::Sine { offset, .. }, false) if force.is_none() => f0[on] += offset,
+                // a sine of amplitude 0 is the constant of its offset
+                (Schedule::Sine { amplitude, offset, .. }, false) if *amplitude == 0.0 => f0[on] += offset,
                 (_, false) => {
                     return Err(refuse(match force {
                         Some(force) => format!(
                             "force \"{}\": only the swept force (--force {force}) may vary in time; other forces \
-                             must be constant for a periodic steady state at the swept frequency",
-                            f.name
+                             must be constant for a periodic steady state at the swept frequency (a `sine` of \
+                             amplitude 0 is: `--set force.{}.value.amplitude=0` keeps its offset)",
+                            f.name, f.name
                         ),
                         None => format!(
                             "force \"{}\": a nonlinear mode is of the unforced structure; forces must be constant \
@@ -281,7 +290,7 @@ impl Structure {
             }
         };
         let mut contacts = Vec::new();
-        for c in &sys.contacts {
+        for (ci, c) in sys.contacts.iter().enumerate() {
             let Schedule::Constant { value: normal } = c.normal else {
                 return Err(refuse(format!(
                     "contact \"{}\": its `normal` load varies in time; harmonic balance needs a constant one",
@@ -297,6 +306,11 @@ impl Structure {
                     c.name
                 )));
             }
+            let plane = sys.planes.iter().find(|p| p.contact == ci).map(|p| super::planes::HbPlane {
+                first_y: dof(p.lateral[0]),
+                second_y: dof(p.lateral[1]),
+                law: p.law,
+            });
             contacts.push(HbContact {
                 name: c.name.clone(),
                 first: dof(c.between[0]),
@@ -304,6 +318,7 @@ impl Structure {
                 model: c.model.clone(),
                 normal,
                 normal_gap: c.normal_gap,
+                plane,
             });
         }
         // two dynamic Lagrangian contacts on one body: each one's multiplier
@@ -399,10 +414,12 @@ impl Structure {
     fn stiffness_with(&self, load: impl Fn(&HbContact) -> f64) -> DMatrix<f64> {
         let mut k = self.k.clone();
         let gaps = self.gaps.iter().map(|g| (g.first, g.second, g.gap.stiffness));
-        let contacts = self
-            .contacts
-            .iter()
-            .map(|c| (c.first, c.second, load(c) * super::aft::initial_stiffness(&c.model)));
+        // a contact in a plane is as stiff along y as along x (an isotropic law)
+        let contacts = self.contacts.iter().flat_map(|c| {
+            let kc = load(c) * super::aft::initial_stiffness(&c.model);
+            let y = c.plane.as_ref().map(|p| (p.first_y, p.second_y, kc));
+            std::iter::once((c.first, c.second, kc)).chain(y)
+        });
         for (first, second, kc) in contacts.chain(gaps) {
             if let Some(i) = first {
                 k[(i, i)] += kc;
