@@ -17,8 +17,13 @@
 //! samples, in as many sub-steps as their own rate asks (`|∂ż/∂z| dt <=
 //! 0.5`), over periods until the force repeats itself: the scheme of the
 //! 1-D continuous-state models ([`super::aft`]). While the contact is open
-//! the bristles keep following the slip, as in the engine. A regularised
-//! map (`coulomb_tanh`, ...) has no state: its force is evaluated at every
+//! the bristles keep following the slip, as in the engine. Jenkins' element
+//! (θ = 1) carries its deflection `d` the same way, starting relaxed at the
+//! mean displacement (as the 1-D hysteresis operators: an element that never
+//! slips keeps that origin) and advanced between samples by the radial
+//! return of the slip's increments onto its disk `|d| <= Fs/kt` (16
+//! straight segments a sample interval). A regularised map
+//! (`coulomb_tanh`, ...) has no state: its force is evaluated at every
 //! sample.
 //!
 //! A contact in a plane always carries its gap's load, so the problem's
@@ -91,6 +96,20 @@ fn velocity(c: &[f64], h: usize, omega: f64, t: f64) -> f64 {
     v
 }
 
+/// The position at time `t` of the motion of coefficients `c` at `omega`.
+fn position(c: &[f64], h: usize, omega: f64, t: f64) -> f64 {
+    let mut x = c[0];
+    for k in 1..=h {
+        let (s, co) = (k as f64 * omega * t).sin_cos();
+        x += c[2 * k - 1] * co + c[2 * k] * s;
+    }
+    x
+}
+
+/// Sub-steps of a sample interval in Jenkins' radial return (the slip's
+/// path between samples as straight segments).
+const RETURN_STEPS: usize = 16;
+
 impl PlaneAft {
     /// Work arrays for `law` on `grid`.
     pub fn new(law: &PlaneLaw, grid: &Grid) -> Self {
@@ -153,7 +172,22 @@ impl PlaneAft {
         // of its Jacobian's differences are close to each other: two or three
         // periods, where a start relaxed took up to hundreds while the joint
         // presslides), relaxed the first time
-        self.z = if self.settled_before { self.z_periodic } else { [0.0; 2] };
+        self.z = if let Some(r) = law.radius() {
+            // Jenkins: relaxed at the mean displacement at every evaluation
+            // (as the 1-D hysteresis operators of `aft`: an element that never
+            // slips keeps that origin), so the force is a function of `x` alone
+            let d = [
+                position(&self.rel[0], grid.h, omega, 0.0) - self.rel[0][0],
+                position(&self.rel[1], grid.h, omega, 0.0) - self.rel[1][0],
+            ];
+            let len = d[0].hypot(d[1]);
+            let scale = if len > r { r / len } else { 1.0 };
+            [d[0] * scale, d[1] * scale]
+        } else if self.settled_before {
+            self.z_periodic
+        } else {
+            [0.0; 2]
+        };
         self.settled = false;
         for p in 0..MAX_PERIODS {
             let start = self.z;
@@ -189,6 +223,26 @@ impl PlaneAft {
         v0: [f64; 2],
         dt: f64,
     ) {
+        if let Some(r) = law.radius() {
+            // Jenkins' element: the radial return of each slip increment
+            // onto the disk |d| <= r (Simo and Hughes 1998, the per-step
+            // update of `friction_models::update::planar`), exact on straight
+            // segments, so the force's magnitude never exceeds Fs
+            let (rx, ry) = (&self.rel[0], &self.rel[1]);
+            let hs = dt / RETURN_STEPS as f64;
+            let mut u = [position(rx, h, omega, t0), position(ry, h, omega, t0)];
+            for s in 1..=RETURN_STEPS {
+                let t = t0 + s as f64 * hs;
+                let un = [position(rx, h, omega, t), position(ry, h, omega, t)];
+                let d = [self.z[0] + un[0] - u[0], self.z[1] + un[1] - u[1]];
+                let len = d[0].hypot(d[1]);
+                let scale = if len > r { r / len } else { 1.0 };
+                self.z = [d[0] * scale, d[1] * scale];
+                u = un;
+            }
+            let _ = v0;
+            return;
+        }
         law.partials(model, t0, v0, &self.z, &mut self.work, &mut self.part);
         let lam = self.part.dg_dz.iter().flatten().fold(0.0f64, |m, d| m.max(d.abs()));
         let m = ((lam * dt / 0.5).ceil() as usize).clamp(1, 100_000);
