@@ -29,7 +29,7 @@
 use friction_models::{Family, FrictionModel, Input};
 use friction_sim::AnyModel;
 
-use super::harmonics::{repeats, Grid};
+use super::harmonics::{motion_at, repeats, Grid};
 pub use super::harmonics::{MAX_PERIODS, PERIODIC_TOL};
 use crate::AnalysisError;
 
@@ -218,13 +218,7 @@ impl ContactAft {
     ) {
         let (ns, t0) = (self.z.len(), inp.t);
         let at = |t: f64| -> Input {
-            let (mut x, mut v) = (rel[0], 0.0);
-            for k in 1..=grid.h {
-                let (a, b) = (rel[2 * k - 1], rel[2 * k]);
-                let (s, c) = (k as f64 * omega * t).sin_cos();
-                x += a * c + b * s;
-                v += k as f64 * omega * (b * c - a * s);
-            }
+            let (x, v) = motion_at(rel, grid.h, omega, t);
             Input::new(t, x, v)
         };
         let [k1, k2, k3, k4, zt] = &mut self.k;

@@ -24,6 +24,20 @@ pub const MAX_PERIODS: usize = 400;
 /// which it is taken as periodic.
 pub const PERIODIC_TOL: f64 = 1e-11;
 
+/// The position and velocity at time `t` of the motion of coefficients `c`
+/// (mean, then the cosine and sine of each of `h` harmonics) at angular
+/// frequency `omega`: the synthesis at any instant, between samples.
+pub fn motion_at(c: &[f64], h: usize, omega: f64, t: f64) -> (f64, f64) {
+    let (mut x, mut v) = (c[0], 0.0);
+    for k in 1..=h {
+        let (a, b) = (c[2 * k - 1], c[2 * k]);
+        let (s, co) = (k as f64 * omega * t).sin_cos();
+        x += a * co + b * s;
+        v += k as f64 * omega * (b * co - a * s);
+    }
+    (x, v)
+}
+
 /// One period's samples equal the previous period's, to [`PERIODIC_TOL`]
 /// of the largest.
 pub fn repeats(f: &[f64], prev: &[f64]) -> bool {

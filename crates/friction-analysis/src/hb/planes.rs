@@ -36,7 +36,7 @@ use friction_models::plane::{PlaneLaw, PlanePartials, PlaneWork};
 use friction_sim::AnyModel;
 
 use super::gaps::GapSamples;
-use super::harmonics::{repeats, Grid, MAX_PERIODS};
+use super::harmonics::{motion_at, repeats, Grid, MAX_PERIODS};
 use super::structure::HbContact;
 
 /// The lateral (y) side of a contact that rubs in a plane: its members'
@@ -83,27 +83,6 @@ fn relative(x: &[f64], l: usize, first: Option<usize>, second: Option<usize>, ou
         let b = second.map_or(0.0, |i| x[i * l + j]);
         *o = a - b;
     }
-}
-
-/// The velocity at time `t` of the motion of coefficients `c` at `omega`.
-fn velocity(c: &[f64], h: usize, omega: f64, t: f64) -> f64 {
-    let mut v = 0.0;
-    for k in 1..=h {
-        let (a, b) = (c[2 * k - 1], c[2 * k]);
-        let (s, co) = (k as f64 * omega * t).sin_cos();
-        v += k as f64 * omega * (b * co - a * s);
-    }
-    v
-}
-
-/// The position at time `t` of the motion of coefficients `c` at `omega`.
-fn position(c: &[f64], h: usize, omega: f64, t: f64) -> f64 {
-    let mut x = c[0];
-    for k in 1..=h {
-        let (s, co) = (k as f64 * omega * t).sin_cos();
-        x += c[2 * k - 1] * co + c[2 * k] * s;
-    }
-    x
 }
 
 /// Sub-steps of a sample interval in Jenkins' radial return (the slip's
@@ -177,8 +156,8 @@ impl PlaneAft {
             // (as the 1-D hysteresis operators of `aft`: an element that never
             // slips keeps that origin), so the force is a function of `x` alone
             let d = [
-                position(&self.rel[0], grid.h, omega, 0.0) - self.rel[0][0],
-                position(&self.rel[1], grid.h, omega, 0.0) - self.rel[1][0],
+                motion_at(&self.rel[0], grid.h, omega, 0.0).0 - self.rel[0][0],
+                motion_at(&self.rel[1], grid.h, omega, 0.0).0 - self.rel[1][0],
             ];
             let len = d[0].hypot(d[1]);
             let scale = if len > r { r / len } else { 1.0 };
@@ -224,31 +203,14 @@ impl PlaneAft {
         dt: f64,
     ) {
         if let Some(r) = law.radius() {
-            // Jenkins' element: the radial return of each slip increment
-            // onto the disk |d| <= r (Simo and Hughes 1998, the per-step
-            // update of `friction_models::update::planar`), exact on straight
-            // segments, so the force's magnitude never exceeds Fs
-            let (rx, ry) = (&self.rel[0], &self.rel[1]);
-            let hs = dt / RETURN_STEPS as f64;
-            let mut u = [position(rx, h, omega, t0), position(ry, h, omega, t0)];
-            for s in 1..=RETURN_STEPS {
-                let t = t0 + s as f64 * hs;
-                let un = [position(rx, h, omega, t), position(ry, h, omega, t)];
-                let d = [self.z[0] + un[0] - u[0], self.z[1] + un[1] - u[1]];
-                let len = d[0].hypot(d[1]);
-                let scale = if len > r { r / len } else { 1.0 };
-                self.z = [d[0] * scale, d[1] * scale];
-                u = un;
-            }
-            let _ = v0;
-            return;
+            return self.radial_return(r, h, omega, t0, dt);
         }
         law.partials(model, t0, v0, &self.z, &mut self.work, &mut self.part);
         let lam = self.part.dg_dz.iter().flatten().fold(0.0f64, |m, d| m.max(d.abs()));
         let m = ((lam * dt / 0.5).ceil() as usize).clamp(1, 100_000);
         let hs = dt / m as f64;
         let (rx, ry) = (&self.rel[0], &self.rel[1]);
-        let v = |t: f64| [velocity(rx, h, omega, t), velocity(ry, h, omega, t)];
+        let v = |t: f64| [motion_at(rx, h, omega, t).1, motion_at(ry, h, omega, t).1];
         let rate = |v: [f64; 2], z: [f64; 2]| {
             let mut g = [0.0; 2];
             law.eval(model, 0.0, v, &z, Some(&mut g));
@@ -266,6 +228,26 @@ impl PlaneAft {
             for j in 0..2 {
                 self.z[j] += hs / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
             }
+        }
+    }
+
+    /// Jenkins' deflection from the sample at `t0` to the next, `dt` later:
+    /// the radial return of each slip increment onto the disk `|d| <= r`
+    /// (Simo and Hughes 1998, the per-step update of
+    /// `friction_models::update::planar`), exact on straight segments, so
+    /// the force's magnitude never exceeds Fs.
+    fn radial_return(&mut self, r: f64, h: usize, omega: f64, t0: f64, dt: f64) {
+        let (rx, ry) = (&self.rel[0], &self.rel[1]);
+        let hs = dt / RETURN_STEPS as f64;
+        let mut u = [motion_at(rx, h, omega, t0).0, motion_at(ry, h, omega, t0).0];
+        for s in 1..=RETURN_STEPS {
+            let t = t0 + s as f64 * hs;
+            let un = [motion_at(rx, h, omega, t).0, motion_at(ry, h, omega, t).0];
+            let d = [self.z[0] + un[0] - u[0], self.z[1] + un[1] - u[1]];
+            let len = d[0].hypot(d[1]);
+            let scale = if len > r { r / len } else { 1.0 };
+            self.z = [d[0] * scale, d[1] * scale];
+            u = un;
         }
     }
 }
