@@ -407,6 +407,24 @@ impl Tangent {
             && block(&self.gz, ns * ns)
     }
 
+    /// A tangent that is zero at every sample and carries no state: the
+    /// 1-D part of a contact whose force is linearised elsewhere (a contact
+    /// in a plane, [`super::planes::PlaneTangent`]).
+    pub fn inert(n: usize) -> Self {
+        Tangent {
+            ns: 0,
+            anchored: false,
+            reversal: vec![false; n],
+            k0: 0.0,
+            kx: vec![0.0; n],
+            kv: vec![0.0; n],
+            fz: Vec::new(),
+            gz: Vec::new(),
+            gx: Vec::new(),
+            gv: Vec::new(),
+        }
+    }
+
     /// Work arrays for `model` on a grid of `n` samples.
     pub fn new(model: &AnyModel, n: usize) -> Self {
         let ns = if model.info().family == Family::ContinuousState { model.n_states() } else { 0 };

@@ -41,6 +41,7 @@ use super::aft::{is_perfectly_plastic, Tangent, MASING};
 use super::dense_lu::DenseLu;
 use super::dlft::is_dlft;
 use super::gaps::GapTangent;
+use super::planes::PlaneTangent;
 use super::problem::Problem;
 use super::structure::Structure;
 use crate::AnalysisError;
@@ -76,13 +77,7 @@ pub const CONDENSED: &str =
 pub fn unassessed(s: &Structure) -> Option<String> {
     s.contacts.iter().find_map(|c| {
         let id = c.model.info().id;
-        if c.plane.is_some() {
-            Some(format!(
-                "contact \"{}\" ({id}) rubs in a plane (x and y), and the monodromy has no linearisation of its \
-                 vector law under its gap's load yet",
-                c.name
-            ))
-        } else if is_dlft(&c.model) {
+        if is_dlft(&c.model) {
             Some(format!(
                 "contact \"{}\" ({id}) has set-valued stick (dynamic Lagrangian AFT), whose force has no \
                  tangent while it sticks",
@@ -177,6 +172,10 @@ pub struct Monodromy {
     /// (`b_g = e_first - e_second`).
     gt: Vec<GapTangent>,
     wg: Vec<DVector<f64>>,
+    /// Per contact in a plane, its law's linearisation along the motion
+    /// (empty for the others), and `M⁻¹ b_y` (zero for the others).
+    pt: Vec<PlaneTangent>,
+    wy: Vec<DVector<f64>>,
     a0: DMatrix<f64>,
     a1: DMatrix<f64>,
     phi: DMatrix<f64>,
@@ -197,13 +196,6 @@ impl Monodromy {
         if s.condensed.is_some() {
             return Err(AnalysisError::Model(format!("Floquet multipliers: {CONDENSED}")));
         }
-        if let Some(c) = s.contacts.iter().find(|c| c.plane.is_some()) {
-            return Err(AnalysisError::Model(format!(
-                "Floquet multipliers: contact \"{}\" rubs in a plane, whose vector law the monodromy does not \
-                 linearise yet",
-                c.name
-            )));
-        }
         let nd = s.dofs();
         let minv = s.m.clone().try_inverse().ok_or_else(|| {
             AnalysisError::Model(
@@ -211,12 +203,22 @@ impl Monodromy {
             )
         })?;
         let n = p.grid.n;
-        let tans: Vec<Tangent> = s.contacts.iter().map(|c| Tangent::new(&c.model, n)).collect();
+        // a contact in a plane: its 1-D tangent inert, its law's in `pt`
+        let tans: Vec<Tangent> = s
+            .contacts
+            .iter()
+            .map(|c| if c.plane.is_some() { Tangent::inert(n) } else { Tangent::new(&c.model, n) })
+            .collect();
+        let pt: Vec<PlaneTangent> = s
+            .contacts
+            .iter()
+            .map(|c| c.plane.as_ref().map_or_else(PlaneTangent::default, |pl| PlaneTangent::new(&pl.law, n)))
+            .collect();
         let mut offsets = Vec::with_capacity(tans.len());
         let mut m = 2 * nd;
-        for t in &tans {
+        for (t, q) in tans.iter().zip(&pt) {
             offsets.push(m);
-            m += t.ns + t.anchored as usize;
+            m += t.ns + t.anchored as usize + q.ns;
         }
         let w = s
             .contacts
@@ -228,6 +230,22 @@ impl Monodromy {
                 }
                 if let Some(i) = c.second {
                     b[i] -= 1.0;
+                }
+                &minv * b
+            })
+            .collect();
+        let wy = s
+            .contacts
+            .iter()
+            .map(|c| {
+                let mut b = DVector::zeros(nd);
+                if let Some(pl) = &c.plane {
+                    if let Some(i) = pl.first_y {
+                        b[i] += 1.0;
+                    }
+                    if let Some(i) = pl.second_y {
+                        b[i] -= 1.0;
+                    }
                 }
                 &minv * b
             })
@@ -250,6 +268,8 @@ impl Monodromy {
         Ok(Monodromy {
             gt: vec![GapTangent::default(); s.gaps.len()],
             wg,
+            pt,
+            wy,
             tans,
             mk: -(&minv * &s.k),
             mc: -(&minv * &s.c),
@@ -282,8 +302,10 @@ impl Monodromy {
     ) -> Result<Vec<(f64, f64)>, AnalysisError> {
         p.tangents(x, omega, &mut self.tans);
         p.gap_tangents(x, omega, &mut self.gt);
-        // a gap's force and slopes change from sample to sample
-        let gaps = !self.gt.is_empty();
+        p.plane_tangents(x, omega, &mut self.pt);
+        // a gap's force and slopes change from sample to sample, as do the
+        // laws of the contacts in a plane
+        let gaps = !self.gt.is_empty() || self.pt.iter().any(|q| !q.f.is_empty());
         let n = p.grid.n;
         let period = 2.0 * std::f64::consts::PI / omega;
         let h = period / n as f64;
@@ -337,6 +359,20 @@ impl Monodromy {
             // a hysteresis contact's anchor jumps to the relative
             // displacement where the motion reverses (a saltation map)
             let next = (i + 1) % n;
+            // Jenkins' element in a plane starting to slide: its deflection's
+            // perturbation loses its radial part (PlaneAft::tangent)
+            for (c, q) in self.pt.iter().enumerate() {
+                if q.ns == 0 || !q.onset[next] {
+                    continue;
+                }
+                let (off, e) = (self.offsets[c], q.dir[next]);
+                for col in 0..m {
+                    let (a, b) = (self.phi[(off, col)], self.phi[(off + 1, col)]);
+                    let r = e[0] * a + e[1] * b;
+                    self.phi[(off, col)] = a - e[0] * r;
+                    self.phi[(off + 1, col)] = b - e[1] * r;
+                }
+            }
             for (c, ct) in p.s.contacts.iter().enumerate() {
                 if !(self.tans[c].anchored && self.tans[c].reversal[next]) {
                     continue;
@@ -401,6 +437,11 @@ impl Monodromy {
             }
         }
         for (c, ct) in p.s.contacts.iter().enumerate() {
+            if ct.plane.is_some() {
+                self.fill_plane(p, c, i, first);
+                continue;
+            }
+            let a = if first { &mut self.a0 } else { &mut self.a1 };
             let (t, w, off) = (&self.tans[c], &self.w[c], self.offsets[c]);
             // the load at this sample: a gap's force times `normal`, whose
             // change moves the force at unit load F1 with it (δF = N δF1 + F1 δN)
@@ -447,6 +488,71 @@ impl Monodromy {
                     if let Some(j) = member {
                         a[(off + q, j)] += sign * t.gx[i * ns + q];
                         a[(off + q, nd + j)] += sign * t.gv[i * ns + q];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rows of contact `c`, which rubs in a plane, in `A` at sample `i`
+    /// (into `a0` with `first`, else `a1`): its force `-N F` on the x and y
+    /// rows of its first member (`+N F` on its second's), with
+    ///
+    /// ```text
+    /// δ(N F) = N (∂F/∂v δv + ∂F/∂z δz) + F δN,   δN = normal (∂P/∂s δs + ∂P/∂ṡ δṡ)   (P its gap's force)
+    /// δż = ∂ż/∂v δv + ∂ż/∂z δz,   δv = (δẋ_first - δẋ_second, δẏ_first - δẏ_second)
+    /// ```
+    fn fill_plane(&mut self, p: &Problem, c: usize, i: usize, first: bool) {
+        let a = if first { &mut self.a0 } else { &mut self.a1 };
+        let nd = p.s.dofs();
+        let ct = &p.s.contacts[c];
+        let Some(pl) = &ct.plane else { return };
+        let (q, off) = (&self.pt[c], self.offsets[c]);
+        let factor = ct.normal.max(0.0);
+        let (load, gap) = match ct.normal_gap {
+            Some(g) => (factor * self.gt[g].p[i], Some(g)),
+            None => (factor, None),
+        };
+        let (f, d) = (q.f[i], &q.part[i]);
+        // the slip velocity's members per axis: (DOF, sign)
+        let axes = [[(ct.first, 1.0), (ct.second, -1.0)], [(pl.first_y, 1.0), (pl.second_y, -1.0)]];
+        let ws = [&self.w[c], &self.wy[c]];
+        for r in 0..nd {
+            for (ax, w) in ws.iter().enumerate() {
+                let wr = w[r];
+                if wr == 0.0 {
+                    continue;
+                }
+                // δẍ_r -= wr δ(N F_ax)
+                for (bx, members) in axes.iter().enumerate() {
+                    for &(member, sign) in members {
+                        if let Some(j) = member {
+                            a[(nd + r, nd + j)] -= wr * load * d.df_dv[ax][bx] * sign;
+                        }
+                    }
+                }
+                for b in 0..q.ns {
+                    a[(nd + r, off + b)] -= wr * load * d.df_dz[ax][b];
+                }
+                if let Some(g) = gap {
+                    let (gt, gp) = (&self.gt[g], &p.s.gaps[g]);
+                    for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
+                        if let Some(j) = member {
+                            a[(nd + r, j)] -= wr * factor * f[ax] * sign * gt.ds[i];
+                            a[(nd + r, nd + j)] -= wr * factor * f[ax] * sign * gt.dv[i];
+                        }
+                    }
+                }
+            }
+        }
+        for s in 0..q.ns {
+            for b in 0..q.ns {
+                a[(off + s, off + b)] = d.dg_dz[s][b];
+            }
+            for (bx, members) in axes.iter().enumerate() {
+                for &(member, sign) in members {
+                    if let Some(j) = member {
+                        a[(off + s, nd + j)] += sign * d.dg_dv[s][bx];
                     }
                 }
             }

@@ -28,9 +28,9 @@
 //!
 //! A contact in a plane always carries its gap's load, so the problem's
 //! Jacobian is taken by forward differences of the residual, as with gaps
-//! ([`super::gaps`]); the stability of its solutions is not assessed
-//! ([`super::floquet::unassessed`]: the monodromy has no linearisation of
-//! the vector law).
+//! ([`super::gaps`]). The stability of its solutions is assessed by the
+//! monodromy ([`super::floquet::Monodromy`]) with the law's linearisation
+//! along the periodic path ([`PlaneAft::tangent`]).
 
 use friction_models::plane::{PlaneLaw, PlanePartials, PlaneWork};
 use friction_sim::AnyModel;
@@ -248,6 +248,106 @@ impl PlaneAft {
             let scale = if len > r { r / len } else { 1.0 };
             self.z = [d[0] * scale, d[1] * scale];
             u = un;
+        }
+    }
+}
+
+/// The linearisation of a contact in a plane along its periodic path, per
+/// sample ([`PlaneAft::tangent`]), for the monodromy
+/// ([`super::floquet::Monodromy`]): the force per unit load, the law's
+/// partial derivatives at the sample's slip velocity and states, and where
+/// Jenkins' element starts sliding.
+#[derive(Debug, Clone, Default)]
+pub struct PlaneTangent {
+    /// The number of states `(zx, zy)` the law carries (0 or 2).
+    pub ns: usize,
+    /// The force per unit load `(Fx, Fy)` at each sample (the 1-D sign).
+    pub f: Vec<[f64; 2]>,
+    /// The law's partial derivatives at each sample.
+    pub part: Vec<PlanePartials>,
+    /// Whether Jenkins' element starts sliding between the previous sample
+    /// and this one (stuck there, sliding here): a perturbation of its
+    /// deflection then loses its radial part (the saltation of the switch
+    /// onto the rim, see [`PlaneAft::tangent`]).
+    pub onset: Vec<bool>,
+    /// Whether Jenkins' element slides at each sample.
+    pub sliding: Vec<bool>,
+    /// The direction of Jenkins' deflection at each sample (zero for other laws).
+    pub dir: Vec<[f64; 2]>,
+}
+
+impl PlaneTangent {
+    /// Storage for `law` over `n` samples.
+    pub fn new(law: &PlaneLaw, n: usize) -> Self {
+        PlaneTangent {
+            ns: law.n_states(),
+            f: vec![[0.0; 2]; n],
+            part: vec![PlanePartials::default(); n],
+            onset: vec![false; n],
+            sliding: vec![false; n],
+            dir: vec![[0.0; 2]; n],
+        }
+    }
+}
+
+impl PlaneAft {
+    /// The linearisation of the law along the periodic path of the motion
+    /// `x` (as [`PlaneAft::eval`] takes it) into `out`: the law is evaluated,
+    /// then its last period is run again from its periodic start, and at
+    /// each sample the states, the force and the partial derivatives
+    /// ([`PlaneLaw::partials`]) are stored.
+    ///
+    /// ```text
+    /// δF = ∂F/∂v δv + ∂F/∂z δz,   δż = ∂ż/∂v δv + ∂ż/∂z δz        (per unit load)
+    /// Jenkins, stuck -> sliding (|d| reaches r, switching surface |d| = r, its normal e = d/|d|):
+    ///   the jump of the rate is f⁺ - f⁻ = -e (e·v), and eᵀ f⁻ = e·v, so the saltation matrix
+    ///   S = I + (f⁺ - f⁻) eᵀ / (eᵀ f⁻) = I - e eᵀ on the deflection: δd loses its radial part
+    /// sliding -> stuck (e·v falls through 0): the rate is continuous there, S = I
+    /// ```
+    ///
+    /// (The saltation matrix of a switching surface: Aizerman and Gantmakher
+    /// 1958; Leine and Nijmeijer 2004, "Dynamics and Bifurcations of
+    /// Non-Smooth Mechanical Systems", ch. 7.) The switch is placed at the
+    /// first sample where the element slides, so a sliding onset is located
+    /// to within a sample interval, as the reversals of the 1-D hysteresis
+    /// operators are.
+    #[allow(clippy::too_many_arguments)]
+    pub fn tangent(
+        &mut self,
+        model: &AnyModel,
+        plane: &HbPlane,
+        grid: &Grid,
+        omega: f64,
+        x: &[f64],
+        xs: (Option<usize>, Option<usize>),
+        out: &mut PlaneTangent,
+    ) {
+        self.eval(model, plane, grid, omega, x, xs);
+        let (n, law) = (grid.n, &plane.law);
+        let dt = 2.0 * std::f64::consts::PI / omega / n as f64;
+        // the periodic start (the last period's end when it did not settle)
+        if law.n_states() > 0 && self.settled {
+            self.z = self.z_periodic;
+        }
+        for i in 0..n {
+            let v = [self.vx[i], self.vy[i]];
+            let t0 = i as f64 * dt;
+            out.f[i] = law.eval(model, t0, v, &self.z, None);
+            law.partials(model, t0, v, &self.z, &mut self.work, &mut out.part[i]);
+            out.sliding[i] = law.sliding_at(v, &self.z);
+            let len = self.z[0].hypot(self.z[1]);
+            out.dir[i] = if law.radius().is_some() && len > 0.0 {
+                [self.z[0] / len, self.z[1] / len]
+            } else {
+                [0.0; 2]
+            };
+            if law.n_states() > 0 {
+                self.advance(model, law, grid.h, omega, t0, v, dt);
+            }
+        }
+        // sample 0 follows the period's last sample
+        for i in 0..n {
+            out.onset[i] = out.sliding[i] && !out.sliding[(i + n - 1) % n];
         }
     }
 }

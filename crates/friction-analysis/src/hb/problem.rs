@@ -274,6 +274,17 @@ impl Problem {
         }
     }
 
+    /// Every contact in a plane's linearisation along the motion of
+    /// coefficients `x` at angular frequency `omega` into `out` (one per
+    /// contact; the others' entries are left as they are).
+    pub fn plane_tangents(&mut self, x: &[f64], omega: f64, out: &mut [super::planes::PlaneTangent]) {
+        for (c, tan) in out.iter_mut().enumerate().take(self.s.contacts.len()) {
+            let (Some(aft), Some(plane)) = (&mut self.planes[c], &self.s.contacts[c].plane) else { continue };
+            let ct = &self.s.contacts[c];
+            aft.tangent(&ct.model, plane, &self.grid, omega, x, (ct.first, ct.second), tan);
+        }
+    }
+
     /// Every gap's linearisation along the motion of coefficients `x` at
     /// angular frequency `omega` into `out` (one per gap).
     pub fn gap_tangents(&mut self, x: &[f64], omega: f64, out: &mut [super::gaps::GapTangent]) {
