@@ -1,10 +1,10 @@
 //! `frf` and `nnm`: harmonic balance of a scenario's text, the results as
 //! the columns and the summary of `friction frf` / `friction nnm`
-//! (friction_analysis::hb::table), so both give the same numbers.
+//! (friction_hb::table), so both give the same numbers.
 
-use friction_analysis::hb::frf::{frf, FrfOptions};
-use friction_analysis::hb::nnm::{nnm, NnmOptions};
-use friction_analysis::hb::table::{frf_columns, frf_summary, nnm_columns, nnm_summary, Columns};
+use friction_hb::frf::{frf, FrfOptions};
+use friction_hb::nnm::{nnm, NnmOptions};
+use friction_hb::table::{frf_columns, frf_summary, nnm_columns, nnm_summary, Columns};
 use pyo3::prelude::*;
 
 use crate::errors::py_err;

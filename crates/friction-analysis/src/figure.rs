@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use friction_plot::PlotFormat;
-pub(crate) use friction_plot::{DrawError, Figure};
+pub use friction_plot::{DrawError, Figure};
 
 use crate::AnalysisError;
 
@@ -15,12 +15,12 @@ fn io(path: &Path) -> impl Fn(DrawError) -> AnalysisError + '_ {
 
 /// Draw `fig` into `path` at `size` pixels, as SVG when the extension is
 /// `svg` and as PNG otherwise.
-pub(crate) fn plot_to(fig: &impl Figure, path: &Path, size: (u32, u32)) -> Result<(), AnalysisError> {
+pub fn plot_to(fig: &impl Figure, path: &Path, size: (u32, u32)) -> Result<(), AnalysisError> {
     friction_plot::draw(fig, path, size).map_err(io(path))
 }
 
 /// [`plot_to`] in the given format whatever the extension.
-pub(crate) fn plot_as(
+pub fn plot_as(
     fig: &impl Figure,
     path: &Path,
     size: (u32, u32),

@@ -11,10 +11,13 @@
 //!   held-out data, multi-start, plots);
 //! - [`lm`]: the least-squares solver and its statistics;
 //! - [`tune`]: tuning to a dissipation per cycle or a loop (the Sandia friction-model study);
-//! - [`hb`]: harmonic balance, the frequency response of jointed structures;
 //! - [`synth`]: synthetic measurements and the example data sets;
 //! - [`compare`]: which model shows which friction phenomenon, by measurement
-//!   (Olsson's Table 2.1), and the Daniel 2014 clutch comparison.
+//!   (Olsson's Table 2.1), and the Daniel 2014 clutch comparison;
+//! - [`figure`]: the one drawing entry point of the analyses' pictures.
+//!
+//! The harmonic balance (frequency responses, nonlinear modes, their
+//! stability) is the crate `friction-hb`, above this one.
 #![warn(missing_docs)]
 // Index loops over parallel sample arrays read best as such.
 #![allow(clippy::needless_range_loop)]
@@ -23,10 +26,9 @@ pub mod analysis;
 pub mod compare;
 pub mod data;
 pub mod error;
-mod figure;
+pub mod figure;
 pub mod fit;
 mod fitplot;
-pub mod hb;
 pub mod lm;
 pub mod synth;
 pub mod tune;

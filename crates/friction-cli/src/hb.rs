@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::budget::{self, Limits};
-use friction_analysis::hb::frf::{frf_within, Frf, FrfOptions, StabilityVerdict};
-use friction_analysis::hb::overlay::{plot_frf_levels, FrfLevels};
-use friction_analysis::hb::plot::plot_frf;
-use friction_analysis::hb::table::{csv, frf_columns, frf_summary};
 use friction_analysis::AnalysisError;
+use friction_hb::budget::{self, Limits};
+use friction_hb::frf::{frf_within, Frf, FrfOptions, StabilityVerdict};
+use friction_hb::overlay::{plot_frf_levels, FrfLevels};
+use friction_hb::plot::plot_frf;
+use friction_hb::table::{csv, frf_columns, frf_summary};
 
 use crate::variants;
 

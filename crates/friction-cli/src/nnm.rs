@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use friction_analysis::hb::budget::{self, Limits};
-use friction_analysis::hb::nnm::{nnm_within, Nnm, NnmOptions};
-use friction_analysis::hb::overlay::{plot_backbones, Backbones};
-use friction_analysis::hb::plot::plot_nnm;
-use friction_analysis::hb::table::{csv, nnm_columns, nnm_summary};
 use friction_analysis::AnalysisError;
+use friction_hb::budget::{self, Limits};
+use friction_hb::nnm::{nnm_within, Nnm, NnmOptions};
+use friction_hb::overlay::{plot_backbones, Backbones};
+use friction_hb::plot::plot_nnm;
+use friction_hb::table::{csv, nnm_columns, nnm_summary};
 use friction_models::FrictionModel;
 
 use crate::variants::{self, Tuned};

@@ -1,0 +1,366 @@
+//! Harmonic balance with a contact that rubs in a plane (issue 45: bodies
+//! of dim 3, friction along x and y, the load from the gap on z): a LuGre
+//! joint like examples/spatial_joint.toml, whose slip turns in the plane,
+//! against our engine started on the harmonic-balance solution, mostly
+//! presliding, sliding and lifting off the floor; and a contact in a plane
+//! whose motion stays along x against the same contact on a body of dim 2;
+//! the Floquet exponents of such joints against the rate at which the
+//! engine's motions converge.
+
+#[path = "support/decay.rs"]
+mod decay;
+
+use std::f64::consts::PI;
+
+use friction_hb::floquet::Monodromy;
+use friction_hb::frf::solve_at;
+use friction_hb::problem::Problem;
+use friction_hb::structure::Structure;
+use friction_sim::{scenario, simulate, System};
+
+fn parse(text: &str) -> System {
+    scenario::parse(text, "hb_planes.toml", std::path::Path::new(".")).unwrap()
+}
+
+/// x(t) and v(t) of coefficients `c` (2H + 1: mean, then cos and sin of each harmonic).
+fn synth(c: &[f64], w: f64, t: f64) -> (f64, f64) {
+    let h = (c.len() - 1) / 2;
+    let (mut x, mut v) = (c[0], 0.0);
+    for k in 1..=h {
+        let (a, b, kw) = (c[2 * k - 1], c[2 * k], k as f64 * w);
+        x += a * (kw * t).cos() + b * (kw * t).sin();
+        v += kw * (b * (kw * t).cos() - a * (kw * t).sin());
+    }
+    (x, v)
+}
+
+/// examples/spatial_joint.toml with a spring skewed in the x-y plane (so
+/// that a force along x alone makes the slip turn in the plane), forced
+/// along x by `amp` at `f`, started at `x0`, `v0`, run `periods` periods.
+fn spatial(amp: f64, f: f64, x0: [f64; 3], v0: [f64; 3], periods: f64) -> String {
+    format!(
+        r#"name = "spatial"
+[[body]]
+name = "m"
+mass = 1.0
+dim = 3
+x0 = [{:e}, {:e}, {:e}]
+v0 = [{:e}, {:e}, {:e}]
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1.5e4
+direction = "y"
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+direction = "z"
+[[spring]]
+between = ["m", "ground"]
+stiffness = 5e3
+direction = [1.0, 0.0, 1.0]
+[[spring]]
+between = ["m", "ground"]
+stiffness = 4e3
+direction = [1.0, 1.0, 0.0]
+[[damper]]
+between = ["m", "ground"]
+coefficient = 5.0
+[[damper]]
+between = ["m", "ground"]
+coefficient = 5.0
+direction = "y"
+[[damper]]
+between = ["m", "ground"]
+coefficient = 10.0
+direction = "z"
+[[force]]
+name = "press"
+on = "m"
+direction = "z"
+value = -20.0
+[[force]]
+name = "px"
+on = "m"
+value = {{ type = "sine", amplitude = {amp:e}, frequency = {f} }}
+[[contact]]
+name = "j"
+between = ["m", "ground"]
+model = "lugre"
+params = {{ sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }}
+normal_stiffness = 1e5
+gap = 0.0
+[solver]
+t_end = {t_end}
+output_dt = {dt:e}
+rtol = 1e-10
+atol = 1e-13
+"#,
+        x0[0],
+        x0[1],
+        x0[2],
+        v0[0],
+        v0[1],
+        v0[2],
+        t_end = periods / f,
+        dt = 1.0 / f / 200.0
+    )
+}
+
+/// The joint of `spatial` forced along x at 12 Hz by 2 N (mostly
+/// presliding: the bristles' deflection, a little slip at the reversals),
+/// 15 N (sliding, the slip turning in the plane) and 40 N (the body
+/// leaving the floor for a tenth of the period, at 15 Hz). The harmonic
+/// balance (H = 15, 512 samples; at 40 N continued from 15 N in steps)
+/// against the engine started on its solution and run 20
+/// periods: over the last period x and y within 1 % of the larger of
+/// their ranges (the slip's amplitude in the plane), z and the normal load
+/// within 1 % of theirs. Measured: 2 N 5.8e-4 (x), 15 N 7.0e-4, 40 N
+/// 4.0e-4 (N; open 21 of 201 rows); y against its own range 4 % at 2 N
+/// (a range of 61 nm, 0.5 % of x's), 0.2 % at 15 N.
+#[test]
+fn a_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
+    for (amp, f, open) in [(40.0, 15.0, true), (2.0, 12.0, false), (15.0, 12.0, false)] {
+        against_the_engine(&|a, f, x0, v0, p| spatial(a, f, x0, v0, p), amp, f, open);
+    }
+}
+
+/// The same joint with Jenkins' element in the plane (kt = 2e4 /m, Fs =
+/// 0.3 per unit load: the stuck stiffness of the LuGre joint above), its
+/// deflection advanced by the radial return between samples, against the
+/// engine, whose slider switches between stuck and sliding at events:
+/// mostly stuck at 2 N, sliding at 15 N, within 1 % as above.
+#[test]
+fn a_jenkins_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
+    let jenkins = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| {
+        spatial(a, f, x0, v0, p).replace(
+            "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }",
+            "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }",
+        )
+    };
+    assert!(jenkins(1.0, 1.0, [0.0; 3], [0.0; 3], 1.0).contains("jenkins"));
+    for (amp, f) in [(2.0, 12.0), (15.0, 12.0)] {
+        against_the_engine(&jenkins, amp, f, false);
+    }
+}
+
+/// The scenario of a joint forced along x by `amp` at `f`, started at `x0`,
+/// `v0` and run `periods` periods.
+type Scenario<'a> = &'a dyn Fn(f64, f64, [f64; 3], [f64; 3], f64) -> String;
+
+/// Solve the joint of `scenario` by harmonic balance (H = 15, 512 samples;
+/// above 15 N continued from 15 N in steps), run the engine from the
+/// solution for 20 periods, and hold its last period to the balance: x
+/// and y within 1 % of the slip's amplitude in the plane, z and N within 1 %
+/// of their ranges; `open`: whether the body leaves the floor.
+fn against_the_engine(scenario: Scenario<'_>, amp: f64, f: f64, open: bool) {
+    let (h, n) = (15, 512);
+    let l = 2 * h + 1;
+    let w = 2.0 * PI * f;
+    // Newton's method from rest fails once the body lifts off the floor
+    // (residual stalled at 1.6e-2 at 40 N and 45 N): from the solution at 15 N, in steps
+    let mut c: Option<Vec<f64>> = None;
+    for a in [15.0, 30.0, amp].into_iter().filter(|a| *a <= amp && (*a == amp || amp > 15.0)) {
+        let st = Structure::from_system(&parse(&scenario(a, f, [0.0; 3], [0.0; 3], 1.0)), "px").unwrap();
+        c = Some(solve_at(&st, f, h, n, c.as_deref()).unwrap_or_else(|e| panic!("F = {a} N: {e}")));
+    }
+    let c = c.unwrap();
+    let at = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t);
+    let x0 = [at(0, 0.0).0, at(1, 0.0).0, at(2, 0.0).0];
+    let v0 = [at(0, 0.0).1, at(1, 0.0).1, at(2, 0.0).1];
+    let out = simulate(&parse(&scenario(amp, f, x0, v0, 20.0))).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    let t = out.series("t");
+    let last = t.len() - 201;
+    let hb_n = |t: f64| 1e5 * (-at(2, t).0).max(0.0);
+    let mut report = Vec::new();
+    let cols: [(&str, &dyn Fn(f64) -> f64); 4] =
+        [("x.m", &|t| at(0, t).0), ("y.m", &|t| at(1, t).0), ("z.m", &|t| at(2, t).0), ("N.j", &hb_n)];
+    for (col, hb) in cols {
+        let e = out.series(col);
+        let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
+        for i in last..t.len() {
+            let v = hb(t[i]);
+            worst = worst.max((e[i] - v).abs());
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        report.push((col, worst, hi - lo, worst / (hi - lo)));
+    }
+    let opened = out.series("N.j")[last..].iter().filter(|&&v| v == 0.0).count();
+    eprintln!("F = {amp} N: {report:?}; open {opened} of 201 rows");
+    assert_eq!(opened > 0, open, "F = {amp} N: {opened} rows open");
+    // x and y against the slip's amplitude in the plane (y alone is 0.5 %
+    // of x while the joint presslides), z and N against their own range
+    let plane = report[0].2.max(report[1].2);
+    for (k, (col, worst, range, _)) in report.into_iter().enumerate() {
+        let range = if k < 2 { plane } else { range };
+        assert!(worst < 1e-2 * range, "F = {amp} N: {col} differs by {worst:e} of the range {range:e}");
+    }
+}
+
+/// A LuGre contact between bodies of dim 3 whose motion stays along x (no
+/// force along y, nothing coupling y) is the same contact on a body of
+/// dim 2 (its normal y there, z here): the residual of the one at the
+/// other's solution (y = 0) is the other's, and both solve to the same
+/// coefficients.
+#[test]
+fn a_contact_in_a_plane_moving_along_x_is_the_contact_of_dim_2() {
+    let (f, h, n) = (12.0, 7, 256);
+    let l = 2 * h + 1;
+    let body = |dim: usize, normal: &str, tilt: &str| {
+        format!(
+            r#"name = "reduce"
+[[body]]
+name = "m"
+mass = 1.0
+dim = {dim}
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+direction = "{normal}"
+[[spring]]
+between = ["m", "ground"]
+stiffness = 5e3
+direction = {tilt}
+[[damper]]
+between = ["m", "ground"]
+coefficient = 5.0
+[[damper]]
+between = ["m", "ground"]
+coefficient = 10.0
+direction = "{normal}"
+[[force]]
+name = "press"
+on = "m"
+direction = "{normal}"
+value = -20.0
+[[force]]
+name = "px"
+on = "m"
+value = {{ type = "sine", amplitude = 15.0, frequency = 12.0 }}
+[[contact]]
+name = "j"
+between = ["m", "ground"]
+model = "lugre"
+params = {{ sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }}
+normal_stiffness = 1e5
+gap = 0.0
+[solver]
+t_end = 1.0
+"#
+        )
+    };
+    let two = Structure::from_system(&parse(&body(2, "y", "[1.0, 1.0]")), "px").unwrap();
+    let three = body(3, "z", "[1.0, 0.0, 1.0]")
+        + "[[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 1.5e4\ndirection = \"y\"\n";
+    let three = Structure::from_system(&parse(&three), "px").unwrap();
+    assert!(three.contacts[0].plane.is_some() && two.contacts[0].plane.is_none());
+    let a = solve_at(&two, f, h, n, None).unwrap();
+    // the dim-2 solution in the dim-3 coordinates: x, y = 0, z = its y
+    let mut x3 = vec![0.0; 3 * l];
+    x3[..l].copy_from_slice(&a[..l]);
+    x3[2 * l..].copy_from_slice(&a[l..2 * l]);
+    let w = 2.0 * PI * f;
+    let (mut p2, mut p3) = (Problem::new(two, h, n), Problem::new(three.clone(), h, n));
+    let (mut r2, mut r3) = (vec![0.0; 2 * l], vec![0.0; 3 * l]);
+    p2.residual(&a, w, &mut r2);
+    p3.residual(&x3, w, &mut r3);
+    let scale = 15.0;
+    let worst = (0..l)
+        .map(|j| (r3[j] - r2[j]).abs().max((r3[2 * l + j] - r2[l + j]).abs()).max(r3[l + j].abs()))
+        .fold(0.0, f64::max);
+    eprintln!("residuals differ by {worst:e} N (force 15 N)");
+    assert!(worst < 1e-9 * scale, "residuals differ by {worst:e}");
+    let b = solve_at(&three, f, h, n, None).unwrap();
+    let amp = a.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let d = (0..l)
+        .map(|j| (b[j] - a[j]).abs().max((b[2 * l + j] - a[l + j]).abs()).max(b[l + j].abs()))
+        .fold(0.0, f64::max);
+    eprintln!("solutions differ by {d:e} of {amp:e}");
+    assert!(d < 1e-9 * amp, "solutions differ by {d:e} of {amp:e}");
+    // the Floquet exponents of the motion along x and z are the dim-2
+    // contact's (δy enters neither: at zero lateral slip the law's cross
+    // partials vanish), and the dim-3 problem has those of y besides; to
+    // 1e-5 relative, as the 1-D law's tangents are forward differences where
+    // the plane's are exact (measured 1.1e-6 at most)
+    let e2 = Monodromy::new(&p2).unwrap().exponents(&mut p2, &a, w).unwrap();
+    let e3 = Monodromy::new(&p3).unwrap().exponents(&mut p3, &x3, w).unwrap();
+    assert_eq!((e2.len(), e3.len()), (5, 8));
+    for (re, im) in e2.iter().filter(|e| e.0.is_finite()) {
+        let near = e3.iter().map(|(r, i)| (r - re).abs().max((i - im).abs())).fold(f64::INFINITY, f64::min);
+        eprintln!("exponent ({re:.6}, {im:.6}): nearest of dim 3 {near:e} away");
+        assert!(near < 1e-5 * re.abs().max(1.0), "exponent ({re}, {im}) of dim 2 not among {e3:?}");
+    }
+}
+
+/// The Floquet exponents of a joint in the plane against our engine: two
+/// runs started on the balance's solution and 20 µm off it along y approach
+/// each other at the rate of the slowest exponent of the monodromy, whose
+/// linearisation of the vector law (`PlaneAft::tangent`; Jenkins' element
+/// with the saltation of its sliding onsets) is what is checked: the
+/// least-squares slope of ln max|Δx, Δy, Δz| per period over the periods
+/// where it lies between 1e-11 and 2e-7 m (after the faster exponents, before
+/// the integrations' error floor of about 1e-13 m), within 5 %. The joint of
+/// `spatial` with its normal mode damped hard (200 N s/m), so that the
+/// slowest exponent is one of the plane's (a perturbation along y reaches
+/// the normal mode only through the skewed spring). H = 9 and 256 samples
+/// (the Jenkins balance takes a minute in the tests' build). Measured:
+/// LuGre at 15 N (sliding) -13.65 1/s against the monodromy's -13.95
+/// (-13.74 with H = 15 and 512 samples); Jenkins at 6 N (stick-slip) -8.81
+/// against -8.73 (-8.66); Jenkins at 15 N (sliding, left out for time)
+/// -13.46 against -13.66.
+#[test]
+fn floquet_exponents_of_a_joint_in_a_plane_are_the_rate_at_which_the_engine_s_motions_converge() {
+    let (h, n) = (9, 256);
+    let l = 2 * h + 1;
+    let stiff = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| {
+        spatial(a, f, x0, v0, p)
+            .replace("coefficient = 10.0\ndirection = \"z\"", "coefficient = 200.0\ndirection = \"z\"")
+    };
+    assert!(stiff(1.0, 1.0, [0.0; 3], [0.0; 3], 1.0).contains("coefficient = 200.0"));
+    let jenkins = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| {
+        stiff(a, f, x0, v0, p).replace(
+            "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }",
+            "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }",
+        )
+    };
+    assert!(jenkins(1.0, 1.0, [0.0; 3], [0.0; 3], 1.0).contains("jenkins"));
+    let cases: [(&str, Scenario<'_>, f64, f64); 2] =
+        [("lugre", &stiff, 15.0, 12.0), ("jenkins", &jenkins, 6.0, 12.0)];
+    for (name, scenario, amp, f) in cases {
+        let w = 2.0 * PI * f;
+        let st = Structure::from_system(&parse(&scenario(amp, f, [0.0; 3], [0.0; 3], 1.0)), "px").unwrap();
+        let c = solve_at(&st, f, h, n, None).unwrap();
+        let mut p = Problem::new(st, h, n);
+        let e = Monodromy::new(&p).unwrap().exponents(&mut p, &c, w).unwrap();
+        let at = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t);
+        let x0 = [at(0, 0.0).0, at(1, 0.0).0, at(2, 0.0).0];
+        let v0 = [at(0, 0.0).1, at(1, 0.0).1, at(2, 0.0).1];
+        let periods = 13.0;
+        let a = simulate(&parse(&scenario(amp, f, x0, v0, periods))).unwrap();
+        let b = simulate(&parse(&scenario(amp, f, [x0[0], x0[1] + 2e-5, x0[2]], v0, periods))).unwrap();
+        assert!(a.failure.is_none() && b.failure.is_none());
+        let d: Vec<f64> = (0..a.rows.len())
+            .map(|i| {
+                ["x.m", "y.m", "z.m"]
+                    .iter()
+                    .map(|col| (a.series(col)[i] - b.series(col)[i]).abs())
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let (engine, fitted) = decay::decay_rate(&d, 200, f, (1e-11, 2e-7));
+        eprintln!("{name} at {amp} N: monodromy {:.4}, engine {engine:.4} 1/s over {fitted} periods", e[0].0);
+        assert!(fitted >= 5, "{name} at {amp} N: {fitted} periods to fit");
+        assert!(
+            (engine / e[0].0 - 1.0).abs() < 0.05,
+            "{name} at {amp} N: monodromy {}, engine {engine}",
+            e[0].0
+        );
+    }
+}
