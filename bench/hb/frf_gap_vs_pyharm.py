@@ -326,7 +326,7 @@ def main():
           f"({rel(a_at_ppk, pa_pk):+.2e})")
     # the peak of the discrete equations both solve: golden-section search on the upper piece. Near
     # the peak that curve is saw-toothed (measured on 2026-11-30, 0.002 Hz apart from 22.25 to 22.33 Hz:
-    # teeth about 0.018 Hz apart rising by up to 5e-4 of the amplitude within 0.004 Hz, as the stop's
+    # teeth 0.016 to 0.02 Hz apart rising by up to 6e-4 of the amplitude within 0.004 Hz, as the stop's
     # contact takes in one more of the 256 samples per period), so this is the top of one tooth, the
     # highest of that scan
     gl, gh = ff_pk - 0.15, min(ff_pk + 0.15, max(turns) - 0.01)
