@@ -399,15 +399,15 @@ impl Sweep {
         Ok(Sweep { base, dir: dir.to_path_buf(), paths, metrics, keep })
     }
 
-    /// The system of one grid point (`i` its index, for messages): the
-    /// base table with the point's values, validated once; an error at a
-    /// key the grid set names that key and value, else the file's line.
-    pub fn system(&self, i: usize, row: &[f64]) -> Result<System, String> {
+    /// The system of one grid point: the base table with the point's
+    /// values, validated once; an error at a key the grid set names the
+    /// file without a line, else with the line of the file's own error.
+    pub fn system(&self, _i: usize, row: &[f64]) -> Result<System, String> {
         let set: Vec<(String, f64)> = self.paths.iter().cloned().zip(row.iter().copied()).collect();
         self.base.validate_with(&self.dir, &set).map_err(|(blame, e)| match (blame, e) {
-            (Some(k), SimError::Input { message, .. }) => {
-                format!("<grid point {i}> {} = {}: {message}", set[k].0, set[k].1)
-            }
+            // the file holds the old value: its name without a line (the
+            // caller names the point's keys and values)
+            (Some(_), SimError::Input { file, message, .. }) => format!("{file}: {message}"),
             (_, e) => e.to_string(),
         })
     }
