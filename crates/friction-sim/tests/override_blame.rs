@@ -47,6 +47,15 @@ fn an_override_is_blamed_by_its_path_without_reparsing() {
     let (blame, e) = parse_with_overrides(TEXT, "s.toml", dir(), &set(&[("contact.q.fc", 1.0)])).unwrap_err();
     assert_eq!(blame, Some(0));
     assert!(e.to_string().contains("no contact named \"q\""), "{e}");
+    // a key the scenario does not know is blamed on its override, with the nearest key
+    let (blame, e) =
+        parse_with_overrides(TEXT, "s.toml", dir(), &set(&[("contact.c.fc", 0.5), ("body.m.mas", 2.0)]))
+            .unwrap_err();
+    assert_eq!(blame, Some(1), "{e}");
+    assert!(
+        e.to_string().contains("unknown field `mas`") && e.to_string().contains("did you mean \"mass\""),
+        "{e}"
+    );
     // the file's own error, at a key no override set, keeps its line
     let bad = TEXT.replace("mass = 1.0", "mass = -1.0");
     let (blame, e) = parse_with_overrides(&bad, "s.toml", dir(), &set(&[("contact.c.fc", 0.5)])).unwrap_err();

@@ -157,12 +157,22 @@ impl Document {
         }
         let shown = e.to_string();
         let path = shown.split("in `").nth(1).and_then(|r| r.split('`').next()).unwrap_or("");
-        let last = path.rsplit('.').next().unwrap_or("");
-        let blamed =
-            src.edits.iter().find(|(_, _, keys)| keys.last().is_some_and(|k| k == last)).map(|e| e.0);
+        let msg = e.message().trim();
+        // the key at fault: the last of the path, or the unknown field
+        let unknown = msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next());
+        let key = unknown.unwrap_or_else(|| path.rsplit('.').next().unwrap_or(""));
+        let blamed = src.edits.iter().find(|(_, _, keys)| keys.last().is_some_and(|k| k == key)).map(|e| e.0);
+        let hint = match unknown {
+            // serde's "unknown field `x`, expected one of `a`, `b`": add the nearest key
+            Some(word) => {
+                let expected = msg.split_once("expected").map_or("", |(_, x)| x);
+                friction_models::suggest::did_you_mean(word, expected.split('`').skip(1).step_by(2))
+            }
+            None => String::new(),
+        };
         let message = match path {
-            "" => e.message().trim().to_string(),
-            p => format!("{p}: {}", e.message().trim()),
+            "" => format!("{msg}{hint}"),
+            p => format!("{p}: {msg}{hint}"),
         };
         (blamed, SimError::Input { file: self.file.clone(), line: None, message })
     }
