@@ -53,7 +53,8 @@ fn an_override_is_blamed_by_its_path_without_reparsing() {
             .unwrap_err();
     assert_eq!(blame, Some(1), "{e}");
     assert!(
-        e.to_string().contains("unknown field `mas`") && e.to_string().contains("did you mean \"mass\""),
+        e.to_string().contains("body[0]: unknown field `mas`")
+            && e.to_string().contains("did you mean \"mass\""),
         "{e}"
     );
     // the file's own error, at a key no override set, keeps its line

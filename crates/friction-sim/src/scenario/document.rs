@@ -161,7 +161,19 @@ impl Document {
         // the key at fault: the last of the path, or the unknown field
         let unknown = msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next());
         let key = unknown.unwrap_or_else(|| path.rsplit('.').next().unwrap_or(""));
-        let blamed = src.edits.iter().find(|(_, _, keys)| keys.last().is_some_and(|k| k == key)).map(|e| e.0);
+        let edit = src.edits.iter().find(|(_, _, keys)| keys.last().is_some_and(|k| k == key));
+        let blamed = edit.map(|e| e.0);
+        // the table's path has no index of the element: that of the override's
+        let (section, rest) = path.split_once('.').unwrap_or((path, ""));
+        let index = edit.and_then(|(_, span, _)| {
+            let (_, spans) = self.arrays.iter().find(|(s, _)| s == section)?;
+            spans.iter().position(|s| s == span)
+        });
+        let path = match index {
+            Some(i) if rest.is_empty() => format!("{section}[{i}]"),
+            Some(i) => format!("{section}[{i}].{rest}"),
+            None => path.to_string(),
+        };
         let hint = match unknown {
             // serde's "unknown field `x`, expected one of `a`, `b`": add the nearest key
             Some(word) => {
@@ -170,7 +182,7 @@ impl Document {
             }
             None => String::new(),
         };
-        let message = match path {
+        let message = match path.as_str() {
             "" => format!("{msg}{hint}"),
             p => format!("{p}: {msg}{hint}"),
         };
