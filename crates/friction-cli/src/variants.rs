@@ -137,10 +137,16 @@ pub fn with_model(file: &Path, set: &[String], contact: Option<&str>, t: &Tuned)
         .ok_or_else(|| bad(format!("contact \"{name}\" is not a [[contact]] table of {}", file.display())))?;
     entry.insert("model".into(), toml::Value::String(t.model.clone()));
     entry.insert("params".into(), toml::Value::Table(t.params.clone()));
-    let text = toml::to_string(&table).map_err(|e| bad(e.to_string()))?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let text = scenario::with_default_solver(&text);
-    scenario::parse(&text, &file.display().to_string(), &dir).map_err(|e| match e {
+    // `frf` and `nnm` need no [solver] (as scenario::with_default_solver)
+    if !table.contains_key("solver") {
+        let mut solver = toml::Table::new();
+        solver.insert("t_end".into(), toml::Value::Float(scenario::FREQUENCY_DOMAIN_T_END));
+        table.insert("solver".into(), toml::Value::Table(solver));
+    }
+    // the edited table is validated as it is (no TOML text is written)
+    let doc = scenario::Document::from_table(table, &file.display().to_string());
+    doc.validate(&dir).map_err(|e| match e {
         SimError::Input { message, .. } => {
             bad(format!("contact \"{name}\" as model `{}`: {message}", t.model))
         }

@@ -30,8 +30,8 @@ pub struct Instance {
     pub name: String,
     /// Current state.
     pub state: State,
-    text: String,
-    file: String,
+    /// The scenario as read (its table, edited by each change of parameters).
+    doc: friction_sim::scenario::Document,
     dir: PathBuf,
     base: System,
     vars: Vec<Variable>,
@@ -70,16 +70,16 @@ impl Instance {
     /// An instance of the scenario `text` (no GUID check); `file` names it in
     /// messages and `dir` resolves its table files.
     pub fn from_text(name: &str, text: &str, file: &str, dir: PathBuf) -> Result<Instance, FmiError> {
-        let base = friction_sim::scenario::parse(text, file, &dir).map_err(|e| FmiError(e.to_string()))?;
-        let raw: toml::Table = toml::from_str(text).map_err(|e| FmiError(format!("{file}: {e}")))?;
-        let vars = variables(&base, &raw).map_err(|e| FmiError(format!("{file}: {e}")))?;
+        // read once: every change of parameters edits a copy of its table
+        let doc = friction_sim::scenario::Document::read(text, file).map_err(|e| FmiError(e.to_string()))?;
+        let base = doc.validate(&dir).map_err(|e| FmiError(e.to_string()))?;
+        let vars = variables(&base, doc.table()).map_err(|e| FmiError(format!("{file}: {e}")))?;
         let values = vars.iter().map(|v| v.start.unwrap_or(f64::NAN)).collect();
         let stop_time = base.solver.t_end;
         Ok(Instance {
             name: name.to_string(),
             state: State::Instantiated,
-            text: text.to_string(),
-            file: file.to_string(),
+            doc,
             dir,
             base,
             vars,
@@ -208,7 +208,7 @@ impl Instance {
         let mut sys = if overrides.is_empty() {
             self.base.clone()
         } else {
-            with_overrides(&self.text, &self.file, &self.dir, &overrides).map_err(FmiError)?
+            with_overrides(&self.doc, &self.dir, &overrides).map_err(FmiError)?
         };
         sys.solver.t_end = self.stop_time;
         if let Some(r) = self.rtol {

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use friction_models::params::ParamKind;
 use friction_models::FrictionModel;
-use friction_sim::scenario::System;
+use friction_sim::scenario::{Document, System};
 
 /// What a variable is.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,35 +227,34 @@ fn column_description(c: &str) -> String {
     }
 }
 
-/// The scenario `text` with parameter values set: `overrides` holds
+/// The scenario `doc` with parameter values set: `overrides` holds
 /// `(contact index, parameter, value)`, applied through the one override
 /// path of the sweeps and `friction run --set`
-/// ([`friction_sim::sweep::parse_with_overrides`], key
+/// ([`friction_sim::scenario::Document::validate_with`], key
 /// `contact.NAME.params.PARAM`); `base` is the scenario as written (for the
-/// contacts' names). Validated as a scenario file is (out of range: the
-/// error names the parameter, the value and the valid range); `file` names
-/// the scenario and `dir` resolves table files.
+/// contacts' names). Validated once, as a scenario file is (out of range:
+/// the error names the parameter, the value and the valid range); `dir`
+/// resolves table files.
 pub fn with_parameters(
-    text: &str,
-    file: &str,
+    doc: &Document,
     dir: &Path,
     base: &System,
     overrides: &[(usize, String, f64)],
 ) -> Result<System, String> {
     let mut paths = Vec::with_capacity(overrides.len());
     for (ci, name, value) in overrides {
-        let c = base.contacts.get(*ci).ok_or_else(|| format!("{file}: no contact[{ci}]"))?;
+        let c = base.contacts.get(*ci).ok_or_else(|| format!("{}: no contact[{ci}]", doc.file()))?;
         paths.push((format!("contact.{}.params.{name}", c.name), *value));
     }
-    with_overrides(text, file, dir, &paths)
+    with_overrides(doc, dir, &paths)
 }
 
-/// The scenario `text` with values set at override paths
-/// (`thermal.NODE.capacity`, `contact.NAME.params.PARAM`, ...), validated
-/// as a scenario file is.
-pub fn with_overrides(text: &str, file: &str, dir: &Path, paths: &[(String, f64)]) -> Result<System, String> {
-    friction_sim::sweep::parse_with_overrides(text, file, dir, paths).map_err(|(_, e)| match e {
-        friction_sim::SimError::Input { message, .. } => format!("{file}: {message}"),
+/// The scenario `doc` (read once) with values set at override paths
+/// (`thermal.NODE.capacity`, `contact.NAME.params.PARAM`, ...) in a copy
+/// of its table, validated once as a scenario file is.
+pub fn with_overrides(doc: &Document, dir: &Path, paths: &[(String, f64)]) -> Result<System, String> {
+    doc.validate_with(dir, paths).map_err(|(_, e)| match e {
+        friction_sim::SimError::Input { message, .. } => format!("{}: {message}", doc.file()),
         other => other.to_string(),
     })
 }

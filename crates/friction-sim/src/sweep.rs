@@ -37,7 +37,7 @@ use rayon::prelude::*;
 use crate::engine::columns;
 use crate::engine::{Energy, Event, FlatOutcome, Stats};
 #[doc(no_inline)]
-pub use crate::scenario::overrides::{apply, parse_with_overrides, point_text};
+pub use crate::scenario::overrides::{apply, parse_with_overrides, point_table};
 use crate::{scenario, simulate_flat, Outcome, SimError, System};
 
 /// A window bound: a time, or a fraction of `t_end`.
@@ -358,11 +358,12 @@ impl std::fmt::Display for SweepError {
     }
 }
 
-/// A scenario prepared for a sweep: its TOML table, the grid keys and the
-/// parsed metrics.
+/// A scenario prepared for a sweep: its TOML table (read once; every grid
+/// point edits a copy and validates it once), the grid keys and the parsed
+/// metrics.
 #[derive(Debug, Clone)]
 pub struct Sweep {
-    base: toml::Table,
+    base: scenario::Document,
     dir: std::path::PathBuf,
     paths: Vec<String>,
     metrics: Vec<Metric>,
@@ -380,9 +381,8 @@ impl Sweep {
         paths: Vec<String>,
         metrics: &[String],
     ) -> Result<Sweep, SweepError> {
-        let base: toml::Table = toml::from_str(text)
-            .map_err(|e| SweepError::Scenario(format!("{file}: {}", e.message().trim())))?;
-        let sys = scenario::parse(text, file, dir).map_err(|e| SweepError::Scenario(e.to_string()))?;
+        let base = scenario::Document::read(text, file).map_err(|e| SweepError::Scenario(e.to_string()))?;
+        let sys = base.validate(dir).map_err(|e| SweepError::Scenario(e.to_string()))?;
         let metrics: Vec<Metric> = metrics
             .iter()
             .map(|m| Metric::parse(m, &sys))
@@ -399,10 +399,17 @@ impl Sweep {
         Ok(Sweep { base, dir: dir.to_path_buf(), paths, metrics, keep })
     }
 
-    /// The system of one grid point.
-    pub fn system(&self, i: usize, row: &[f64]) -> Result<System, String> {
-        let text = point_text(&self.base, &self.paths, row)?;
-        scenario::parse(&text, &format!("<grid point {i}>"), &self.dir).map_err(|e| e.to_string())
+    /// The system of one grid point: the base table with the point's
+    /// values, validated once; an error at a key the grid set names the
+    /// file without a line, else with the line of the file's own error.
+    pub fn system(&self, _i: usize, row: &[f64]) -> Result<System, String> {
+        let set: Vec<(String, f64)> = self.paths.iter().cloned().zip(row.iter().copied()).collect();
+        self.base.validate_with(&self.dir, &set).map_err(|(blame, e)| match (blame, e) {
+            // the file holds the old value: its name without a line (the
+            // caller names the point's keys and values)
+            (Some(_), SimError::Input { file, message, .. }) => format!("{file}: {message}"),
+            (_, e) => e.to_string(),
+        })
     }
 
     /// The system of one grid point as a sweep runs it: `[solver] columns`

@@ -14,8 +14,11 @@ use crate::error::{ApiError, ApiResult};
 /// A scenario as a request carries it.
 #[derive(Debug, Clone, Default)]
 pub struct ScenarioBody {
-    /// The scenario's TOML text.
+    /// The scenario's TOML text (empty when the body was a JSON table).
     pub text: String,
+    /// The scenario as a JSON body's table, validated as it is (no TOML
+    /// text is written from it).
+    pub table: Option<toml::Table>,
     /// `--set`-style overrides (path, value), applied before the checks.
     pub set: Vec<(String, f64)>,
 }
@@ -32,7 +35,7 @@ pub fn is_json(headers: &HeaderMap) -> bool {
 /// or `{"toml": TEXT, "set": {PATH: VALUE}}`).
 pub fn scenario_body(headers: &HeaderMap, body: &str) -> ApiResult<ScenarioBody> {
     if !is_json(headers) {
-        return Ok(ScenarioBody { text: body.to_string(), set: vec![] });
+        return Ok(ScenarioBody { text: body.to_string(), ..Default::default() });
     }
     let v: serde_json::Value =
         serde_json::from_str(body).map_err(|e| ApiError::bad(format!("request body: invalid JSON: {e}")))?;
@@ -60,18 +63,25 @@ pub fn from_json(v: &serde_json::Value) -> ApiResult<ScenarioBody> {
                 }
             }
         }
-        return Ok(ScenarioBody { text: text.to_string(), set });
+        return Ok(ScenarioBody { text: text.to_string(), set, table: None });
     }
     let table: toml::Table = serde_json::from_value(v.clone())
         .map_err(|e| ApiError::bad(format!("request body: not a scenario table: {e}")))?;
-    let text = toml::to_string(&table).map_err(|e| ApiError::bad(format!("request body: {e}")))?;
-    Ok(ScenarioBody { text, set: vec![] })
+    Ok(ScenarioBody { table: Some(table), ..Default::default() })
 }
 
 /// Refuse a scenario that would read a file on the server (a `table`
 /// schedule's `file`, a `[[structure]]`'s matrices): the server serves
 /// nothing outside the application.
 pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
+    match text.parse::<toml::Table>() {
+        Ok(t) => refuse_table_files(&t, file),
+        Err(_) => Ok(()),
+    }
+}
+
+/// [`refuse_files`] of a scenario given as a table.
+pub fn refuse_table_files(t: &toml::Table, file: &str) -> ApiResult<()> {
     fn walk(v: &toml::Value) -> Option<String> {
         match v {
             toml::Value::Table(t) => {
@@ -81,14 +91,13 @@ pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
             _ => None,
         }
     }
-    let Ok(t) = text.parse::<toml::Table>() else { return Ok(()) };
     if t.contains_key("structure") {
         return Err(ApiError::bad(format!(
             "{file}: `[[structure]]` reads matrix files: a scenario run by `friction serve` cannot read files \
              (and `friction run` does not take structures yet; `friction frf` and `friction nnm` do)"
         )));
     }
-    match walk(&toml::Value::Table(t)) {
+    match walk(&toml::Value::Table(t.clone())) {
         Some(f) => Err(ApiError::bad(format!(
             "{file}: `file = {f}`: a scenario run by `friction serve` cannot read files; \
              run it with `friction run`"

@@ -223,10 +223,10 @@ fn stick_slip_of(id: &str, params: toml::Table, deadline: &Deadline) -> ApiResul
         .ok_or_else(|| ApiError::internal("lugre_stick_slip.toml has no contact"))?;
     contact.insert("model".into(), toml::Value::String(id.into()));
     contact.insert("params".into(), toml::Value::Table(params));
-    let text = toml::to_string(&t).map_err(|e| ApiError::internal(e.to_string()))?;
-    let mut sys =
-        friction_sim::scenario::parse(&text, "examples/lugre_stick_slip.toml", std::path::Path::new("."))
-            .map_err(|e| ApiError::bad(e.to_string()))?;
+    // the edited table is validated as it is (no TOML text is written)
+    let mut sys = friction_sim::scenario::Document::from_table(t, "examples/lugre_stick_slip.toml")
+        .validate(std::path::Path::new("."))
+        .map_err(|e| ApiError::bad(e.to_string()))?;
     sys.solver.max_wall = Some(deadline.remaining("stick_slip")?);
     let out = friction_sim::simulate(&sys).map_err(|e| deadline.classify("stick_slip", &e.to_string()))?;
     if let Some(f) = out.failure.as_deref().filter(|f| f.contains("max_wall")) {

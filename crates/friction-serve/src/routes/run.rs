@@ -42,6 +42,15 @@ pub fn parse(text: &str, file: &str, set: &[(String, f64)]) -> ApiResult<System>
     )
 }
 
+/// A scenario given as a table (a JSON body), validated as it is: its
+/// errors name `file` and the key, without a line.
+pub fn parse_table(table: toml::Table, file: &str) -> ApiResult<System> {
+    super::refuse_table_files(&table, file)?;
+    friction_sim::scenario::Document::from_table(table, file)
+        .validate(Path::new("."))
+        .map_err(|e| ApiError::bad(e.to_string()))
+}
+
 /// Removes a run from the registry when its request ends, and cancels it
 /// when the request is dropped first (the browser closed the connection).
 pub(crate) struct Registered<'a> {
@@ -189,7 +198,10 @@ pub async fn run(
     let max_values = state.opts.max_values;
     let (parsed, slot) = tokio::task::spawn_blocking(move || {
         let parsed = scenario_body(&headers, &body).and_then(|b| {
-            let mut sys = parse(&b.text, &file, &b.set)?;
+            let mut sys = match b.table {
+                Some(t) => parse_table(t, &file)?,
+                None => parse(&b.text, &file, &b.set)?,
+            };
             sys.solver.max_wall = Some(sys.solver.max_wall.map_or(cap, |w| w.min(cap)));
             check_output(&sys, max_values)?;
             Ok(sys)

@@ -136,15 +136,12 @@ pub async fn sweep(
         let sweep = Sweep::new(&text, &file, Path::new("."), paths.clone(), &metrics)
             .map_err(|e| ApiError::bad(e.to_string()))?;
         sweep.check(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
+        let mut systems = sweep.prepare(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
         // each run bounded by the server's wall-clock limit (or the
-        // scenario's own when shorter), set once the messages of the text as
-        // written are known
-        let sweep = match capped(&text, cap) {
-            Some(t) => Sweep::new(&t, &file, Path::new("."), paths.clone(), &metrics)
-                .map_err(|e| ApiError::bad(e.to_string()))?,
-            None => sweep,
-        };
-        let systems = sweep.prepare(&rows).map_err(|e| ApiError::bad(e.to_string()))?;
+        // scenario's own when shorter), set on the validated systems
+        for s in &mut systems {
+            s.solver.max_wall = Some(s.solver.max_wall.map_or(cap, |w| w.min(cap)));
+        }
         check_points(&systems, &paths, max_values)?;
         let results = run_cancellable(&sweep, &systems, &handle, metrics.len());
         let cancelled = handle.cancelled();
@@ -207,15 +204,4 @@ fn run_cancellable(
                 .unwrap_or_else(|| (vec![f64::NAN; nm], CANCELLED.to_string()))
         })
         .collect()
-}
-
-/// `text` with `[solver] max_wall` at most `cap` seconds (`None` when it
-/// does not parse: the checks have then already refused it).
-fn capped(text: &str, cap: f64) -> Option<String> {
-    let mut t: toml::Table = text.parse().ok()?;
-    let solver = t.entry("solver").or_insert_with(|| toml::Value::Table(Default::default()));
-    let s = solver.as_table_mut()?;
-    let w = s.get("max_wall").and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
-    s.insert("max_wall".into(), toml::Value::Float(w.map_or(cap, |w| w.min(cap))));
-    toml::to_string(&t).ok()
 }

@@ -15,9 +15,55 @@ pub(super) struct Src<'a> {
     pub(super) file: String,
     pub(super) text: &'a str,
     pub(super) dir: PathBuf,
+    /// The values overrides set: (override index, span of the element
+    /// set, key path inside it). An error at one of those keys blames the
+    /// override, not the line of the file (which holds the old value).
+    pub(super) edits: Vec<(usize, std::ops::Range<usize>, Vec<String>)>,
+    /// The override the last error blamed.
+    pub(super) blamed: std::cell::Cell<Option<usize>>,
 }
 
-impl Src<'_> {
+/// Where an error is: a line of the file, or the value an override set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Loc {
+    /// A 1-based line of the scenario text.
+    Line(usize),
+    /// The index of the override that set the value.
+    Override(usize),
+}
+
+impl From<usize> for Loc {
+    fn from(line: usize) -> Loc {
+        Loc::Line(line)
+    }
+}
+
+impl<'a> Src<'a> {
+    pub(super) fn new(file: &str, text: &'a str, dir: &std::path::Path) -> Src<'a> {
+        Src {
+            file: file.to_string(),
+            text,
+            dir: dir.to_path_buf(),
+            edits: Vec::new(),
+            blamed: std::cell::Cell::new(None),
+        }
+    }
+
+    /// Where `key` of the element spanned by `span` is: the override that
+    /// set it, else its line in the text ([`Src::key_line`]).
+    pub(super) fn key_at(&self, span: std::ops::Range<usize>, key: &str) -> Loc {
+        let set = self.edits.iter().find(|(_, s, keys)| {
+            *s == span
+                && (keys[0] == key
+                    || (keys[0] == "params" && keys.get(1).is_some_and(|k| k == key))
+                    || (key == "params" && keys[0] == "params"))
+        });
+        match set {
+            Some((k, _, _)) => Loc::Override(*k),
+            None => Loc::Line(self.key_line(span, key)),
+        }
+    }
+
     pub(super) fn line_of(&self, offset: usize) -> usize {
         self.text[..offset.min(self.text.len())].matches('\n').count() + 1
     }
@@ -279,7 +325,16 @@ impl Src<'_> {
         None
     }
 
-    pub(super) fn err(&self, line: usize, message: String) -> SimError {
-        SimError::Input { file: self.file.clone(), line: Some(line), message }
+    /// An error at `loc`: with its line, or without one when an override
+    /// set the value (that override is then [`Src::blamed`]).
+    pub(super) fn err(&self, loc: impl Into<Loc>, message: String) -> SimError {
+        let (line, blamed) = match loc.into() {
+            // a scenario given as a table has no lines
+            Loc::Line(_) if self.text.is_empty() => (None, None),
+            Loc::Line(l) => (Some(l), None),
+            Loc::Override(k) => (None, Some(k)),
+        };
+        self.blamed.set(blamed);
+        SimError::Input { file: self.file.clone(), line, message }
     }
 }

@@ -127,7 +127,6 @@
 use std::path::Path;
 
 use friction_models::ParamMap;
-use toml::Spanned;
 
 use crate::error::SimError;
 use crate::system::checks::{self, Names};
@@ -137,6 +136,8 @@ use crate::system::schedule::Schedule;
 use crate::system::Invalid;
 
 pub mod chain;
+mod document;
+pub use document::Document;
 mod locate;
 pub mod overrides;
 mod raw;
@@ -165,10 +166,17 @@ pub fn load(path: &Path) -> Result<System, SimError> {
     parse(&text, &path.display().to_string(), &dir)
 }
 
-/// Parse scenario text; `file` names it in errors, `dir` resolves relative table files.
+/// Parse scenario text; `file` names it in errors, `dir` resolves relative
+/// table files: the text read as TOML, then validated ([`Document`]).
 pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
-    let src = Src { file: file.to_string(), text, dir: dir.to_path_buf() };
-    let raw: RawFile = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+    Document::read(text, file)?.validate(dir)
+}
+
+/// The scenario's tables validated into a [`System`]; every error names
+/// the file and the line of its key (or, for a value an override set, is
+/// blamed on that override: [`Src::err`]).
+fn system(raw: &RawFile, src: &Src<'_>) -> Result<System, SimError> {
+    let file = src.file.as_str();
     let _ = &raw.description;
 
     let solver = match &raw.solver {
@@ -179,7 +187,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
                 message: "missing table [solver] with at least `t_end`".into(),
             })
         }
-        Some(s) => solver_settings(s, &src)?,
+        Some(s) => solver_settings(s, src)?,
     };
     let t_end = solver.t_end;
     let name = match &raw.name {
@@ -193,7 +201,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
     // every check below is shared with the builder (crate::builder), which
     // gives the same messages; here they gain the file and line
     let at = |span: &std::ops::Range<usize>, e: Invalid| match e.key {
-        Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+        Some(k) => src.err(src.key_at(span.clone(), k), e.message),
         None => src.err(src.line_of(span.start), e.message),
     };
     let mut names = Names::new();
@@ -208,7 +216,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let motion = Schedule::from_toml(&d.motion, &what, &src.dir)
             .and_then(|m| m.check_finite(&what, t_end).map(|()| m))
             .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
-            .map_err(|m| src.err(src.key_line(span.clone(), "motion"), m))?;
+            .map_err(|m| src.err(src.key_at(span.clone(), "motion"), m))?;
         drivers.push(Driver { name: d.name.clone(), motion, kind: d.kind });
     }
     let mut bodies = Vec::new();
@@ -243,7 +251,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         }));
     }
 
-    let mut structures = structures(&raw.structure, &src, &mut names)?;
+    let mut structures = structures(&raw.structure, src, &mut names)?;
 
     let (mut springs, mut inclined_springs) = (Vec::new(), Vec::new());
     for (i, s) in raw.spring.iter().enumerate() {
@@ -282,9 +290,9 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
             .map_err(|e| at(&span, e))?;
         let on = checks::check_force_target(&names, &name, &f.on, axis).map_err(|e| at(&span, e))?;
         let what = format!("force \"{name}\" value");
-        let value = schedule_value(&f.value, &what, &src, t_end)
+        let value = schedule_value(&f.value, &what, src, t_end)
             .and_then(|m| unique_input(&mut input_names, &m, &what).map(|()| m))
-            .map_err(|m| src.err(src.key_line(span.clone(), "value"), m))?;
+            .map_err(|m| src.err(src.key_at(span.clone(), "value"), m))?;
         match on {
             Ok(on) => forces.push(Force { name, on, value }),
             // a force on a structure's DOF: one of its loads
@@ -304,26 +312,26 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         // temperature laws (`fc = { at = ... }`): `fc` of `coulomb` builds
         // the model with fc = 1, the others with their first values
         let law = crate::system::thermal::take_laws(&c.model, &c.params)
-            .map_err(|m| src.err(src.key_line(span.clone(), "params"), format!("{what}: {m}")))?;
+            .map_err(|m| src.err(src.key_at(span.clone(), "params"), format!("{what}: {m}")))?;
         let params = toml_to_params(law.as_ref().map_or(&c.params, |l| &l.params));
         let model = friction_models::build(&c.model, &params).map_err(|e| {
             let (param, message) = checks::model_invalid(i, &what, &e);
             let line = match &param {
-                Some(p) => src.key_line(span.clone(), p.split(['.', '[']).next().unwrap_or(p)),
-                None => src.key_line(span.clone(), "model"),
+                Some(p) => src.key_at(span.clone(), p.split(['.', '[']).next().unwrap_or(p)),
+                None => src.key_at(span.clone(), "model"),
             };
             src.err(line, message)
         })?;
         let normal = match &c.normal {
             None => Schedule::Constant { value: 1.0 },
-            Some(v) => schedule_value(v, &format!("{what} `normal`"), &src, t_end)
+            Some(v) => schedule_value(v, &format!("{what} `normal`"), src, t_end)
                 .and_then(|m| unique_input(&mut input_names, &m, &format!("{what} `normal`")).map(|()| m))
-                .map_err(|m| src.err(src.key_line(span.clone(), "normal"), m))?,
+                .map_err(|m| src.err(src.key_at(span.clone(), "normal"), m))?,
         };
         checks::check_load(&model, &normal, &what).map_err(|e| at(&span, e))?;
         if let Some(l) = law {
             crate::system::thermal::check_laws(&model, &l.model)
-                .map_err(|(p, m)| src.err(src.key_line(span.clone(), &p), format!("{what}: {m}")))?;
+                .map_err(|(p, m)| src.err(src.key_at(span.clone(), &p), format!("{what}: {m}")))?;
             laws.push((i, span.clone(), l));
         }
         contacts.push(Contact { name, between, model, normal, normal_gap: None });
@@ -385,12 +393,12 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         if let Some(g) = &c.get_ref().normal_gap {
             contacts[i].normal_gap = Some(
                 checks::check_normal_gap(&contacts[i], &gaps, g)
-                    .map_err(|m| src.err(src.key_line(span.clone(), "normal_gap"), m))?,
+                    .map_err(|m| src.err(src.key_at(span.clone(), "normal_gap"), m))?,
             );
         }
     }
 
-    let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(&raw), laws, &src)?;
+    let thermal = thermal::thermal(&raw.thermal, &raw.conduction, &heat_refs(raw), laws, src)?;
     let sys = System {
         name,
         bodies,
@@ -427,7 +435,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<System, SimError> {
         let span = s.span();
         checks::check_states(&sys).map_err(|e| at(&span, e))?;
         checks::check_columns(&sys).map_err(|e| at(&span, e))?;
-        sys.check_output_size().map_err(|m| src.err(src.key_line(span.clone(), "t_end"), m))?;
+        sys.check_output_size().map_err(|m| src.err(src.key_at(span.clone(), "t_end"), m))?;
     }
     Ok(sys)
 }
@@ -454,7 +462,7 @@ fn structures(
     for (i, r) in raw.iter().enumerate() {
         let span = r.span();
         let at = |e: Invalid| match e.key {
-            Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+            Some(k) => src.err(src.key_at(span.clone(), k), e.message),
             None => src.err(src.line_of(span.start), e.message),
         };
         let s = from_raw(r.get_ref(), &src.dir).map_err(|e| match e {

@@ -1,6 +1,7 @@
 //! Overrides of a scenario's numbers by dotted paths (`friction run --set`,
-//! the grid of `friction sweep`, the FMU's parameters), applied to the TOML
-//! before the scenario is checked.
+//! the grid of `friction sweep`, the FMU's parameters), applied to the
+//! scenario's TOML table before it is validated once
+//! ([`Document::validate_with`]).
 //!
 //! ```text
 //! SECTION.NAME.KEY[.KEY..]   an element of an array of tables by its name
@@ -10,7 +11,7 @@
 //! See `crate::sweep` for the whole path syntax.
 
 use crate::error::SimError;
-use crate::scenario;
+use crate::scenario::Document;
 use crate::system::System;
 
 const ARRAYS: [&str; 10] =
@@ -35,11 +36,31 @@ fn element_name(section: &str, i: usize, t: &toml::Table) -> Option<String> {
 }
 
 /// Set the value at dotted `path` in the scenario table `root`.
+///
+/// ```
+/// let mut t: toml::Table = "[[contact]]\nname = \"c\"\nparams = { fc = 1.0 }\n".parse().unwrap();
+/// friction_sim::scenario::overrides::apply(&mut t, "contact.c.fc", 2.0).unwrap();
+/// assert_eq!(t["contact"][0]["params"]["fc"].as_float(), Some(2.0));
+/// ```
 pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), String> {
+    place(root, path, value).map(|_| ())
+}
+
+/// Where [`place`] set a value: the element (section and index; `None`
+/// for `[solver]`) and the keys inside it (`["params", "fc"]`).
+pub(crate) struct Placed {
+    pub(crate) element: Option<(String, usize)>,
+    pub(crate) keys: Vec<String>,
+}
+
+/// [`apply`], saying where the value went.
+pub(crate) fn place(root: &mut toml::Table, path: &str, value: f64) -> Result<Placed, String> {
     let parts: Vec<&str> = path.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
         return Err(format!("grid key `{path}`: empty component"));
     }
+    let mut element = None;
+    let mut in_params = false;
     let (table, keys): (&mut toml::Table, Vec<&str>) = if ARRAYS.contains(&parts[0]) {
         if parts.len() < 3 {
             return Err(format!("grid key `{path}`: expected {}.NAME.KEY", parts[0]));
@@ -75,11 +96,13 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
             return Err(format!("grid key `{path}`: [[{section}]] {i} is not a table"));
         };
         let keys: Vec<&str> = rest[len + 1..].split('.').collect();
+        element = Some((section.to_string(), i));
         if section == "contact" && !CONTACT_KEYS.contains(&keys[0]) {
             let p = t.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
             let toml::Value::Table(p) = p else {
                 return Err(format!("grid key `{path}`: the contact's `params` is not a table"));
             };
+            in_params = true;
             (p, keys)
         } else {
             (t, keys)
@@ -99,6 +122,15 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
             ARRAYS.join(", "),
             friction_models::suggest::did_you_mean(parts[0], ARRAYS.iter().copied().chain(["solver"]))
         ));
+    };
+    let placed = Placed {
+        element,
+        keys: in_params
+            .then_some("params")
+            .into_iter()
+            .chain(keys.iter().copied())
+            .map(String::from)
+            .collect(),
     };
     let mut t = table;
     for (k, key) in keys.iter().enumerate() {
@@ -126,23 +158,25 @@ pub fn apply(root: &mut toml::Table, path: &str, value: f64) -> Result<(), Strin
             }
         }
     }
-    Ok(())
+    Ok(placed)
 }
 
-/// The scenario text of one grid point: `base` with `row[k]` at `paths[k]`.
-pub fn point_text(base: &toml::Table, paths: &[String], row: &[f64]) -> Result<String, String> {
+/// The scenario table of one grid point: `base` with `row[k]` at `paths[k]`.
+pub fn point_table(base: &toml::Table, paths: &[String], row: &[f64]) -> Result<toml::Table, String> {
     let mut t = base.clone();
     for (p, v) in paths.iter().zip(row) {
         apply(&mut t, p, *v)?;
     }
-    toml::to_string(&t).map_err(|e| e.to_string())
+    Ok(t)
 }
 
 /// Read scenario `text` with `overrides` (grid paths and values, as
 /// `friction run --set PATH=VALUE`) applied before validation. On error,
-/// the index of the override to blame (the first whose addition makes the
-/// scenario invalid) and the error; `None` when the file is invalid without
-/// any override (the error then names its file and line).
+/// the index of the override to blame (the one that set the value the
+/// error is at) and the error; `None` when the file is invalid without
+/// any override (the error then names its file and line). The scenario is
+/// read once and validated once ([`Document::validate_with`]): the override
+/// to blame is the one that set the key the error is at.
 ///
 /// ```
 /// use friction_sim::sweep::parse_with_overrides;
@@ -159,37 +193,5 @@ pub fn parse_with_overrides(
     dir: &std::path::Path,
     overrides: &[(String, f64)],
 ) -> Result<System, (Option<usize>, SimError)> {
-    let plain = scenario::parse(text, file, dir);
-    if overrides.is_empty() {
-        return plain.map_err(|e| (None, e));
-    }
-    let base: toml::Table = match toml::from_str(text) {
-        Ok(t) => t,
-        Err(_) => return plain.map_err(|e| (None, e)),
-    };
-    let with = |k: usize| -> Result<System, SimError> {
-        let mut t = base.clone();
-        for (p, v) in &overrides[..k] {
-            apply(&mut t, p, *v).map_err(|m| SimError::Input {
-                file: file.to_string(),
-                line: None,
-                message: m.replace("grid key `", "key `"),
-            })?;
-        }
-        let text = toml::to_string(&t).map_err(|e| SimError::Input {
-            file: file.to_string(),
-            line: None,
-            message: e.to_string(),
-        })?;
-        scenario::parse(&text, file, dir)
-    };
-    match (with(overrides.len()), plain) {
-        (Ok(sys), _) => Ok(sys),
-        // the file is invalid as written (and the overrides do not mend it)
-        (Err(_), Err(p)) => Err((None, p)),
-        (Err(e), Ok(_)) => {
-            let first = (1..overrides.len()).find(|&k| with(k).is_err()).unwrap_or(overrides.len());
-            Err((Some(first - 1), if first == overrides.len() { e } else { with(first).err().unwrap_or(e) }))
-        }
-    }
+    Document::read(text, file).map_err(|e| (None, e))?.validate_with(dir, overrides)
 }

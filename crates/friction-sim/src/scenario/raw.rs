@@ -3,9 +3,38 @@
 //! key lists the keys of its own kind.
 
 use serde::Deserialize;
-use toml::Spanned;
 
 use crate::system::Kind;
+
+/// A table as read, with the span of its text in the scenario file: the
+/// tables are read from a `toml::Table` (which keeps no spans, and which
+/// overrides edit), and [`super::document`] gives each its span in the text.
+pub(crate) struct Spanned<T> {
+    span: std::ops::Range<usize>,
+    value: T,
+}
+
+impl<T> Spanned<T> {
+    /// The byte range of the table in the scenario text (`0..0` when unknown).
+    pub(crate) fn span(&self) -> std::ops::Range<usize> {
+        self.span.clone()
+    }
+
+    /// The table.
+    pub(crate) fn get_ref(&self) -> &T {
+        &self.value
+    }
+
+    pub(super) fn set_span(&mut self, span: std::ops::Range<usize>) {
+        self.span = span;
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Spanned { span: 0..0, value: T::deserialize(d)? })
+    }
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,6 +64,40 @@ pub(super) struct RawFile {
     #[serde(default)]
     pub(super) structure: Vec<Spanned<crate::structure::parse::RawStructure>>,
     pub(super) solver: Option<Spanned<super::solver::RawSolver>>,
+}
+
+impl RawFile {
+    /// Give every element its span in the text: `span_of(SECTION, INDEX)`,
+    /// and `solver` that of `[solver]` (`0..0` when unknown).
+    pub(super) fn locate(
+        &mut self,
+        span_of: impl Fn(&str, usize) -> std::ops::Range<usize>,
+        solver: Option<std::ops::Range<usize>>,
+    ) {
+        fn each<T>(
+            v: &mut [Spanned<T>],
+            section: &str,
+            span_of: &impl Fn(&str, usize) -> std::ops::Range<usize>,
+        ) {
+            for (i, e) in v.iter_mut().enumerate() {
+                e.set_span(span_of(section, i));
+            }
+        }
+        each(&mut self.driver, "driver", &span_of);
+        each(&mut self.body, "body", &span_of);
+        each(&mut self.spring, "spring", &span_of);
+        each(&mut self.damper, "damper", &span_of);
+        each(&mut self.force, "force", &span_of);
+        each(&mut self.contact, "contact", &span_of);
+        each(&mut self.stop, "stop", &span_of);
+        each(&mut self.gap, "gap", &span_of);
+        each(&mut self.thermal, "thermal", &span_of);
+        each(&mut self.conduction, "conduction", &span_of);
+        each(&mut self.structure, "structure", &span_of);
+        if let Some(s) = &mut self.solver {
+            s.set_span(solver.unwrap_or(0..0));
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -2,8 +2,8 @@
 //! settings they give (the defaults that follow from `t_end`; the ranges
 //! are checked by the system's own checks, shared with the builder).
 
+use super::raw::Spanned;
 use serde::Deserialize;
-use toml::Spanned;
 
 use super::locate::Src;
 use super::*;
@@ -29,7 +29,7 @@ pub(super) struct RawSolver {
 pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<SolverSettings, SimError> {
     let span = s.span();
     let s = s.get_ref();
-    let bad = |key: &str, msg: String| src.err(src.key_line(span.clone(), key), format!("[solver] {msg}"));
+    let bad = |key: &str, msg: String| src.err(src.key_at(span.clone(), key), format!("[solver] {msg}"));
     // the ranges are checked by builder::check_solver, shared with the builder;
     // here: what only a file can get wrong, and the defaults that follow from t_end
     if !(s.t_end.is_finite() && s.t_end > 0.0) {
@@ -200,7 +200,7 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
         max_output_bytes,
     };
     checks::check_solver(&settings).map_err(|e| match e.key {
-        Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+        Some(k) => src.err(src.key_at(span.clone(), k), e.message),
         None => src.err(src.line_of(span.start), e.message),
     })?;
     Ok(settings)

@@ -22,8 +22,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::raw::Spanned;
 use serde::Deserialize;
-use toml::Spanned;
 
 use crate::error::SimError;
 use crate::system::thermal::{
@@ -67,7 +67,7 @@ pub(super) fn thermal(
     src: &Src<'_>,
 ) -> Result<Thermal, SimError> {
     let at = |span: &Range<usize>, e: Invalid| match e.key {
-        Some(k) => src.err(src.key_line(span.clone(), k), e.message),
+        Some(k) => src.err(src.key_at(span.clone(), k), e.message),
         None => src.err(src.line_of(span.start), e.message),
     };
     let mut names = HashMap::new();
