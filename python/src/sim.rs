@@ -9,10 +9,23 @@ use pyo3::types::PyTuple;
 
 use crate::errors::py_err;
 
+/// The name `friction._simulate._source` gives a scenario passed as a dict:
+/// its text is written from the dict (`to_toml`), so its lines mean nothing
+/// to the caller.
+const DICT: &str = "<dict>";
+
+/// Read a scenario's text (`file` names it in messages). A dict's scenario
+/// ([`DICT`]) is read as its table alone, so that its errors name the key
+/// path without a line of the text written from it.
+pub fn document(text: &str, file: &str) -> Result<scenario::Document, SimError> {
+    let doc = scenario::Document::read(text, file)?;
+    Ok(if file == DICT { scenario::Document::from_table(doc.table().clone(), file) } else { doc })
+}
+
 /// Parse and check a scenario's text (`file` names it in messages, `dir`
 /// resolves relative table files).
 pub fn parse(text: &str, file: &str, dir: &str) -> Result<System, SimError> {
-    scenario::parse(text, file, Path::new(dir))
+    document(text, file)?.validate(Path::new(dir))
 }
 
 /// Run the scenario `text` with the GIL released. Returns `(columns, data,

@@ -13,8 +13,9 @@ use crate::errors::py_err;
 
 fn prepare(text: &str, file: &str, dir: &str, paths: Vec<String>, metrics: &[String]) -> PyResult<Sweep> {
     // a base scenario error keeps the exception type and fields of friction.simulate
-    crate::sim::parse(text, file, dir).map_err(py_err)?;
-    Sweep::new(text, file, Path::new(dir), paths, metrics).map_err(py_err)
+    let doc = crate::sim::document(text, file).map_err(py_err)?;
+    doc.validate(Path::new(dir)).map_err(py_err)?;
+    Sweep::from_document(doc, Path::new(dir), paths, metrics).map_err(py_err)
 }
 
 /// The sweep of the arguments every sweep function takes and its grid

@@ -157,3 +157,25 @@ def test_each_model_call_names_itself(root):
     assert set(named) == {"new", "init", "update", "init_2d", "update_2d", "update_tangent", "update_2d_tangent"}
     for method in named:
         assert hasattr(friction._friction.Model, "__new__" if method == "new" else method)
+
+
+def test_a_dict_scenario_error_names_its_key_without_a_line_of_text_it_never_wrote():
+    """A scenario given as a dict is written as TOML text on the way in; an
+    error used to cite a line of that text (``<dict>:5:``), which the caller
+    never saw. It names the key path, the value and the range, no line."""
+    bad = {"body": [{"name": "m", "mass": 1.0}],
+           "contact": [{"name": "c", "between": ["m", "ground"], "model": "lugre",
+                        "params": {"fc": -1.0}}],
+           "solver": {"t_end": 0.1}}
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.simulate(bad)
+    msg = str(e.value)
+    assert msg.startswith("<dict>: ") and "fc" in msg and "-1" in msg and "(0, inf)" in msg, msg
+    bad["contact"][0]["params"]["fc"] = 1.0
+    bad["body"][0]["mass"] = -1.0
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.frf(bad, force="p", f_min=1.0, f_max=2.0)
+    assert str(e.value).startswith("<dict>: ") and "mass" in str(e.value), str(e.value)
+    with pytest.raises(friction.ScenarioError) as e:
+        friction.sweep(bad, {"contact.c.fc": [1.0]}, ["final.x.m"], progress=False)
+    assert str(e.value).startswith("<dict>: ") and "mass" in str(e.value), str(e.value)

@@ -382,6 +382,17 @@ impl Sweep {
         metrics: &[String],
     ) -> Result<Sweep, SweepError> {
         let base = scenario::Document::read(text, file).map_err(|e| SweepError::Scenario(e.to_string()))?;
+        Sweep::from_document(base, dir, paths, metrics)
+    }
+
+    /// [`Sweep::new`] on a scenario already read (a table without text, for
+    /// one, whose errors name no line).
+    pub fn from_document(
+        base: scenario::Document,
+        dir: &std::path::Path,
+        paths: Vec<String>,
+        metrics: &[String],
+    ) -> Result<Sweep, SweepError> {
         let sys = base.validate(dir).map_err(|e| SweepError::Scenario(e.to_string()))?;
         let metrics: Vec<Metric> = metrics
             .iter()
