@@ -37,21 +37,7 @@ use friction_sim::AnyModel;
 
 use super::gaps::GapSamples;
 use super::harmonics::{motion_at, repeats, Grid, MAX_PERIODS};
-use super::structure::HbContact;
-
-/// The lateral (y) side of a contact that rubs in a plane: its members'
-/// y coordinates (`None`: the ground) and its model's law in the plane.
-/// Its x side and its normal load are the contact's own
-/// ([`super::structure::HbContact`]).
-#[derive(Debug, Clone)]
-pub struct HbPlane {
-    /// The first member's y degree of freedom.
-    pub first_y: Option<usize>,
-    /// The second member's y degree of freedom.
-    pub second_y: Option<usize>,
-    /// The model's law in the plane.
-    pub law: PlaneLaw,
-}
+use super::structure::{HbContact, HbPlane};
 
 /// Work arrays of one contact in a plane (allocated once).
 #[derive(Debug, Clone)]

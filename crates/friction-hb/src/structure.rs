@@ -21,11 +21,26 @@
 //! matrices as blocks of M, K and C); connections and forces on a
 //! structure's DOF `NAME:INDEX` stamp into its rows as into a body's.
 
+use friction_models::plane::PlaneLaw;
 use friction_sim::system::Axis;
 use friction_sim::{AnyModel, Member, Schedule, System};
 use nalgebra::{DMatrix, DVector};
 
 use friction_analysis::AnalysisError;
+
+/// The lateral (y) side of a contact that rubs in a plane: its members'
+/// y coordinates (`None`: the ground) and its model's law in the plane.
+/// Its x side and its normal load are the contact's own
+/// ([`HbContact`]).
+#[derive(Debug, Clone)]
+pub struct HbPlane {
+    /// The first member's y degree of freedom.
+    pub first_y: Option<usize>,
+    /// The second member's y degree of freedom.
+    pub second_y: Option<usize>,
+    /// The model's law in the plane.
+    pub law: PlaneLaw,
+}
 
 /// One contact between two degrees of freedom (`None`: the ground).
 #[derive(Debug, Clone)]
@@ -46,7 +61,7 @@ pub struct HbContact {
     /// Set for a contact that rubs in a plane (between bodies of dim 3):
     /// `first` and `second` are then its members' x coordinates, this its
     /// y side and its vector law (`super::planes`).
-    pub plane: Option<super::planes::HbPlane>,
+    pub plane: Option<HbPlane>,
 }
 
 /// A compliant one-sided contact (`[[gap]]`) between two degrees of
@@ -306,7 +321,7 @@ impl Structure {
                     c.name
                 )));
             }
-            let plane = sys.planes.iter().find(|p| p.contact == ci).map(|p| super::planes::HbPlane {
+            let plane = sys.planes.iter().find(|p| p.contact == ci).map(|p| HbPlane {
                 first_y: dof(p.lateral[0]),
                 second_y: dof(p.lateral[1]),
                 law: p.law,

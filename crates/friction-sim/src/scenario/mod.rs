@@ -143,12 +143,14 @@ pub mod overrides;
 mod raw;
 pub mod schema;
 mod solver;
+mod spanned;
 pub use solver::{with_default_solver, FREQUENCY_DOMAIN_T_END};
 mod thermal;
 
 use locate::Src;
 use raw::*;
 use solver::solver_settings;
+use spanned::Spanned;
 
 // The system's types, at the paths this module has always given them.
 #[doc(no_inline)]

@@ -2,7 +2,7 @@
 //! settings they give (the defaults that follow from `t_end`; the ranges
 //! are checked by the system's own checks, shared with the builder).
 
-use super::raw::Spanned;
+use super::spanned::Spanned;
 use serde::Deserialize;
 
 use super::locate::Src;

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::raw::Spanned;
+use super::spanned::Spanned;
 use serde::Deserialize;
 
 use crate::error::SimError;
