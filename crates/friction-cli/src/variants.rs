@@ -138,12 +138,8 @@ pub fn with_model(file: &Path, set: &[String], contact: Option<&str>, t: &Tuned)
     entry.insert("model".into(), toml::Value::String(t.model.clone()));
     entry.insert("params".into(), toml::Value::Table(t.params.clone()));
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    // `frf` and `nnm` need no [solver] (as scenario::with_default_solver)
-    if !table.contains_key("solver") {
-        let mut solver = toml::Table::new();
-        solver.insert("t_end".into(), toml::Value::Float(scenario::FREQUENCY_DOMAIN_T_END));
-        table.insert("solver".into(), toml::Value::Table(solver));
-    }
+    // `frf` and `nnm` need no [solver]
+    scenario::set_default_solver(&mut table);
     // the edited table is validated as it is (no TOML text is written)
     let doc = scenario::Document::from_table(table, &file.display().to_string());
     doc.validate(&dir).map_err(|e| match e {

@@ -29,8 +29,7 @@
 use friction_models::{Family, FrictionModel, Input};
 use friction_sim::AnyModel;
 
-use super::harmonics::MAX_PERIODS;
-use super::harmonics::{motion_at, repeats, Grid};
+use super::harmonics::{motion_at, repeats, Grid, MAX_PERIODS};
 use friction_analysis::AnalysisError;
 
 /// Continuous-state models whose state does not forget its start while the

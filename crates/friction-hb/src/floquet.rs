@@ -43,7 +43,7 @@ use super::dlft::is_dlft;
 use super::gaps::GapTangent;
 use super::planes::PlaneTangent;
 use super::problem::Problem;
-use super::structure::Structure;
+use super::structure::{HbGap, Structure};
 use friction_analysis::AnalysisError;
 
 /// Why the points of a condensed structure ([`super::condensed`]) are not
@@ -362,7 +362,7 @@ impl Monodromy {
             // Jenkins' element in a plane starting to slide: its deflection's
             // perturbation loses its radial part (PlaneAft::tangent)
             for (c, q) in self.pt.iter().enumerate() {
-                if q.ns == 0 || !q.onset[next] {
+                if q.ns == 0 || !q.onset(next) {
                     continue;
                 }
                 let (off, e) = (self.offsets[c], q.dir[next]);
@@ -428,11 +428,8 @@ impl Monodromy {
             let (t, w) = (&self.gt[g], &self.wg[g]);
             for r in 0..nd {
                 let wr = w[r];
-                for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
-                    if let (Some(j), true) = (member, wr != 0.0) {
-                        a[(nd + r, j)] -= wr * sign * t.ds[i];
-                        a[(nd + r, nd + j)] -= wr * sign * t.dv[i];
-                    }
+                if wr != 0.0 {
+                    sub_load_change(a, nd, r, wr, gp, t, i);
                 }
             }
         }
@@ -450,11 +447,8 @@ impl Monodromy {
                     let (gt, gp, f1) = (&self.gt[g], &p.s.gaps[g], p.contact_force_samples(c)[i]);
                     for r in 0..nd {
                         let wr = w[r];
-                        for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
-                            if let (Some(j), true) = (member, wr != 0.0) {
-                                a[(nd + r, j)] -= wr * ct.normal * f1 * sign * gt.ds[i];
-                                a[(nd + r, nd + j)] -= wr * ct.normal * f1 * sign * gt.dv[i];
-                            }
+                        if wr != 0.0 {
+                            sub_load_change(a, nd, r, wr * ct.normal * f1, gp, gt, i);
                         }
                     }
                     ct.normal * gt.p[i]
@@ -536,12 +530,7 @@ impl Monodromy {
                 }
                 if let Some(g) = gap {
                     let (gt, gp) = (&self.gt[g], &p.s.gaps[g]);
-                    for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
-                        if let Some(j) = member {
-                            a[(nd + r, j)] -= wr * factor * f[ax] * sign * gt.ds[i];
-                            a[(nd + r, nd + j)] -= wr * factor * f[ax] * sign * gt.dv[i];
-                        }
-                    }
+                    sub_load_change(a, nd, r, wr * factor * f[ax], gp, gt, i);
                 }
             }
         }
@@ -556,6 +545,20 @@ impl Monodromy {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Row `r` of `A`'s velocity part takes `-s δP`, the change of gap `gp`'s
+/// force `P` at sample `i` by its tangent `gt`:
+/// `δP = ds δ(x2 - x1) + dv δ(v2 - v1)` (`s`: the row's weight `M⁻¹ b` times
+/// whatever scales the load there: 1 for the gap's own force, `normal F₁`
+/// for a contact it loads).
+fn sub_load_change(a: &mut DMatrix<f64>, nd: usize, r: usize, s: f64, gp: &HbGap, gt: &GapTangent, i: usize) {
+    for (member, sign) in [(gp.first, -1.0), (gp.second, 1.0)] {
+        if let Some(j) = member {
+            a[(nd + r, j)] -= s * sign * gt.ds[i];
+            a[(nd + r, nd + j)] -= s * sign * gt.dv[i];
         }
     }
 }

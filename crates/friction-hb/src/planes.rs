@@ -251,11 +251,6 @@ pub struct PlaneTangent {
     pub f: Vec<[f64; 2]>,
     /// The law's partial derivatives at each sample.
     pub part: Vec<PlanePartials>,
-    /// Whether Jenkins' element starts sliding between the previous sample
-    /// and this one (stuck there, sliding here): a perturbation of its
-    /// deflection then loses its radial part (the saltation of the switch
-    /// onto the rim, see [`PlaneAft::tangent`]).
-    pub onset: Vec<bool>,
     /// Whether Jenkins' element slides at each sample.
     pub sliding: Vec<bool>,
     /// The direction of Jenkins' deflection at each sample (zero for other laws).
@@ -269,10 +264,19 @@ impl PlaneTangent {
             ns: law.n_states(),
             f: vec![[0.0; 2]; n],
             part: vec![PlanePartials::default(); n],
-            onset: vec![false; n],
             sliding: vec![false; n],
             dir: vec![[0.0; 2]; n],
         }
+    }
+
+    /// Whether Jenkins' element starts sliding between the previous sample
+    /// and sample `i` (stuck there, sliding here; sample 0 follows the
+    /// period's last): a perturbation of its deflection then loses its
+    /// radial part (the saltation of the switch onto the rim, see
+    /// [`PlaneAft::tangent`]).
+    pub fn onset(&self, i: usize) -> bool {
+        let n = self.sliding.len();
+        self.sliding[i] && !self.sliding[(i + n - 1) % n]
     }
 }
 
@@ -330,10 +334,6 @@ impl PlaneAft {
             if law.n_states() > 0 {
                 self.advance(model, law, grid.h, omega, t0, v, dt);
             }
-        }
-        // sample 0 follows the period's last sample
-        for i in 0..n {
-            out.onset[i] = out.sliding[i] && !out.sliding[(i + n - 1) % n];
         }
     }
 }

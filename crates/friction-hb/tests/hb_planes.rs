@@ -109,6 +109,15 @@ atol = 1e-13
     )
 }
 
+/// The scenario `text` of `spatial` with Jenkins' element in the plane
+/// (kt = 2e4 /m, Fs = 0.3 per unit load: the stuck stiffness of its LuGre
+/// joint) in place of LuGre; refused if the LuGre contact is not there.
+fn as_jenkins(text: &str) -> String {
+    let lugre = "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }";
+    assert!(text.contains(lugre), "no LuGre contact to replace");
+    text.replace(lugre, "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }")
+}
+
 /// The joint of `spatial` forced along x at 12 Hz by 2 N (mostly
 /// presliding: the bristles' deflection, a little slip at the reversals),
 /// 15 N (sliding, the slip turning in the plane) and 40 N (the body
@@ -134,13 +143,7 @@ fn a_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
 /// mostly stuck at 2 N, sliding at 15 N, within 1 % as above.
 #[test]
 fn a_jenkins_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
-    let jenkins = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| {
-        spatial(a, f, x0, v0, p).replace(
-            "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }",
-            "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }",
-        )
-    };
-    assert!(jenkins(1.0, 1.0, [0.0; 3], [0.0; 3], 1.0).contains("jenkins"));
+    let jenkins = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| as_jenkins(&spatial(a, f, x0, v0, p));
     for (amp, f) in [(2.0, 12.0), (15.0, 12.0)] {
         against_the_engine(&jenkins, amp, f, false);
     }
@@ -324,13 +327,7 @@ fn floquet_exponents_of_a_joint_in_a_plane_are_the_rate_at_which_the_engine_s_mo
             .replace("coefficient = 10.0\ndirection = \"z\"", "coefficient = 200.0\ndirection = \"z\"")
     };
     assert!(stiff(1.0, 1.0, [0.0; 3], [0.0; 3], 1.0).contains("coefficient = 200.0"));
-    let jenkins = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| {
-        stiff(a, f, x0, v0, p).replace(
-            "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }",
-            "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }",
-        )
-    };
-    assert!(jenkins(1.0, 1.0, [0.0; 3], [0.0; 3], 1.0).contains("jenkins"));
+    let jenkins = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| as_jenkins(&stiff(a, f, x0, v0, p));
     let cases: [(&str, Scenario<'_>, f64, f64); 2] =
         [("lugre", &stiff, 15.0, 12.0), ("jenkins", &jenkins, 6.0, 12.0)];
     for (name, scenario, amp, f) in cases {

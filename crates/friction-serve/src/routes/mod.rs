@@ -82,11 +82,12 @@ pub fn refuse_files(text: &str, file: &str) -> ApiResult<()> {
 
 /// [`refuse_files`] of a scenario given as a table.
 pub fn refuse_table_files(t: &toml::Table, file: &str) -> ApiResult<()> {
+    fn in_table(t: &toml::Table) -> Option<String> {
+        t.iter().find_map(|(k, v)| if k == "file" { Some(v.to_string()) } else { walk(v) })
+    }
     fn walk(v: &toml::Value) -> Option<String> {
         match v {
-            toml::Value::Table(t) => {
-                t.iter().find_map(|(k, v)| if k == "file" { Some(v.to_string()) } else { walk(v) })
-            }
+            toml::Value::Table(t) => in_table(t),
             toml::Value::Array(a) => a.iter().find_map(walk),
             _ => None,
         }
@@ -97,7 +98,7 @@ pub fn refuse_table_files(t: &toml::Table, file: &str) -> ApiResult<()> {
              (and `friction run` does not take structures yet; `friction frf` and `friction nnm` do)"
         )));
     }
-    match walk(&toml::Value::Table(t.clone())) {
+    match in_table(t) {
         Some(f) => Err(ApiError::bad(format!(
             "{file}: `file = {f}`: a scenario run by `friction serve` cannot read files; \
              run it with `friction run`"

@@ -144,7 +144,7 @@ mod raw;
 pub mod schema;
 mod solver;
 mod spanned;
-pub use solver::{with_default_solver, FREQUENCY_DOMAIN_T_END};
+pub use solver::{set_default_solver, with_default_solver, FREQUENCY_DOMAIN_T_END};
 mod thermal;
 
 use locate::Src;

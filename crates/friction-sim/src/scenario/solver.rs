@@ -232,3 +232,23 @@ pub fn with_default_solver(text: &str) -> std::borrow::Cow<'_, str> {
         _ => text.into(),
     }
 }
+
+/// [`with_default_solver`] on a scenario's table: a `[solver]` with
+/// `t_end = FREQUENCY_DOMAIN_T_END` added where it has none (for a table
+/// that is validated as it is, `Document::from_table`).
+///
+/// ```
+/// let mut t: toml::Table = "[[body]]\nname = \"m\"\nmass = 1.0\n".parse().unwrap();
+/// friction_sim::scenario::set_default_solver(&mut t);
+/// assert_eq!(t["solver"]["t_end"].as_float(), Some(friction_sim::scenario::FREQUENCY_DOMAIN_T_END));
+/// let mut own: toml::Table = "[solver]\nt_end = 3.0\n".parse().unwrap();
+/// friction_sim::scenario::set_default_solver(&mut own);
+/// assert_eq!(own["solver"]["t_end"].as_float(), Some(3.0));
+/// ```
+pub fn set_default_solver(t: &mut toml::Table) {
+    if !t.contains_key("solver") {
+        let mut solver = toml::Table::new();
+        solver.insert("t_end".into(), toml::Value::Float(FREQUENCY_DOMAIN_T_END));
+        t.insert("solver".into(), toml::Value::Table(solver));
+    }
+}
