@@ -66,12 +66,13 @@ class Result:
                 f"status {self.summary.get('status')!r}>")
 
 
-def _source(scenario: Scenario) -> Tuple[str, str, str]:
-    """(text, file name for messages, directory for relative table files)."""
+def _source(scenario: Scenario) -> Tuple[Union[str, dict], str, str]:
+    """(TOML text or a dict, file name for messages, directory for relative
+    table files). A dict goes to the engine as the scenario's table, with no
+    TOML text written from it."""
     if isinstance(scenario, Mapping):
         # structure matrices as SciPy sparse matrices or arrays become files
-        scenario = _structure.with_matrix_files(dict(scenario))
-        return _friction.to_toml(scenario), "<dict>", "."
+        return _structure.with_matrix_files(dict(scenario)), "<dict>", "."
     if isinstance(scenario, os.PathLike) or (
             isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario):
         path = os.fspath(scenario)

@@ -63,19 +63,3 @@ pub fn to_table(d: &Bound<'_, PyDict>, path: &str) -> PyResult<toml::Table> {
     }
     Ok(t)
 }
-
-/// Serialize a Python dict shaped like a scenario file to TOML text.
-#[pyfunction]
-pub fn to_toml(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    crate::guard("to_toml", || {
-        let d = obj.cast::<PyDict>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "a scenario must be a dict, found {}",
-                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-            ))
-        })?;
-        let t = to_table(d, "")?;
-        toml::to_string(&t)
-            .map_err(|e| PyTypeError::new_err(format!("the scenario cannot be written as TOML: {e}")))
-    })
-}

@@ -5,6 +5,8 @@
 use friction_hb::frf::{frf, FrfOptions};
 use friction_hb::nnm::{nnm, NnmOptions};
 use friction_hb::table::{frf_columns, frf_summary, nnm_columns, nnm_summary, Columns};
+use std::path::Path;
+
 use pyo3::prelude::*;
 
 use crate::errors::py_err;
@@ -23,7 +25,7 @@ fn split(cols: Columns, summary: serde_json::Value) -> Table {
 #[allow(clippy::too_many_arguments)]
 pub fn frf_table(
     py: Python<'_>,
-    text: &str,
+    text: &Bound<'_, PyAny>,
     file: &str,
     dir: &str,
     force: &str,
@@ -33,9 +35,9 @@ pub fn frf_table(
     samples: Option<usize>,
     dlft_penalty: Option<f64>,
 ) -> PyResult<Table> {
+    let doc = crate::sim::document(text, file)?.with_default_solver();
     crate::detached(py, "frf", || {
-        let text = friction_sim::scenario::with_default_solver(text);
-        let sys = crate::sim::parse(&text, file, dir).map_err(py_err)?;
+        let sys = doc.validate(Path::new(dir)).map_err(py_err)?;
         let opts = FrfOptions { f_min, f_max, harmonics, samples, dlft_penalty, ..Default::default() };
         let r = frf(&sys, force, &opts).map_err(py_err)?;
         Ok(split(frf_columns(&r), frf_summary(&r, &sys.name, force, &opts)))
@@ -49,7 +51,7 @@ pub fn frf_table(
 #[allow(clippy::too_many_arguments)]
 pub fn nnm_table(
     py: Python<'_>,
-    text: &str,
+    text: &Bound<'_, PyAny>,
     file: &str,
     dir: &str,
     amplitudes: Vec<f64>,
@@ -58,9 +60,9 @@ pub fn nnm_table(
     harmonics: usize,
     samples: Option<usize>,
 ) -> PyResult<Table> {
+    let doc = crate::sim::document(text, file)?.with_default_solver();
     crate::detached(py, "nnm", || {
-        let text = friction_sim::scenario::with_default_solver(text);
-        let sys = crate::sim::parse(&text, file, dir).map_err(py_err)?;
+        let sys = doc.validate(Path::new(dir)).map_err(py_err)?;
         let opts = NnmOptions { body, mode, amplitudes, harmonics, samples, ..Default::default() };
         let r = nnm(&sys, &opts).map_err(py_err)?;
         Ok(split(nnm_columns(&r), nnm_summary(&r, &sys.name)))

@@ -46,7 +46,6 @@ fn _friction(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe::models, m)?)?;
     m.add_function(wrap_pyfunction!(describe::describe_json, m)?)?;
     m.add_function(wrap_pyfunction!(sim::simulate_text, m)?)?;
-    m.add_function(wrap_pyfunction!(convert::to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_check, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep_prepare, m)?)?;

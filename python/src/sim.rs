@@ -1,31 +1,31 @@
-//! `simulate`: a scenario's text through the engine, the result as arrays.
+//! `simulate`: a scenario (text or dict) through the engine, the result as arrays.
 
 use std::path::Path;
 
-use friction_sim::{output, scenario, simulate_flat, SimError, System};
+use friction_sim::{output, scenario, simulate_flat};
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::py_err;
 
-/// The name `friction._simulate._source` gives a scenario passed as a dict:
-/// its text is written from the dict (`to_toml`), so its lines mean nothing
-/// to the caller.
-const DICT: &str = "<dict>";
-
-/// Read a scenario's text (`file` names it in messages). A dict's scenario
-/// ([`DICT`]) is read as its table alone, so that its errors name the key
-/// path without a line of the text written from it.
-pub fn document(text: &str, file: &str) -> Result<scenario::Document, SimError> {
-    let doc = scenario::Document::read(text, file)?;
-    Ok(if file == DICT { scenario::Document::from_table(doc.table().clone(), file) } else { doc })
-}
-
-/// Parse and check a scenario's text (`file` names it in messages, `dir`
-/// resolves relative table files).
-pub fn parse(text: &str, file: &str, dir: &str) -> Result<System, SimError> {
-    document(text, file)?.validate(Path::new(dir))
+/// A scenario as `friction._simulate._source` passes it: its TOML text,
+/// or a dict shaped like a scenario file. The text is read with its lines
+/// (`file` names it in messages); the dict becomes the scenario's table as
+/// it is (no TOML text is written from it), so its errors name `file`
+/// (`<dict>`) and the key path without a line.
+pub fn document(scenario: &Bound<'_, PyAny>, file: &str) -> PyResult<scenario::Document> {
+    if let Ok(d) = scenario.cast::<PyDict>() {
+        return Ok(scenario::Document::from_table(crate::convert::to_table(d, "")?, file));
+    }
+    let text: String = scenario.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "a scenario must be TOML text or a dict, found {}",
+            scenario.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })?;
+    scenario::Document::read(&text, file).map_err(py_err)
 }
 
 /// Run the scenario `text` with the GIL released. Returns `(columns, data,
@@ -36,12 +36,13 @@ pub fn parse(text: &str, file: &str, dir: &str) -> Result<System, SimError> {
 #[pyfunction]
 pub fn simulate_text<'py>(
     py: Python<'py>,
-    text: &str,
+    text: &Bound<'py, PyAny>,
     file: &str,
     dir: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let doc = document(text, file)?;
     let res = crate::detached(py, "simulate", || {
-        let sys = parse(text, file, dir).map_err(py_err)?;
+        let sys = doc.validate(Path::new(dir)).map_err(py_err)?;
         // the rows in one block: moved into NumPy as they are
         let out = simulate_flat(&sys).map_err(py_err)?;
         let summary = output::summary_flat(&sys, &out).to_string();

@@ -11,9 +11,15 @@ use pyo3::prelude::*;
 
 use crate::errors::py_err;
 
-fn prepare(text: &str, file: &str, dir: &str, paths: Vec<String>, metrics: &[String]) -> PyResult<Sweep> {
+fn prepare(
+    text: &Bound<'_, PyAny>,
+    file: &str,
+    dir: &str,
+    paths: Vec<String>,
+    metrics: &[String],
+) -> PyResult<Sweep> {
     // a base scenario error keeps the exception type and fields of friction.simulate
-    let doc = crate::sim::document(text, file).map_err(py_err)?;
+    let doc = crate::sim::document(text, file)?;
     doc.validate(Path::new(dir)).map_err(py_err)?;
     Sweep::from_document(doc, Path::new(dir), paths, metrics).map_err(py_err)
 }
@@ -22,7 +28,7 @@ fn prepare(text: &str, file: &str, dir: &str, paths: Vec<String>, metrics: &[Str
 /// points (one row per run), handed to `f` under the panic guard.
 #[allow(clippy::too_many_arguments)]
 fn with_sweep<T>(
-    text: &str,
+    text: &Bound<'_, PyAny>,
     file: &str,
     dir: &str,
     paths: Vec<String>,
@@ -40,7 +46,7 @@ fn with_sweep<T>(
 #[pyfunction]
 pub fn sweep_check(
     py: Python<'_>,
-    text: &str,
+    text: &Bound<'_, PyAny>,
     file: &str,
     dir: &str,
     paths: Vec<String>,
@@ -59,7 +65,7 @@ pub fn sweep_check(
 #[pyfunction]
 pub fn sweep_chunk<'py>(
     py: Python<'py>,
-    text: &str,
+    text: &Bound<'_, PyAny>,
     file: &str,
     dir: &str,
     paths: Vec<String>,
@@ -134,7 +140,7 @@ impl PreparedSweep {
 #[pyfunction]
 pub fn sweep_prepare(
     py: Python<'_>,
-    text: &str,
+    text: &Bound<'_, PyAny>,
     file: &str,
     dir: &str,
     paths: Vec<String>,

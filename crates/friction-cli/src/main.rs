@@ -306,7 +306,7 @@ fn overrides(set: &[String]) -> Result<Vec<(String, f64)>, SimError> {
 /// The scenario of `friction run`, with `--set` overrides applied before
 /// validation; an error caused by an override names it. With
 /// `frequency_domain` (`frf`, `nnm`) it needs no `[solver]` table
-/// ([`scenario::with_default_solver`]).
+/// ([`scenario::Document::with_default_solver`]).
 pub(crate) fn load_scenario(
     file: Option<&Path>,
     set: &[String],
@@ -324,15 +324,14 @@ pub(crate) fn load_scenario(
             (DEFAULT_SCENARIO.to_string(), "<embedded lugre_stick_slip.toml>".to_string(), PathBuf::from("."))
         }
     };
-    let text = if frequency_domain { scenario::with_default_solver(&text) } else { text.as_str().into() };
-    friction_sim::scenario::overrides::parse_with_overrides(&text, &name, &dir, &over).map_err(
-        |(blame, e)| match (blame, e) {
-            (Some(k), SimError::Input { message, .. }) => {
-                SimError::Input { file: format!("--set {}", set[k]), line: None, message }
-            }
-            (_, e) => e,
-        },
-    )
+    let doc = scenario::Document::read(&text, &name)?;
+    let doc = if frequency_domain { doc.with_default_solver() } else { doc };
+    doc.validate_with(&dir, &over).map_err(|(blame, e)| match (blame, e) {
+        (Some(k), SimError::Input { message, .. }) => {
+            SimError::Input { file: format!("--set {}", set[k]), line: None, message }
+        }
+        (_, e) => e,
+    })
 }
 
 /// The options of `friction run` that bound its work.

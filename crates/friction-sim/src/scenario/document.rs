@@ -90,6 +90,23 @@ impl Document {
         Document { file: file.to_string(), text: String::new(), table, arrays: Vec::new(), solver: None }
     }
 
+    /// The scenario with a `[solver]` table of `t_end =`
+    /// [`FREQUENCY_DOMAIN_T_END`](super::FREQUENCY_DOMAIN_T_END) where it
+    /// has none ([`set_default_solver`](super::set_default_solver)):
+    /// `friction frf`, `friction nnm` and Python's `frf` and `nnm`
+    /// integrate nothing and need no solver settings. Only the table
+    /// changes: every line an error names stays the file's.
+    ///
+    /// ```
+    /// use friction_sim::scenario::Document;
+    /// let doc = Document::read("[[body]]\nname = \"m\"\nmass = 1.0\n", "s.toml").unwrap();
+    /// assert_eq!(doc.with_default_solver().validate(".".as_ref()).unwrap().solver.t_end, 1.0);
+    /// ```
+    pub fn with_default_solver(mut self) -> Document {
+        super::set_default_solver(&mut self.table);
+        self
+    }
+
     /// The scenario's table, as read.
     pub fn table(&self) -> &toml::Table {
         &self.table

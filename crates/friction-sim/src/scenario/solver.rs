@@ -215,7 +215,10 @@ pub const FREQUENCY_DOMAIN_T_END: f64 = 1.0;
 /// integrate nothing and need no solver settings (their schedules are
 /// checked over [`FREQUENCY_DOMAIN_T_END`]). Text that does not parse is
 /// returned as it is, for the parser to report; appended at the end, the
-/// table moves no line of the file.
+/// table moves no line of the file. A scenario read once into a
+/// [`Document`](super::Document) takes
+/// [`Document::with_default_solver`](super::Document::with_default_solver)
+/// instead, which edits its table and writes no text.
 ///
 /// ```
 /// use friction_sim::scenario::with_default_solver;
