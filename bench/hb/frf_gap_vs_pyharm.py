@@ -52,9 +52,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
+
+import common
+from common import fundamental, pyharm_solve, rel, run_friction, spread
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -108,70 +110,22 @@ def pyharm_input(h, samples, ds_max):
 def pyharm_worker(h, samples, ds_max, out):
     """Runs pyharm-os once in this process; writes f, amplitude, the fraction of the period
     in contact at every point, and timings to `out` (JSON)."""
-    import warnings
-    warnings.filterwarnings("ignore", module="numba")  # NumbaPerformanceWarning while compiling
-    warnings.filterwarnings("ignore", message=".*contiguous arrays")  # the same, attributed to pyHarm
-    t0 = time.perf_counter()
-    import logging
-    import pyHarm
-    t_import = time.perf_counter() - t0
-    logging.disable(logging.CRITICAL)
-    t1 = time.perf_counter()
-    maestro = pyHarm.Maestro(pyharm_input(h, samples, ds_max))
-    t_build = time.perf_counter() - t1
-    t2 = time.perf_counter()
-    maestro.operate()
-    t_solve = time.perf_counter() - t2
-    ana = maestro.nls["frf"]
-    edf = maestro.system.expl_dofs
-    ic = edf.index[(edf["harm"] == 1) & (edf["cs"] == "c")][0]
-    is_ = edf.index[(edf["harm"] == 1) & (edf["cs"] == "s")][0]
-    ft = maestro.system.dynop["ft"]  # harmonics -> time samples
+    ana, ic_is, dynop, timings = pyharm_solve(pyharm_input(h, samples, ds_max))
+    ft = dynop["ft"]  # harmonics -> time samples
     f, a, closed = [], [], []
     for sol in ana.SolList:
         if not sol.flag_accepted:
             continue
         f.append(float(sol.x[-1]) * WC / (2 * math.pi))
-        a.append(float(math.hypot(sol.x[ic], sol.x[is_])) * LC)
+        a.append(fundamental(sol, ic_is) * LC)
         closed.append(float(np.mean(sol.x[:-1] @ ft >= G / LC)))
     with open(out, "w") as fh:
-        json.dump({"f": f, "a": a, "closed": closed, "import_s": t_import, "build_s": t_build,
-                   "solve_s": t_solve, "pyharm_timetosolve_s": ana.timetosolve, "steps": len(ana.SolList)}, fh)
+        json.dump({"f": f, "a": a, "closed": closed, **timings}, fh)
 
 
 def run_pyharm(h, samples, ds_max):
     """pyharm-os in a fresh interpreter (as a user runs it): wall time and its results."""
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "pyharm.json")
-        t0 = time.perf_counter()
-        # cwd: pyHarm writes its kernel state to ./.pyHarm/context.json
-        subprocess.run([sys.executable, os.path.abspath(__file__), "--pyharm-worker", str(h), str(samples),
-                        str(ds_max), out], check=True, cwd=d)
-        wall = time.perf_counter() - t0
-        with open(out) as fh:
-            r = json.load(fh)
-    r["wall_s"] = wall
-    return r
-
-
-# ---------------------------------------------------------------- friction side
-
-def run_friction(exe, scenario, force, f_min, f_max, h, samples, check=True):
-    """`friction frf` as a process: wall time (start-up included), its frf.csv and summary.json
-    (None if it failed and not `check`)."""
-    with tempfile.TemporaryDirectory() as d:
-        cmd = [exe, "frf", scenario, "--force", force, "--f-min", str(f_min), "--f-max", str(f_max),
-               "--out", d, "--svg", "--harmonics", str(h), "--samples", str(samples)]
-        t0 = time.perf_counter()
-        done = subprocess.run(cmd, check=check, stdout=subprocess.DEVNULL, stderr=None if check else subprocess.DEVNULL)
-        wall = time.perf_counter() - t0
-        if done.returncode != 0:
-            return None
-        with open(os.path.join(d, "frf.csv")) as fh:
-            rows = list(csv.DictReader(fh))
-        with open(os.path.join(d, "summary.json")) as fh:
-            summary = json.load(fh)
-    return {"wall_s": wall, "rows": rows, "summary": summary}
+    return common.run_pyharm(__file__, h, samples, ds_max)
 
 
 # ---------------------------------------------------------------- comparison
@@ -205,14 +159,6 @@ def peak(f, a):
             fv = -c1 / (2 * c2)
             return (fi, ai), (fv, c0 - c1 * c1 / (4 * c2))
     return (fi, ai), (fi, ai)
-
-
-def spread(xs):
-    return f"{np.median(xs):.3f} s (min {min(xs):.3f}, max {max(xs):.3f})"
-
-
-def rel(a, b):
-    return (a - b) / b
 
 
 def main():

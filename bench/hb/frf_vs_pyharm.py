@@ -21,16 +21,15 @@ Usage: run through bench/hb/run.sh (which makes the virtual environment), or
 """
 
 import argparse
-import csv
 import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
-import time
 
 import numpy as np
+
+import common
+from common import fundamental, pyharm_solve, rel, run_friction, spread
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -73,68 +72,20 @@ def pyharm_input(h, samples, ds_max):
 
 def pyharm_worker(h, samples, ds_max, out):
     """Runs pyharm-os once in this process; writes f, amplitude and timings to `out` (JSON)."""
-    import warnings
-    warnings.filterwarnings("ignore", module="numba")  # NumbaPerformanceWarning while compiling
-    t0 = time.perf_counter()
-    import logging
-    import pyHarm
-    t_import = time.perf_counter() - t0
-    logging.disable(logging.CRITICAL)
-    t1 = time.perf_counter()
-    maestro = pyHarm.Maestro(pyharm_input(h, samples, ds_max))
-    t_build = time.perf_counter() - t1
-    t2 = time.perf_counter()
-    maestro.operate()
-    t_solve = time.perf_counter() - t2
-    ana = maestro.nls["frf"]
-    edf = maestro.system.expl_dofs
-    ic = edf.index[(edf["harm"] == 1) & (edf["cs"] == "c")][0]
-    is_ = edf.index[(edf["harm"] == 1) & (edf["cs"] == "s")][0]
+    ana, ic_is, _, timings = pyharm_solve(pyharm_input(h, samples, ds_max))
     f, a = [], []
     for sol in ana.SolList:
         if not sol.flag_accepted:
             continue
         f.append(float(sol.x[-1]) / (2 * math.pi))
-        a.append(float(math.hypot(sol.x[ic], sol.x[is_])))
+        a.append(fundamental(sol, ic_is))
     with open(out, "w") as fh:
-        json.dump({"f": f, "a": a, "import_s": t_import, "build_s": t_build, "solve_s": t_solve,
-                   "pyharm_timetosolve_s": ana.timetosolve, "steps": len(ana.SolList)}, fh)
+        json.dump({"f": f, "a": a, **timings}, fh)
 
 
 def run_pyharm(h, samples, ds_max):
     """pyharm-os in a fresh interpreter (as a user runs it): wall time and its results."""
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "pyharm.json")
-        t0 = time.perf_counter()
-        # cwd: pyHarm writes its kernel state to ./.pyHarm/context.json
-        subprocess.run([sys.executable, os.path.abspath(__file__), "--pyharm-worker", str(h), str(samples),
-                        str(ds_max), out], check=True, cwd=d)
-        wall = time.perf_counter() - t0
-        with open(out) as fh:
-            r = json.load(fh)
-    r["wall_s"] = wall
-    return r
-
-
-# ---------------------------------------------------------------- friction side
-
-def run_friction(exe, scenario, force, f_min, f_max, h, samples):
-    """`friction frf` as a process: wall time (start-up included), its frf.csv and summary.json."""
-    with tempfile.TemporaryDirectory() as d:
-        cmd = [exe, "frf", scenario, "--force", force, "--f-min", str(f_min), "--f-max", str(f_max),
-               "--out", d, "--svg"]
-        if h is not None:
-            cmd += ["--harmonics", str(h)]
-        if samples is not None:
-            cmd += ["--samples", str(samples)]
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        wall = time.perf_counter() - t0
-        with open(os.path.join(d, "frf.csv")) as fh:
-            rows = list(csv.DictReader(fh))
-        with open(os.path.join(d, "summary.json")) as fh:
-            summary = json.load(fh)
-    return {"wall_s": wall, "rows": rows, "summary": summary}
+    return common.run_pyharm(__file__, h, samples, ds_max)
 
 
 # ---------------------------------------------------------------- comparison
@@ -193,14 +144,6 @@ def describing_function_peak():
             lo = m1
     f = (lo + hi) / 2
     return describing_function_amplitude(f), f
-
-
-def spread(xs):
-    return f"{np.median(xs):.3f} s (min {min(xs):.3f}, max {max(xs):.3f})"
-
-
-def rel(a, b):
-    return (a - b) / b
 
 
 def main():
