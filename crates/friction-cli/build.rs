@@ -10,7 +10,11 @@
 //!
 //! Cargo's artifact dependencies, which would do this directly, are not
 //! stable; a cdylib that cargo builds as a dependency cannot be read here,
-//! because this script may run before it is linked.
+//! because this script may run before it is linked (and `cargo check`,
+//! `clippy` and `doc` do not link it at all). The cost: a fresh
+//! `cargo install` on an idle 2-core machine took 6 min 25 s, of which this
+//! second compile ran 2 min 50 s alongside the main build (2026-11-30,
+//! `scripts/time-install.sh`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
