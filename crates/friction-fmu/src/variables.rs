@@ -80,6 +80,15 @@ pub struct Variable {
 /// The variables of the FMU of `sys`; `raw` is the scenario file as a TOML
 /// table (for the parameter values the scenario sets). Refuses two
 /// variables with the same name (an input named like an output column).
+///
+/// The parameters' start values come from `raw`, the
+/// [`Document`]'s table, and not from
+/// `sys`: a validated model keeps its parameters as the typed fields of its
+/// own struct (`AnyModel` has one variant per model and no map back to the
+/// names), so the scenario's table is the one parameter map there is. A
+/// master's change edits a copy of that table at `contact.NAME.params.PARAM`
+/// and validates it once ([`with_overrides`]), as `--set`, the sweeps and
+/// `friction serve` do; no TOML text is written.
 pub fn variables(sys: &System, raw: &toml::Table) -> Result<Vec<Variable>, String> {
     let mut vars = Vec::new();
     let cols = friction_sim::engine::columns(sys);
