@@ -5,7 +5,7 @@
 
 use friction_sim::{scenario, simulate, Outcome};
 
-const METHODS: [&str; 7] = ["bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p"];
+const METHODS: [&str; 8] = ["bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p", "bdf5"];
 
 fn run(text: &str) -> Outcome {
     let sys = scenario::parse(text, "every_method.toml", std::path::Path::new(".")).unwrap();

@@ -1,5 +1,6 @@
 //! The engine's Rosenbrock method (`method = "rodas5p"`, Steinebach's
-//! Rodas5P) on whole scenarios: a stiff linear network against its closed
+//! Rodas5P) and its BDF with CVODE's Newton strategy (`method = "bdf5"`)
+//! on whole scenarios: a stiff linear network against its closed
 //! form and its observed order, the LuGre stick-slip example (Canudas de
 //! Wit et al. 1995) against a tight Radau5 reference and against radau5
 //! and bdf, and every example against BDF (events, positions, energy).
@@ -104,12 +105,16 @@ fn stiff_linear_network_follows_its_closed_form_at_fifth_order() {
 
 /// The LuGre stick-slip example: Rodas5P's positions within 1e-5 m of a
 /// reference (Radau5 at rtol 1e-12, absolute tolerances a millionth), as
-/// Radau5's are, with the events of radau5 and bdf (none: the LuGre
-/// contact slides through its sticking phases, no mode changes); and one
-/// factorisation per attempted step.
+/// Radau5's are, bdf5's as close as diffsol's bdf's (both BDFs: measured
+/// 4.0e-5 and 4.5e-5 m at the example's tolerances), with the events of radau5 and bdf (none:
+/// the LuGre contact slides through its sticking phases, no mode changes);
+/// Rodas5P with one factorisation per attempted step, bdf5 with under 1.5
+/// evaluations per attempted step in its Newton iteration (CVODE's
+/// strategy; diffsol's bdf needs more).
 #[test]
 fn lugre_stick_slip_agrees_with_radau5_and_bdf() {
     let ros = run(&load("lugre_stick_slip.toml", Method::Rodas5p));
+    let bdf5 = run(&load("lugre_stick_slip.toml", Method::Bdf5));
     let radau = run(&load("lugre_stick_slip.toml", Method::Radau5));
     let bdf = run(&load("lugre_stick_slip.toml", Method::Bdf));
     let mut fine = load("lugre_stick_slip.toml", Method::Radau5);
@@ -120,16 +125,26 @@ fn lugre_stick_slip_agrees_with_radau5_and_bdf() {
     let reference = run(&fine);
     let (e_ros, e_radau, e_bdf) =
         (max_dx(&ros, &reference), max_dx(&radau, &reference), max_dx(&bdf, &reference));
-    for (name, o, e) in [("rodas5p", &ros, e_ros), ("radau5", &radau, e_radau), ("bdf", &bdf, e_bdf)] {
+    let e_bdf5 = max_dx(&bdf5, &reference);
+    for (name, o, e) in
+        [("rodas5p", &ros, e_ros), ("bdf5", &bdf5, e_bdf5), ("radau5", &radau, e_radau), ("bdf", &bdf, e_bdf)]
+    {
         println!(
-            "{name}: {e:.2e} m, {} steps, {} rejected, {} evaluations, {} products, {} factorisations",
+            "{name}: {e:.2e} m, {} steps, {} rejected, {} evaluations, {} products, {} factorisations, \
+             {} Newton iterations",
             o.stats.steps,
             o.stats.rejected,
             o.stats.rhs_evals,
             o.stats.jacobian_products,
-            o.stats.factorisations
+            o.stats.factorisations,
+            o.stats.newton_iterations
         );
     }
+    assert_eq!(bdf5.stats.method, "bdf5");
+    assert!(e_bdf5 <= e_bdf, "bdf5 error {e_bdf5:e}, bdf's {e_bdf:e}");
+    assert_eq!(bdf5.events.len(), radau.events.len());
+    let attempts = (bdf5.stats.steps + bdf5.stats.rejected) as f64;
+    assert!((bdf5.stats.newton_iterations as f64) < 1.5 * attempts, "bdf5: {:?}", bdf5.stats);
     assert_eq!(ros.stats.method, "rodas5p");
     assert!(e_ros <= 1e-5, "rodas5p error {e_ros:e}");
     assert_eq!(ros.columns, radau.columns);
@@ -142,11 +157,15 @@ fn lugre_stick_slip_agrees_with_radau5_and_bdf() {
     assert!(ros.stats.factorisations <= ros.stats.steps + ros.stats.rejected + 1);
 }
 
-/// Every example runs with Rodas5P, balances its energy, has the events BDF
-/// finds at the same times (the roots located on the dense output), and
-/// agrees with BDF's positions to the examples' tolerances.
+/// Every example runs with Rodas5P and with bdf5, balances its energy (to
+/// 1e-3, or bdf5 at least as well as diffsol's bdf: the chirp of
+/// `andersson_chirp.toml` books 1.7e-2 with bdf5 and 2.3e-2 with bdf at its
+/// rtol 1e-6, over some 80,000 steps of low order), has
+/// the events diffsol's BDF finds at the same times (the roots located on
+/// the dense output), and agrees with BDF's positions to the examples'
+/// tolerances.
 #[test]
-fn every_example_runs_with_rodas5p_and_agrees_with_bdf() {
+fn every_example_runs_with_rodas5p_and_bdf5_and_agrees_with_bdf() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -156,10 +175,10 @@ fn every_example_runs_with_rodas5p_and_agrees_with_bdf() {
         .collect();
     names.sort();
     assert!(names.len() >= 15);
-    for name in &names {
-        let r = run(&load(name, Method::Rodas5p));
+    for (name, method) in names.iter().flat_map(|n| [(n, Method::Rodas5p), (n, Method::Bdf5)]) {
+        let r = run(&load(name, method));
         let b = run(&load(name, Method::Bdf));
-        assert_eq!(r.stats.method, "rodas5p");
+        assert_eq!(r.stats.method, method.name());
         assert_eq!(r.events.len(), b.events.len(), "{name}: events {:?} vs {:?}", r.events, b.events);
         let mut dt: f64 = 0.0;
         for (a, e) in r.events.iter().zip(&b.events) {
@@ -184,12 +203,15 @@ fn every_example_runs_with_rodas5p_and_agrees_with_bdf() {
             .fold(0.0, f64::max);
         let dx = max_dx(&r, &b);
         println!(
-            "{name}: rodas5p vs bdf {dx:.2e} of {scale:.2e}; steps {} vs {}",
-            r.stats.steps, b.stats.steps
+            "{name}: {} vs bdf {dx:.2e} of {scale:.2e}; steps {} vs {}",
+            method.name(),
+            r.stats.steps,
+            b.stats.steps
         );
         assert!(
             dx <= 1e-3 * scale + 1e-9,
-            "{name}: rodas5p and bdf differ by {dx:e} (positions up to {scale:e})"
+            "{name}: {} and bdf differ by {dx:e} (positions up to {scale:e})",
+            method.name()
         );
         let e = &r.energy;
         let diss = e.contacts.iter().map(|c| c.1).sum::<f64>()
@@ -197,7 +219,8 @@ fn every_example_runs_with_rodas5p_and_agrees_with_bdf() {
             + e.gaps.iter().map(|c| c.1).sum::<f64>()
             + e.impacts;
         let s = diss.abs().max(e.work_forces.abs() + e.work_drivers.abs()).max(1e-12);
-        assert!(e.residual.abs() < 1e-3 * s, "{name}: energy residual {} of {s}", e.residual);
+        let allowed = if method == Method::Bdf5 { (1e-3 * s).max(b.energy.residual.abs()) } else { 1e-3 * s };
+        assert!(e.residual.abs() <= allowed, "{name}: energy residual {} of {s}", e.residual);
     }
 }
 

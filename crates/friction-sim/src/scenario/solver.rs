@@ -49,8 +49,8 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
         }
         (None, None) => Some(s.t_end / 1000.0),
     };
-    const METHODS: [&str; 8] =
-        ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p"];
+    const METHODS: [&str; 9] =
+        ["auto", "bdf", "tr_bdf2", "esdirk34", "tsit45", "radau5", "dop853", "rodas5p", "bdf5"];
     let method = match s.method.as_deref().unwrap_or("auto") {
         "auto" => Method::Auto,
         "bdf" => Method::Bdf,
@@ -60,6 +60,7 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
         "radau5" => Method::Radau5,
         "dop853" => Method::Dop853,
         "rodas5p" => Method::Rodas5p,
+        "bdf5" => Method::Bdf5,
         other => {
             return Err(bad(
                 "method",
@@ -87,7 +88,7 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
             ))
         }
     };
-    if matches!(method, Method::Radau5 | Method::Rodas5p) && linear_algebra == LinearAlgebra::Sparse {
+    if matches!(method, Method::Radau5 | Method::Rodas5p | Method::Bdf5) && linear_algebra == LinearAlgebra::Sparse {
         return Err(bad(
             "linear_algebra",
             format!(

@@ -348,6 +348,11 @@ pub enum Method {
     /// engine's own): one factorisation and no Newton iteration per step,
     /// the exact Jacobian, a dense output of order 4; dense linear algebra.
     Rodas5p,
+    /// Variable-order (1 to 5) BDF with CVODE's Newton strategy (the
+    /// engine's own): the convergence rate carried across steps, the
+    /// factorisation and the exact Jacobian reused by age and by the change
+    /// of `h γ`; dense linear algebra.
+    Bdf5,
 }
 
 impl Method {
@@ -362,12 +367,16 @@ impl Method {
             Method::Radau5 => "radau5",
             Method::Dop853 => "dop853",
             Method::Rodas5p => "rodas5p",
+            Method::Bdf5 => "bdf5",
         }
     }
 
     /// Whether the method solves linear systems with the Jacobian.
     pub fn is_implicit(self) -> bool {
-        matches!(self, Method::Bdf | Method::TrBdf2 | Method::Esdirk34 | Method::Radau5 | Method::Rodas5p)
+        matches!(
+            self,
+            Method::Bdf | Method::TrBdf2 | Method::Esdirk34 | Method::Radau5 | Method::Rodas5p | Method::Bdf5
+        )
     }
 }
 

@@ -13,6 +13,7 @@ use crate::engine::integrate::dop853::Dop853;
 use crate::engine::integrate::equations::EngineEquations;
 use crate::engine::integrate::main_loop::Hooks;
 use crate::engine::integrate::radau::Radau5;
+use crate::engine::integrate::bdf5::Bdf5;
 use crate::engine::integrate::rosenbrock::Rodas5P;
 use crate::engine::integrate::stepper::Diffsol;
 use crate::engine::linalg::band_lu::BandOrSparseLu;
@@ -253,7 +254,7 @@ impl Engine<'_> {
             coupling: coupling.take(),
         };
         let sparse = method.is_implicit()
-            && !matches!(method, Method::Radau5 | Method::Rodas5p)
+            && !matches!(method, Method::Radau5 | Method::Rodas5p | Method::Bdf5)
             && match st.linear_algebra {
                 LinearAlgebra::Auto => self.n >= SPARSE_FROM,
                 LinearAlgebra::Dense => false,
@@ -266,6 +267,10 @@ impl Engine<'_> {
             let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
             let h_max = st.max_step.min(st.t_end);
             self.integrate(Rodas5P::new(self, 0.0, &y0, h0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
+        } else if method == Method::Bdf5 {
+            let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
+            let h_max = st.max_step.min(st.t_end);
+            self.integrate(Bdf5::new(self, 0.0, &y0, h0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
         } else if method == Method::Dop853 {
             let h_max = st.max_step.min(st.t_end);
             let atol = atol.into_iter().map(|a| a * DOP853_TOL_SCALE).collect();

@@ -15,6 +15,8 @@
 //! - `rosenbrock.rs`, `rosenbrock_tableau.rs`: the engine's own Rodas5P
 //!   (Rosenbrock-Wanner, order 5, one factorisation and no Newton
 //!   iteration per step) for small stiff networks;
+//! - `bdf5.rs`: the engine's own variable-order BDF (orders 1 to 5) with
+//!   CVODE's Newton strategy, for small stiff networks;
 //! - `interior.rs`: a stick shorter than a step (a relative speed dipping
 //!   through zero and back inside it), found on the step's dense output;
 //! - `root_search.rs`: the first event root within a step of either, on its
@@ -25,6 +27,7 @@
 //!   points, inputs, outputs).
 
 mod budget;
+mod bdf5;
 mod coloring;
 pub(crate) mod cosim;
 mod dop853;

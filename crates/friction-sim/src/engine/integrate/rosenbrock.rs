@@ -555,4 +555,4 @@ impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
 
 #[cfg(test)]
 #[path = "rosenbrock_tests.rs"]
-mod tests;
+pub(crate) mod tests;

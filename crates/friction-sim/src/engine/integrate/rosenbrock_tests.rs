@@ -10,7 +10,7 @@ use super::*;
 type Fun = fn(f64, &[f64], &mut [f64]);
 
 /// A system of equations `y' = f(t, y)` with its exact Jacobian.
-struct Ode {
+pub(crate) struct Ode {
     f: Fun,
     /// the Jacobian, row-major, `n × n`
     jac: Fun,
@@ -54,7 +54,7 @@ impl RosProblem for Ode {
 
 /// `u' = 998 u + 1998 v`, `v' = -999 u - 1999 v` (eigenvalues -1 and
 /// -1000), from (1, 0): `u = 2 e^-t - e^-1000t`, `v = -e^-t + e^-1000t`.
-fn stiff_linear() -> Ode {
+pub(crate) fn stiff_linear() -> Ode {
     Ode {
         f: |_: f64, y: &[f64], d: &mut [f64]| {
             d[0] = 998.0 * y[0] + 1998.0 * y[1];
@@ -66,14 +66,14 @@ fn stiff_linear() -> Ode {
     }
 }
 
-fn stiff_linear_exact(t: f64) -> [f64; 2] {
+pub(crate) fn stiff_linear_exact(t: f64) -> [f64; 2] {
     let (a, b) = ((-t).exp(), (-1000.0 * t).exp());
     [2.0 * a - b, -a + b]
 }
 
 /// A damped rotation `y' = M y`, `M = [[-0.5, 2], [-2, -0.5]]`, from (1, 0):
 /// `y = e^-t/2 (cos 2t, -sin 2t)`.
-fn rotation() -> Ode {
+pub(crate) fn rotation() -> Ode {
     Ode {
         f: |_: f64, y: &[f64], d: &mut [f64]| {
             d[0] = -0.5 * y[0] + 2.0 * y[1];
@@ -85,14 +85,14 @@ fn rotation() -> Ode {
     }
 }
 
-fn rotation_exact(t: f64) -> [f64; 2] {
+pub(crate) fn rotation_exact(t: f64) -> [f64; 2] {
     let e = (-0.5 * t).exp();
     [e * (2.0 * t).cos(), -e * (2.0 * t).sin()]
 }
 
 /// Nonlinear and non-autonomous: `y' = cos t - (y - sin t)^2`, from 1:
 /// `y = sin t + 1 / (1 + t)` (the time derivative enters every stage).
-fn riccati() -> Ode {
+pub(crate) fn riccati() -> Ode {
     Ode {
         f: |t: f64, y: &[f64], d: &mut [f64]| d[0] = t.cos() - (y[0] - t.sin()).powi(2),
         jac: |t: f64, y: &[f64], j: &mut [f64]| j[0] = -2.0 * (y[0] - t.sin()),
@@ -101,12 +101,12 @@ fn riccati() -> Ode {
     }
 }
 
-fn riccati_exact(t: f64) -> [f64; 1] {
+pub(crate) fn riccati_exact(t: f64) -> [f64; 1] {
     [t.sin() + 1.0 / (1.0 + t)]
 }
 
 /// Robertson's chemical kinetics (H. H. Robertson 1966), from (1, 0, 0).
-fn robertson() -> Ode {
+pub(crate) fn robertson() -> Ode {
     Ode {
         f: |_: f64, y: &[f64], d: &mut [f64]| {
             d[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
