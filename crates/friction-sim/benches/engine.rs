@@ -18,8 +18,15 @@ fn load(name: &str) -> friction_sim::System {
 fn lugre(c: &mut Criterion) {
     let mut g = c.benchmark_group("lugre_stick_slip");
     g.sample_size(10);
-    for m in [Method::Bdf, Method::TrBdf2, Method::Esdirk34, Method::Tsit45, Method::Radau5, Method::Rodas5p]
-    {
+    for m in [
+        Method::Bdf,
+        Method::TrBdf2,
+        Method::Esdirk34,
+        Method::Tsit45,
+        Method::Radau5,
+        Method::Rodas5p,
+        Method::Bdf5,
+    ] {
         let mut sys = load("lugre_stick_slip.toml");
         sys.solver.method = m;
         let out = simulate(&sys).unwrap();
@@ -39,13 +46,87 @@ fn lugre(c: &mut Criterion) {
     g.finish();
 }
 
+/// Largest difference of the position and force columns of two runs on
+/// the same output times, each relative to the column's largest magnitude
+/// in `b` (the examples driven without bodies have forces only).
+fn max_dx(a: &friction_sim::Outcome, b: &friction_sim::Outcome) -> f64 {
+    (1..a.columns.len())
+        .filter(|&i| a.columns[i].starts_with("x.") || a.columns[i].starts_with("F."))
+        .map(|i| {
+            let scale = b.rows.iter().map(|r| r[i].abs()).fold(0.0, f64::max).max(1e-300);
+            a.rows.iter().zip(&b.rows).map(|(r, s)| (r[i] - s[i]).abs()).fold(0.0, f64::max) / scale
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The small stiff examples at one accuracy: for each method the loosest
+/// rtol of a ladder (absolute tolerances scaled alike) whose columns stay
+/// within a target of a reference (radau5 at rtol 1e-12, absolute
+/// tolerances a millionth), positions and forces relative to each column's
+/// range: radau5's own
+/// error at the example's tolerances; the rtol, error and counters printed
+/// once.
+fn matched(c: &mut Criterion) {
+    let mut g = c.benchmark_group("matched");
+    g.sample_size(20);
+    for name in ["lugre_stick_slip", "frictional_lag", "fmu_contact_lugre"] {
+        let base = load(&format!("{name}.toml"));
+        let mut fine = base.clone();
+        fine.solver.method = Method::Radau5;
+        fine.solver.rtol = 1e-12;
+        fine.solver.atol_position *= 1e-6;
+        fine.solver.atol_velocity *= 1e-6;
+        fine.solver.atol_state *= 1e-6;
+        let reference = simulate(&fine).unwrap();
+        let mut own = base.clone();
+        own.solver.method = Method::Radau5;
+        let target = max_dx(&simulate(&own).unwrap(), &reference);
+        for m in [Method::Radau5, Method::Bdf5, Method::Rodas5p, Method::Bdf] {
+            let mut chosen = None;
+            for scale in [100.0, 30.0, 10.0, 3.0, 1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001] {
+                let mut sys = base.clone();
+                sys.solver.method = m;
+                sys.solver.rtol *= scale;
+                sys.solver.atol_position *= scale;
+                sys.solver.atol_velocity *= scale;
+                sys.solver.atol_state *= scale;
+                let out = simulate(&sys).unwrap();
+                let err = max_dx(&out, &reference);
+                if out.failure.is_none() && err <= target {
+                    println!(
+                        "matched/{name}/{}: target {target:.1e}, rtol {:.1e}, error {err:.2e}, {} steps, {} \
+                         rejected, {} rhs evaluations, {} Jacobian products, {} factorisations, {} Newton \
+                         iterations",
+                        m.name(),
+                        sys.solver.rtol,
+                        out.stats.steps,
+                        out.stats.rejected,
+                        out.stats.rhs_evals,
+                        out.stats.jacobian_products,
+                        out.stats.factorisations,
+                        out.stats.newton_iterations
+                    );
+                    chosen = Some(sys);
+                    break;
+                }
+            }
+            let Some(sys) = chosen else {
+                println!("matched/{name}/{}: no rtol of the ladder reaches {target:.1e}", m.name());
+                continue;
+            };
+            g.bench_function(format!("{name}/{}", m.name()), |b| b.iter(|| simulate(&sys).unwrap()));
+        }
+    }
+    g.finish();
+}
+
 /// Small stiff networks `auto` gives Radau5 (one LuGre contact, no stick
 /// events) with radau5, rodas5p and bdf; the counters printed once.
 fn small_stiff(c: &mut Criterion) {
     let mut g = c.benchmark_group("small_stiff");
     g.sample_size(20);
     for name in ["frictional_lag", "fmu_contact_lugre"] {
-        for m in [Method::Radau5, Method::Rodas5p, Method::Bdf] {
+        for m in [Method::Radau5, Method::Bdf5, Method::Rodas5p, Method::Bdf] {
             let mut sys = load(&format!("{name}.toml"));
             sys.solver.method = m;
             let out = simulate(&sys).unwrap();
@@ -147,6 +228,6 @@ criterion_group! {
     name = benches;
     // no HTML plots: criterion's plotting would need system fonts
     config = Criterion::default().without_plots();
-    targets = lugre, small_stiff, free_decay, chains
+    targets = lugre, matched, small_stiff, free_decay, chains
 }
 criterion_main!(benches);

@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use diffsol::{FaerSparseMat, NalgebraLU, NalgebraMat, OdeBuilder};
 
+use crate::engine::integrate::bdf5::Bdf5;
 use crate::engine::integrate::cosim::Coupling;
 use crate::engine::integrate::dop853::Dop853;
 use crate::engine::integrate::equations::EngineEquations;
 use crate::engine::integrate::main_loop::Hooks;
 use crate::engine::integrate::radau::Radau5;
-use crate::engine::integrate::bdf5::Bdf5;
 use crate::engine::integrate::rosenbrock::Rodas5P;
 use crate::engine::integrate::stepper::Diffsol;
 use crate::engine::linalg::band_lu::BandOrSparseLu;
@@ -61,6 +61,25 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// frictional lag 2.97-3.06 / 2.10-2.12 / 2.84-3.23 ms (1,037 / 1,093 /
 /// 2,243 steps); the LuGre FMU contact 0.25-0.26 / 0.20-0.22 / 0.29-0.32
 /// ms (118 / 140 / 333 steps).
+///
+/// The engine's own BDF with CVODE's Newton strategy (`bdf5`) is picked by
+/// no rule either. `benches/engine.rs` (`matched`, 2026-11-30, a shared
+/// machine) gives every method the loosest rtol at which its positions and
+/// forces are within radau5's own error of a tight reference, relative to
+/// each column's range. bdf5 / radau5 / bdf:
+/// - frictional lag: 1.51 / 1.45 / 2.92 ms (1,034 / 1,007 / 2,509 steps;
+///   1,059 / 1,111 / 3,447 Newton iterations);
+/// - the LuGre FMU contact: 0.152 / 0.151 / 0.268 ms;
+/// - the LuGre stick-slip example: neither BDF reaches radau5's 4.4e-5 of
+///   the friction force's range at any rtol down to 1e-9 (their dense
+///   output at the force's steep turns), and at 1e-5 m in position alone
+///   bdf5 takes 1.65 ms at rtol 1e-7 (1,841 steps) against radau5's
+///   0.86 ms at rtol 1e-4 (504 steps).
+///
+/// CVODE's iteration halves diffsol's cost on these networks, but a BDF of
+/// order at most 5 needs about twice radau5's steps. Its place is the
+/// larger networks, whose Newton matrix a band LU would factor (not yet
+/// done: bdf5 is dense).
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// Above this `ω_max t_end` (ω_max the fastest undamped mode of a
