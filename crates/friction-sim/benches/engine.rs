@@ -224,10 +224,54 @@ fn chains(c: &mut Criterion) {
     }
 }
 
+/// Chains of LuGre and tanh-Coulomb masses (bench/compare's `chain_text`:
+/// unit masses, springs of 100 N/m, the first pulled at 0.1 m/s, every mass
+/// on its own contact, 2 s, rtol 1e-6) with diffsol's bdf (band LU after
+/// eliminating positions and bristle states) and bdf5 (CVODE's iteration,
+/// band LU of the whole state); the counters printed once.
+fn chains_bdf5(c: &mut Criterion) {
+    let mut g = c.benchmark_group("chain_bdf5");
+    g.sample_size(10);
+    for (model, params) in [
+        (
+            "lugre",
+            "{ sigma0 = 1e5, sigma1 = 316.22776601683796, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.001, shape = \"gaussian\" }",
+        ),
+        ("coulomb_tanh", "{ fc = 1.0, ktanh = 1000.0 }"),
+    ] {
+        for n in [256usize, 1024] {
+            let text = format!(
+                "name = \"chain\"\n{}[solver]\nt_end = 2.0\noutput_dt = 0.01\nrtol = 1e-6\natol = {{ position = 1e-9, \
+                 velocity = 1e-8, state = 1e-11 }}\n",
+                scenario::chain::chain_text(n, &format!("model = \"{model}\"\nparams = {params}"))
+            );
+            for m in [Method::Bdf, Method::Bdf5] {
+                let mut sys = scenario::parse(&text, "chain.toml", Path::new(".")).unwrap();
+                sys.solver.method = m;
+                let out = simulate(&sys).unwrap();
+                println!(
+                    "chain_bdf5/{model}/{n}/{}: {} steps, {} rejected, {} rhs evaluations, {} Jacobian products, {} \
+                     factorisations, {} Newton iterations, failure: {:?}",
+                    m.name(),
+                    out.stats.steps,
+                    out.stats.rejected,
+                    out.stats.rhs_evals,
+                    out.stats.jacobian_products,
+                    out.stats.factorisations,
+                    out.stats.newton_iterations,
+                    out.failure
+                );
+                g.bench_function(format!("{model}/{n}/{}", m.name()), |b| b.iter(|| simulate(&sys).unwrap()));
+            }
+        }
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     // no HTML plots: criterion's plotting would need system fonts
     config = Criterion::default().without_plots();
-    targets = lugre, matched, small_stiff, free_decay, chains
+    targets = lugre, matched, small_stiff, free_decay, chains, chains_bdf5
 }
 criterion_main!(benches);

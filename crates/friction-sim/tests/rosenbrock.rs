@@ -234,3 +234,39 @@ fn rodas5p_with_sparse_linear_algebra_is_refused() {
         assert!(err.contains(part), "`{part}` missing from: {err}");
     }
 }
+
+/// A chain of 40 LuGre masses (120 states and the energy quadratures:
+/// bdf5's Newton matrix is then a band, its Jacobian one product per colour
+/// of columns) follows diffsol's bdf to the tolerance, with fewer Newton
+/// iterations than bdf and about 1.5 per attempted step.
+#[test]
+fn a_lugre_chain_with_bdf5_s_band_matrix_follows_bdf() {
+    let params =
+        "{ sigma0 = 1e5, sigma1 = 316.22776601683796, sigma2 = 0.4, fc = 1.0, fs = 1.5, vs = 0.001 }";
+    let text = format!(
+        "name = \"chain\"\n{}[solver]\nt_end = 2.0\noutput_dt = 0.01\nrtol = 1e-6\natol = {{ position = 1e-9, \
+         velocity = 1e-8, state = 1e-11 }}\n",
+        scenario::chain::chain_text(40, &format!("model = \"lugre\"\nparams = {params}"))
+    );
+    let with = |m: Method| {
+        let mut sys = scenario::parse(&text, "chain.toml", Path::new(".")).unwrap();
+        sys.solver.method = m;
+        run(&sys)
+    };
+    let (b5, b) = (with(Method::Bdf5), with(Method::Bdf));
+    let scale = b
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.starts_with("x."))
+        .flat_map(|(i, _)| b.rows.iter().map(move |row| row[i].abs()))
+        .fold(0.0, f64::max);
+    let dx = max_dx(&b5, &b);
+    println!("bdf5 vs bdf {dx:.2e} of {scale:.2e}; bdf5 {:?}; bdf {:?}", b5.stats, b.stats);
+    assert!(dx <= 1e-4 * scale, "{dx:e} of {scale:e}");
+    assert!(b5.stats.newton_iterations < b.stats.newton_iterations);
+    let attempts = (b5.stats.steps + b5.stats.rejected) as f64;
+    // measured 1.51 (1,896 iterations for 1,254 attempts; bdf 2.18)
+    assert!((b5.stats.newton_iterations as f64) < 1.6 * attempts, "{:?}", b5.stats);
+    assert_eq!(b5.stats.linear_algebra, "sparse");
+}

@@ -38,13 +38,14 @@
 //! the iteration's convergence test, and their correction at the last
 //! iteration is the exact one for the states before them; they are in the
 //! error test. Events are located on the dense output (the interpolating
-//! polynomial of the differences) as by the other own methods. Dense
-//! linear algebra ([`crate::engine::linalg::small_lu`]).
+//! polynomial of the differences) as by the other own methods. The Newton
+//! matrix is dense for a small network and a band for a larger one
+//! ([`crate::engine::integrate::bdf5_matrix`]).
 
+use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock::RosProblem;
 use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
-use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
 
 /// The highest order.
@@ -89,9 +90,14 @@ fn gamma() -> [f64; MAX_ORDER + 2] {
     g
 }
 
-/// The error constant of the formula of order `k`.
+/// Klopfenstein and Shampine's `κ_k` of the numerical differentiation
+/// formulas (Shampine and Reichelt 1997, table 1; SciPy's and diffsol's
+/// BDF use them): order 5 is the BDF itself.
+const KAPPA: [f64; MAX_ORDER + 2] = [0.0, -0.1850, -1.0 / 9.0, -0.0823, -0.0415, 0.0, 0.0];
+
+/// The error constant of the formula of order `k`: `κ_k γ_k + 1 / (k + 1)`.
 fn error_const(k: usize) -> f64 {
-    1.0 / (k as f64 + 1.0)
+    KAPPA[k] * gamma()[k] + 1.0 / (k as f64 + 1.0)
 }
 
 /// Shampine and Reichelt's `R(q, factor)`: the differences of a step
@@ -143,15 +149,13 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     tmp: Vec<f64>,
     u: Vec<f64>,
     du: Vec<f64>,
-    /// the Jacobian of the read states, `jac[i * m + j]`
-    jac: Vec<f64>,
+    /// `I - c J` of the read states: `J`, its factors
+    mat: NewtonMatrix,
     /// steps since the Jacobian was evaluated (`usize::MAX`: none), and
     /// whether it was evaluated during the current step
     jac_age: usize,
     jac_new: bool,
-    /// the factored `I - c J` and its `c` (NaN: none), steps since
-    lu: Vec<f64>,
-    piv: Vec<usize>,
+    /// the `c` of the factors (NaN: none), and steps since
     c_lu: f64,
     lu_age: usize,
     /// CVODE's convergence rate estimate
@@ -198,11 +202,9 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             tmp: vec![0.0; (MAX_ORDER + 1) * n],
             u: v(),
             du: v(),
-            jac: vec![0.0; m * m],
+            mat: NewtonMatrix::new(m, n, p.pattern(m)),
             jac_age: usize::MAX,
             jac_new: false,
-            lu: vec![0.0; m * m],
-            piv: vec![0; m],
             c_lu: f64::NAN,
             lu_age: 0,
             crate_: 1.0,
@@ -268,36 +270,19 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         }
     }
 
-    /// The Jacobian's columns of the read states at `(t, y)`, rows of the
-    /// read states.
+    /// The Jacobian of the read states at `(t, ypred)`.
     fn jacobian(&mut self, t: f64) {
-        let m = self.m;
-        self.u.fill(0.0);
-        for j in 0..m {
-            self.u[j] = 1.0;
-            self.p.jvp(t, &self.ypred, &self.u, &mut self.du);
-            self.u[j] = 0.0;
-            for i in 0..m {
-                self.jac[i * m + j] = self.du[i];
-            }
-        }
+        self.mat.jacobian(self.p, t, &self.ypred, &mut self.u, &mut self.du);
         self.jac_age = 0;
         self.jac_new = true;
         self.c_lu = f64::NAN;
     }
 
     /// Factor `I - c J`.
-    fn factor(&mut self, c: f64) -> Result<(), usize> {
-        let m = self.m;
-        for i in 0..m {
-            for j in 0..m {
-                let e = if i == j { 1.0 } else { 0.0 };
-                self.lu[i * m + j] = e - c * self.jac[i * m + j];
-            }
-        }
+    fn factor(&mut self, c: f64) -> Result<(), ()> {
         self.stats.factorisations += 1;
         self.c_lu = f64::NAN;
-        small_lu::factor(&mut self.lu, m, &mut self.piv)?;
+        self.mat.factor(c)?;
         self.c_lu = c;
         self.lu_age = 0;
         self.crate_ = 1.0;
@@ -330,7 +315,7 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             if !self.res.iter().all(|x| x.is_finite()) {
                 return Err(());
             }
-            small_lu::solve(&self.lu, m, &self.piv, &mut self.res[..m]);
+            self.mat.solve(&mut self.res[..m])?;
             if scale_c != 1.0 {
                 for x in &mut self.res[..m] {
                     *x *= scale_c;
@@ -487,11 +472,14 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
             }
             let h = self.h;
             if h.abs() < H_MIN || !h.is_finite() {
-                return Err(format!("step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (bdf5)", self.t));
+                return Err(format!(
+                    "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (bdf5)",
+                    self.t
+                ));
             }
             let t_new = if cut { self.tstop } else { self.t + h };
             let q = self.order;
-            let alpha = self.gamma[q];
+            let alpha = (1.0 - KAPPA[q]) * self.gamma[q];
             for i in 0..n {
                 let mut yp = 0.0;
                 let mut ps = 0.0;
@@ -510,7 +498,8 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
             if self.jac_age >= MSBJ {
                 self.jacobian(t_new);
             }
-            let stale = !(self.c_lu.is_finite() && (c / self.c_lu - 1.0).abs() <= DGMAX && self.lu_age < MSBP);
+            let stale =
+                !(self.c_lu.is_finite() && (c / self.c_lu - 1.0).abs() <= DGMAX && self.lu_age < MSBP);
             let converged = if stale && self.factor(c).is_err() { Err(()) } else { self.newton(t_new, c) };
             let iterations = match converged {
                 Ok(k) => k,
@@ -610,7 +599,7 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
     }
 
     fn stats(&self) -> MethodStats {
-        self.stats
+        MethodStats { sparse: self.mat.is_band(), ..self.stats }
     }
 }
 

@@ -506,6 +506,7 @@ impl Engine<'_> {
                 newton_iterations: ms.newton_iterations,
                 newton_failures: ms.newton_failures,
                 factorisations: ms.factorisations,
+                linear_algebra: if ms.sparse { "sparse".into() } else { String::new() },
                 ..Default::default()
             },
             energy,

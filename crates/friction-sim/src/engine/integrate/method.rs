@@ -319,7 +319,7 @@ impl Engine<'_> {
         };
         out.stats.linear_algebra = if !method.is_implicit() {
             "none"
-        } else if sparse {
+        } else if sparse || out.stats.linear_algebra == "sparse" {
             "sparse"
         } else {
             "dense"

@@ -16,7 +16,8 @@
 //!   (Rosenbrock-Wanner, order 5, one factorisation and no Newton
 //!   iteration per step) for small stiff networks;
 //! - `bdf5.rs`: the engine's own variable-order BDF (orders 1 to 5) with
-//!   CVODE's Newton strategy, for small stiff networks;
+//!   CVODE's Newton strategy; `bdf5_matrix.rs`: its Newton matrix, dense
+//!   or a band;
 //! - `interior.rs`: a stick shorter than a step (a relative speed dipping
 //!   through zero and back inside it), found on the step's dense output;
 //! - `root_search.rs`: the first event root within a step of either, on its
@@ -26,8 +27,9 @@
 //! - `cosim.rs`: the loop as the slave of a co-simulation (communication
 //!   points, inputs, outputs).
 
-mod budget;
 mod bdf5;
+mod bdf5_matrix;
+mod budget;
 mod coloring;
 pub(crate) mod cosim;
 mod dop853;

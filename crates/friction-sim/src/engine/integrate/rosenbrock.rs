@@ -63,6 +63,12 @@ pub(crate) trait RosProblem {
     fn nroots(&self) -> usize;
     /// The root functions at `(t, y)`.
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]);
+    /// The pattern of the Jacobian's entries `(row, column)` among the `m`
+    /// read states, for a sparse Newton matrix (bdf5); `None`: dense.
+    fn pattern(&self, m: usize) -> Option<Vec<(usize, usize)>> {
+        let _ = m;
+        None
+    }
     /// The first root in the step from `t_prev` to `t` on `dense`.
     fn first_root(
         &self,
@@ -96,6 +102,9 @@ impl RosProblem for Engine<'_> {
     }
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         Engine::roots(self, t, y, g)
+    }
+    fn pattern(&self, m: usize) -> Option<Vec<(usize, usize)>> {
+        (m >= crate::engine::integrate::method::SPARSE_FROM).then(|| self.jacobian_pattern())
     }
     fn first_root(
         &self,

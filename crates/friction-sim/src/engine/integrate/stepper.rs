@@ -31,6 +31,9 @@ pub(crate) struct MethodStats {
     pub newton_iterations: usize,
     pub newton_failures: usize,
     pub factorisations: usize,
+    /// The Newton matrix is sparse (bdf5's band), whatever the run's
+    /// `linear_algebra` setting chose for diffsol's methods.
+    pub sparse: bool,
 }
 
 /// One integration method as the loop of [`crate::engine::integrate::main_loop`] drives it.
@@ -265,6 +268,7 @@ where
             newton_iterations: s.number_of_nonlinear_solver_iterations,
             newton_failures: s.number_of_nonlinear_solver_fails,
             factorisations: s.number_of_linear_solver_setups,
+            sparse: false,
         }
     }
 }
