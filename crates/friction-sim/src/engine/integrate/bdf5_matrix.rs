@@ -2,7 +2,9 @@
 //! dense ([`crate::engine::linalg::small_lu`]) for a small network, and
 //! for a larger one the band LU of [`crate::engine::linalg::band`] (after a
 //! reverse Cuthill-McKee ordering: a chain of bodies is then a few
-//! diagonals), its Jacobian from one exact product per colour of columns
+//! diagonals), after the elimination of positions and single bristle
+//! states where the pattern allows ([`crate::engine::linalg::reduce`], as
+//! for diffsol's methods: a chain's velocities alone are left), its Jacobian from one exact product per colour of columns
 //! (Curtis, Powell and Reid 1974: [`crate::engine::integrate::coloring`]'s
 //! greedy colours), on the pattern the network gives
 //! (`Engine::jacobian_pattern`). A pattern too wide for the band
@@ -16,6 +18,7 @@ use diffsol_la::Matrix;
 use crate::engine::integrate::coloring::greedy_colors;
 use crate::engine::integrate::rosenbrock::RosProblem;
 use crate::engine::linalg::band::Band;
+use crate::engine::linalg::reduce::Reduced;
 use crate::engine::linalg::small_lu;
 
 /// `I - c J` of the `m` read states, and its factors.
@@ -26,9 +29,15 @@ pub(crate) enum NewtonMatrix {
     Band(Box<Banded>),
 }
 
+/// The sparse LU: a band, after eliminations where the pattern allows.
+enum Lu {
+    Band(Band),
+    Reduced(Reduced),
+}
+
 /// `I - c J` on a sparse pattern, factored as a band.
 pub(crate) struct Banded {
-    band: Band,
+    band: Lu,
     /// row of each stored entry (CSC order), and each column's first entry
     rows: Vec<usize>,
     col_ptr: Vec<usize>,
@@ -62,7 +71,11 @@ impl NewtonMatrix {
         let Ok(a) = FaerSparseMat::try_from_triplets(m, m, idx.clone(), zeros, FaerContext::default()) else {
             return dense();
         };
-        let Some(band) = Band::new(&a) else { return dense() };
+        let band = match (Reduced::new(&a), Band::new(&a)) {
+            (Some(r), _) => Lu::Reduced(r),
+            (None, Some(b)) => Lu::Band(b),
+            (None, None) => return dense(),
+        };
         let inner = &a.inner()[0];
         let (cp, ri) = (inner.symbolic().col_ptr().to_vec(), inner.symbolic().row_idx().to_vec());
         let diag = (0..m).flat_map(|j| ri[cp[j]..cp[j + 1]].iter().map(move |&i| i == j)).collect();
@@ -151,7 +164,10 @@ impl NewtonMatrix {
                 for ((v, &j), &d) in b.vals.iter_mut().zip(&b.jvals).zip(&b.diag) {
                     *v = if d { 1.0 } else { 0.0 } - c * j;
                 }
-                b.band.factor(&b.vals);
+                match &mut b.band {
+                    Lu::Band(l) => l.factor(&b.vals),
+                    Lu::Reduced(l) => l.factor(&b.vals),
+                }
                 Ok(())
             }
         }
@@ -165,7 +181,11 @@ impl NewtonMatrix {
                 small_lu::solve(lu, *m, piv, b);
                 Ok(())
             }
-            NewtonMatrix::Band(bd) => bd.band.solve(b, false).map_err(|_| ()),
+            NewtonMatrix::Band(bd) => match &bd.band {
+                Lu::Band(l) => l.solve(b, false),
+                Lu::Reduced(l) => l.solve(b, false),
+            }
+            .map_err(|_| ()),
         }
     }
 }

@@ -12,6 +12,6 @@ pub(crate) mod band;
 pub(crate) mod band_lu;
 pub(crate) mod host;
 mod ordering;
-mod reduce;
+pub(crate) mod reduce;
 pub(crate) mod short;
 pub(crate) mod small_lu;
