@@ -100,6 +100,9 @@ atol = 1e-12
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.points.last().unwrap().f, 35.0);
     assert_eq!((r.samples, r.harmonics), (1024, 12));
+    // the peak, which the branch at 256 samples passed before it stopped
+    let top = r.points.iter().max_by(|a, b| a.amplitude[0].total_cmp(&b.amplitude[0])).unwrap();
+    assert!((top.f - 24.46).abs() < 0.01, "peak at {} Hz", top.f);
     for f in [24.2, 24.49, 24.7] {
         let p = nearest(&r, f);
         assert!((p.f - f).abs() < 0.02, "no point near {f} Hz: {}", p.f);
