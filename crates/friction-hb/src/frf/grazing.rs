@@ -48,8 +48,9 @@ const MOST_GRAZING_SAMPLES: usize = 4096;
 /// set) or converging 21 to 23 steps away from its predictor (a turn of
 /// 87°; refused, as a point off the branch would be). Turning such corners
 /// exactly (the next piece's tangent oriented by the sign of the bordered
-/// Jacobian's determinant) traced a zig-zag of folds between 14.97 and
-/// 16.35 Hz, the sampled problem's and not the motion's. Halving `k_gap / N`
+/// Jacobian's determinant; tried, not kept) went round a loop of folds
+/// between 14.97 and 16.35 Hz, which the branch at 512 samples, held to
+/// the engine there (`tests/hb_grazing.rs`), does not have. Halving `k_gap / N`
 /// shrinks the corners: at 512 samples the same branch reaches 120 Hz; on
 /// `bench/hb/sdof_gap.toml` at zero clearance and 2 N s/m (one sample's
 /// share 390 N/m against c ω = 308 N/m at the peak, 24.46 Hz) the branch
