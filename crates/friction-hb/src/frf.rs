@@ -18,6 +18,8 @@ use super::stability::is_stable;
 use super::structure::Structure;
 use friction_analysis::AnalysisError;
 
+mod grazing;
+
 /// Largest relative change of the coefficients from one point of the branch
 /// to the next (predicted; accepted up to twice this): the resolution of a
 /// resonance whatever its sharpness. 0.1 puts the top of a resonance of
@@ -253,7 +255,7 @@ pub fn peak(x: &[f64]) -> f64 {
 /// The frequency response of `s` from `f_min` to `f_max` at `h` harmonics.
 fn branch(s: &Structure, opts: &FrfOptions, h: usize) -> Result<(Vec<FrfPoint>, usize), AnalysisError> {
     let n = samples_for(opts, h);
-    let x0 = solve_with(s, opts, opts.f_min, h, None)?;
+    let x0 = grazing::start(s, opts, h)?;
     let mut p = problem_for(s, opts, h);
     let nn = p.n();
     let ws = 2.0 * PI * opts.f_min;
@@ -459,10 +461,13 @@ pub fn frf_within(
     check_force(sys, force)?;
     let s = condensed_for(Structure::from_system(sys, force)?, opts);
     let mut h = opts.harmonics.unwrap_or(3);
+    // the samples, raised where a branch with gaps stops ([`grazing::resolved_branch`])
+    let mut opts = opts.clone();
+    let opts = &mut opts;
     loop {
         // before every branch: its own estimate at this H
         check("friction frf", &s, &largest(&s, &phases(&s, opts, h), limits), limits)?;
-        let (mut points, n) = branch(&s, opts, h)?;
+        let (mut points, n) = grazing::resolved_branch(&s, opts, h, limits)?;
         // the H -> 2H check at the largest response
         let (mut best, mut at) = (0.0, 0);
         for (i, p) in points.iter().enumerate() {

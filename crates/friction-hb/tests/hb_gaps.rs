@@ -10,29 +10,15 @@
 
 #[path = "support/decay.rs"]
 mod decay;
+#[path = "support/gaps.rs"]
+mod gaps;
 
 use std::f64::consts::PI;
 
 use friction_hb::frf::solve_at;
 use friction_hb::structure::Structure;
-use friction_sim::{scenario, simulate, System};
-
-fn parse(text: &str) -> System {
-    scenario::parse(text, "hb_gaps.toml", std::path::Path::new(".")).unwrap()
-}
-
-/// x(t) of coefficients `c` (2H + 1: mean, then cos and sin of each harmonic).
-fn synth(c: &[f64], w: f64, t: f64) -> (f64, f64) {
-    let h = (c.len() - 1) / 2;
-    let mut x = c[0];
-    let mut v = 0.0;
-    for k in 1..=h {
-        let (a, b, kw) = (c[2 * k - 1], c[2 * k], k as f64 * w);
-        x += a * (kw * t).cos() + b * (kw * t).sin();
-        v += kw * (b * (kw * t).cos() - a * (kw * t).sin());
-    }
-    (x, v)
-}
+use friction_sim::{scenario, simulate};
+use gaps::{coupled_at, parse, synth};
 
 /// 1 kg on 1e4 N/m and 10 N s/m, held by a preload of 50 N on a floor of
 /// 4e4 N/m (at rest 1 mm in), forced by 70 N at 8 Hz: it leaves the floor
@@ -255,65 +241,7 @@ t_end = 1.0
 /// 10 Hz, started at `x0`, `v0`, run for `periods` periods with
 /// `per_period` rows each, at rtol 1e-10.
 fn coupled(amp: f64, x0: [f64; 2], v0: [f64; 2], periods: f64, per_period: usize) -> String {
-    let f = 10.0;
-    format!(
-        r#"name = "coupled"
-[[body]]
-name = "m"
-mass = 1.0
-dim = 2
-x0 = [{:e}, {:e}]
-v0 = [{:e}, {:e}]
-[[spring]]
-name = "kx"
-between = ["m", "ground"]
-stiffness = 1e4
-[[spring]]
-name = "ky"
-between = ["m", "ground"]
-stiffness = 1e4
-direction = "y"
-[[spring]]
-name = "tilted"
-between = ["m", "ground"]
-stiffness = 5e3
-direction = [1.0, 1.0]
-[[damper]]
-between = ["m", "ground"]
-coefficient = 10.0
-[[damper]]
-between = ["m", "ground"]
-coefficient = 10.0
-direction = "y"
-[[force]]
-name = "press"
-on = "m"
-direction = "y"
-value = -20.0
-[[force]]
-name = "p"
-on = "m"
-value = {{ type = "sine", amplitude = {amp:e}, frequency = {f} }}
-[[contact]]
-name = "j"
-between = ["m", "ground"]
-model = "jenkins"
-params = {{ kt = 2e4, fs = 0.3 }}
-normal_stiffness = 1e5
-gap = 0.0
-[solver]
-t_end = {t_end}
-output_dt = {dt:e}
-rtol = 1e-10
-atol = 1e-12
-"#,
-        x0[0],
-        x0[1],
-        v0[0],
-        v0[1],
-        t_end = periods / f,
-        dt = 1.0 / f / per_period as f64
-    )
+    coupled_at(amp, 10.0, x0, v0, periods, per_period)
 }
 
 /// The coupled oscillator of issue 45: a body of dim 2 (1 kg) on springs
