@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use friction_sim::scenario::Method;
+use friction_sim::scenario::{LinearAlgebra, Method};
 use friction_sim::{scenario, simulate, Outcome, System};
 
 fn example(name: &str) -> PathBuf {
@@ -248,12 +248,16 @@ fn a_lugre_chain_with_bdf5_s_band_matrix_follows_bdf() {
          velocity = 1e-8, state = 1e-11 }}\n",
         scenario::chain::chain_text(40, &format!("model = \"lugre\"\nparams = {params}"))
     );
-    let with = |m: Method| {
+    let with = |m: Method, la: LinearAlgebra| {
         let mut sys = scenario::parse(&text, "chain.toml", Path::new(".")).unwrap();
         sys.solver.method = m;
+        sys.solver.linear_algebra = la;
         run(&sys)
     };
-    let (b5, b) = (with(Method::Bdf5), with(Method::Bdf));
+    let (b5, b) = (with(Method::Bdf5, LinearAlgebra::Auto), with(Method::Bdf, LinearAlgebra::Auto));
+    // `linear_algebra = "dense"` keeps bdf5's matrix dense: the same motion
+    let b5d = with(Method::Bdf5, LinearAlgebra::Dense);
+    assert_eq!(b5d.stats.linear_algebra, "dense");
     let scale = b
         .columns
         .iter()
@@ -264,6 +268,8 @@ fn a_lugre_chain_with_bdf5_s_band_matrix_follows_bdf() {
     let dx = max_dx(&b5, &b);
     println!("bdf5 vs bdf {dx:.2e} of {scale:.2e}; bdf5 {:?}; bdf {:?}", b5.stats, b.stats);
     assert!(dx <= 1e-4 * scale, "{dx:e} of {scale:e}");
+    let dd = max_dx(&b5, &b5d);
+    assert!(dd <= 1e-4 * scale, "band against dense {dd:e} of {scale:e}");
     assert!(b5.stats.newton_iterations < b.stats.newton_iterations);
     let attempts = (b5.stats.steps + b5.stats.rejected) as f64;
     // measured 1.51 (1,896 iterations for 1,254 attempts; bdf 2.18)

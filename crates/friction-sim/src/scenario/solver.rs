@@ -88,7 +88,7 @@ pub(super) fn solver_settings(s: &Spanned<RawSolver>, src: &Src<'_>) -> Result<S
             ))
         }
     };
-    if matches!(method, Method::Radau5 | Method::Rodas5p | Method::Bdf5) && linear_algebra == LinearAlgebra::Sparse {
+    if matches!(method, Method::Radau5 | Method::Rodas5p) && linear_algebra == LinearAlgebra::Sparse {
         return Err(bad(
             "linear_algebra",
             format!(

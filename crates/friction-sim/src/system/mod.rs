@@ -351,7 +351,7 @@ pub enum Method {
     /// Variable-order (1 to 5) BDF with CVODE's Newton strategy (the
     /// engine's own): the convergence rate carried across steps, the
     /// factorisation and the exact Jacobian reused by age and by the change
-    /// of `h γ`; dense linear algebra.
+    /// of `h γ`; its Newton matrix dense or a band (`linear_algebra`).
     Bdf5,
 }
 

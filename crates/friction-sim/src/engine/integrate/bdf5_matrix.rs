@@ -31,8 +31,8 @@ pub(crate) enum NewtonMatrix {
 
 /// The sparse LU: a band, after eliminations where the pattern allows.
 enum Lu {
-    Band(Band),
-    Reduced(Reduced),
+    Band(Box<Band>),
+    Reduced(Box<Reduced>),
 }
 
 /// `I - c J` on a sparse pattern, factored as a band.
@@ -72,8 +72,8 @@ impl NewtonMatrix {
             return dense();
         };
         let band = match (Reduced::new(&a), Band::new(&a)) {
-            (Some(r), _) => Lu::Reduced(r),
-            (None, Some(b)) => Lu::Band(b),
+            (Some(r), _) => Lu::Reduced(Box::new(r)),
+            (None, Some(b)) => Lu::Band(Box::new(b)),
             (None, None) => return dense(),
         };
         let inner = &a.inner()[0];

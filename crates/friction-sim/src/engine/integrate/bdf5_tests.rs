@@ -12,12 +12,7 @@ use crate::engine::integrate::rosenbrock::tests::{
 /// Steps to `t_end`; the largest error at the steps' ends against `exact`
 /// and, with `dense`, at the quarter, half and three-quarter points of
 /// every step on the dense output.
-fn run<P: RosProblem>(
-    b: &mut Bdf5<'_, P>,
-    t_end: f64,
-    exact: impl Fn(f64) -> Vec<f64>,
-    dense: bool,
-) -> f64 {
+fn run<P: RosProblem>(b: &mut Bdf5<'_, P>, t_end: f64, exact: impl Fn(f64) -> Vec<f64>, dense: bool) -> f64 {
     b.set_stop_time(t_end).unwrap();
     let mut worst: f64 = 0.0;
     let mut y = vec![0.0; b.n];

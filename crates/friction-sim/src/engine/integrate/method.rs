@@ -67,19 +67,21 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// machine) gives every method the loosest rtol at which its positions and
 /// forces are within radau5's own error of a tight reference, relative to
 /// each column's range. bdf5 / radau5 / bdf:
-/// - frictional lag: 1.51 / 1.45 / 2.92 ms (1,034 / 1,007 / 2,509 steps;
-///   1,059 / 1,111 / 3,447 Newton iterations);
-/// - the LuGre FMU contact: 0.152 / 0.151 / 0.268 ms;
+/// - frictional lag: 1.44 / 1.55 / 2.99 ms (1,031 / 1,007 / 2,509 steps;
+///   1,042 / 1,111 / 3,447 Newton iterations);
+/// - the LuGre FMU contact: 0.150 / 0.138 / 0.255 ms;
 /// - the LuGre stick-slip example: neither BDF reaches radau5's 4.4e-5 of
 ///   the friction force's range at any rtol down to 1e-9 (their dense
-///   output at the force's steep turns), and at 1e-5 m in position alone
-///   bdf5 takes 1.65 ms at rtol 1e-7 (1,841 steps) against radau5's
-///   0.86 ms at rtol 1e-4 (504 steps).
+///   output at the force's steep turns).
 ///
-/// CVODE's iteration halves diffsol's cost on these networks, but a BDF of
-/// order at most 5 needs about twice radau5's steps. Its place is the
-/// larger networks, whose Newton matrix a band LU would factor (not yet
-/// done: bdf5 is dense).
+/// On chains (`chain_bdf5`, bench/compare's chains over 2 s at rtol 1e-6,
+/// both with a band LU after eliminating positions and bristle states),
+/// bdf5 / bdf: LuGre, 256 masses 60.9 / 72.2 ms, 1,024 masses 264 / 292 ms
+/// (1,645 / 2,234 and 1,465 / 2,020 Newton iterations, 5 to 12 % more
+/// steps); tanh-regularised Coulomb, 256 and 1,024 masses, level (19.5 /
+/// 20.1 and 73.9 / 72.0 ms, 615 / 1,016 and 575 / 817 iterations). CVODE's
+/// iteration saves a third of the evaluations; what is left of a step's
+/// cost was not profiled yet, so `auto` keeps bdf for large networks too.
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// Above this `ω_max t_end` (ω_max the fastest undamped mode of a

@@ -104,7 +104,13 @@ impl RosProblem for Engine<'_> {
         Engine::roots(self, t, y, g)
     }
     fn pattern(&self, m: usize) -> Option<Vec<(usize, usize)>> {
-        (m >= crate::engine::integrate::method::SPARSE_FROM).then(|| self.jacobian_pattern())
+        use crate::system::LinearAlgebra;
+        let sparse = match self.sys.solver.linear_algebra {
+            LinearAlgebra::Auto => m >= crate::engine::integrate::method::SPARSE_FROM,
+            LinearAlgebra::Dense => false,
+            LinearAlgebra::Sparse => true,
+        };
+        sparse.then(|| self.jacobian_pattern())
     }
     fn first_root(
         &self,
