@@ -168,8 +168,19 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
 impl<'x, P: RosProblem> Bdf5<'x, P> {
     /// Start at `t0` from `y0` with a first step `h0`, steps of at most
     /// `h_max`, relative tolerance `rtol` and absolute tolerances `atol`
-    /// (one per state).
-    pub(crate) fn new(p: &'x P, t0: f64, y0: &[f64], h0: f64, h_max: f64, rtol: f64, atol: Vec<f64>) -> Self {
+    /// (one per state); `pattern`: the Jacobian's entries for a sparse
+    /// Newton matrix ([`NewtonMatrix::new`]), `None` for a dense one.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        p: &'x P,
+        t0: f64,
+        y0: &[f64],
+        h0: f64,
+        h_max: f64,
+        rtol: f64,
+        atol: Vec<f64>,
+        pattern: Option<Vec<(usize, usize)>>,
+    ) -> Self {
         let n = y0.len();
         let m = p.read(n);
         let v = || vec![0.0; n];
@@ -202,7 +213,7 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             tmp: vec![0.0; (MAX_ORDER + 1) * n],
             u: v(),
             du: v(),
-            mat: NewtonMatrix::new(m, n, p.pattern(m)),
+            mat: NewtonMatrix::new(m, n, pattern),
             jac_age: usize::MAX,
             jac_new: false,
             c_lu: f64::NAN,

@@ -48,7 +48,7 @@ fn stiff_linear_system_follows_its_closed_form_in_about_one_iteration_a_step() {
     let p = stiff_linear();
     let mut prev = f64::INFINITY;
     for rtol in [1e-4, 1e-6, 1e-8] {
-        let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 2.0, rtol, vec![rtol; 2]);
+        let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 2.0, rtol, vec![rtol; 2], None);
         let worst = run(&mut b, 2.0, |t| stiff_linear_exact(t).to_vec(), false);
         let s = b.stats();
         let per_step = s.newton_iterations as f64 / (s.steps + s.rejected) as f64;
@@ -73,12 +73,12 @@ fn stiff_linear_system_follows_its_closed_form_in_about_one_iteration_a_step() {
 fn rotation_and_riccati_follow_their_closed_forms_on_the_dense_output_too() {
     for rtol in [1e-5, 1e-8] {
         let p = rotation();
-        let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 10.0, rtol, vec![rtol; 2]);
+        let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 10.0, rtol, vec![rtol; 2], None);
         let worst = run(&mut b, 10.0, |t| rotation_exact(t).to_vec(), true);
         println!("rotation rtol {rtol:e}: error {worst:.2e}, {} steps, order {}", b.stats().steps, b.order);
         assert!(worst < 30.0 * rtol, "rotation rtol {rtol:e}: error {worst:e}");
         let p = riccati();
-        let mut b = Bdf5::new(&p, 0.0, &[1.0], 1e-6, 5.0, rtol, vec![rtol]);
+        let mut b = Bdf5::new(&p, 0.0, &[1.0], 1e-6, 5.0, rtol, vec![rtol], None);
         let worst = run(&mut b, 5.0, |t| riccati_exact(t).to_vec(), true);
         println!("riccati rtol {rtol:e}: error {worst:.2e}, {} steps", b.stats().steps);
         assert!(worst < 30.0 * rtol, "riccati rtol {rtol:e}: error {worst:e}");
@@ -90,7 +90,7 @@ fn rotation_and_riccati_follow_their_closed_forms_on_the_dense_output_too() {
 #[test]
 fn a_smooth_problem_at_a_tight_tolerance_is_integrated_at_order_four_or_five() {
     let p = rotation();
-    let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 10.0, 1e-10, vec![1e-10; 2]);
+    let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 10.0, 1e-10, vec![1e-10; 2], None);
     b.set_stop_time(10.0).unwrap();
     let mut highest = 0;
     while b.step().unwrap() != Stop::AtStopTime {
@@ -111,7 +111,7 @@ fn robertson_at_40_matches_the_reference() {
     let p = robertson();
     for (rtol, tol) in [(1e-6, 2e-4), (1e-10, 2e-8)] {
         let atol = vec![rtol * 1e-4; 3];
-        let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0, 0.0], 1e-6, 40.0, rtol, atol);
+        let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0, 0.0], 1e-6, 40.0, rtol, atol, None);
         b.set_stop_time(40.0).unwrap();
         while b.step().unwrap() != Stop::AtStopTime {}
         let rel: Vec<f64> = b.y.iter().zip(reference).map(|(a, r)| ((a - r) / r).abs()).collect();
@@ -131,7 +131,7 @@ fn robertson_at_40_matches_the_reference() {
 #[test]
 fn after_moving_back_into_a_step_the_solution_goes_on_along_the_closed_form() {
     let p = rotation();
-    let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 10.0, 1e-8, vec![1e-8; 2]);
+    let mut b = Bdf5::new(&p, 0.0, &[1.0, 0.0], 1e-6, 10.0, 1e-8, vec![1e-8; 2], None);
     b.set_stop_time(10.0).unwrap();
     while b.t < 3.0 {
         b.step().unwrap();

@@ -291,7 +291,20 @@ impl Engine<'_> {
         } else if method == Method::Bdf5 {
             let h0 = (st.max_step.min(st.t_end) * 1e-3).max(1e-12);
             let h_max = st.max_step.min(st.t_end);
-            self.integrate(Bdf5::new(self, 0.0, &y0, h0, h_max, st.rtol, atol), &y0, ev0, hooks, start)
+            // its Newton matrix a band where diffsol's methods would be sparse
+            let band = match st.linear_algebra {
+                LinearAlgebra::Auto => self.q_off >= SPARSE_FROM,
+                LinearAlgebra::Dense => false,
+                LinearAlgebra::Sparse => true,
+            };
+            let pattern = band.then(|| self.jacobian_pattern());
+            self.integrate(
+                Bdf5::new(self, 0.0, &y0, h0, h_max, st.rtol, atol, pattern),
+                &y0,
+                ev0,
+                hooks,
+                start,
+            )
         } else if method == Method::Dop853 {
             let h_max = st.max_step.min(st.t_end);
             let atol = atol.into_iter().map(|a| a * DOP853_TOL_SCALE).collect();

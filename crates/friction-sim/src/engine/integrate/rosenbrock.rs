@@ -63,12 +63,6 @@ pub(crate) trait RosProblem {
     fn nroots(&self) -> usize;
     /// The root functions at `(t, y)`.
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]);
-    /// The pattern of the Jacobian's entries `(row, column)` among the `m`
-    /// read states, for a sparse Newton matrix (bdf5); `None`: dense.
-    fn pattern(&self, m: usize) -> Option<Vec<(usize, usize)>> {
-        let _ = m;
-        None
-    }
     /// The first root in the step from `t_prev` to `t` on `dense`.
     fn first_root(
         &self,
@@ -102,15 +96,6 @@ impl RosProblem for Engine<'_> {
     }
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) {
         Engine::roots(self, t, y, g)
-    }
-    fn pattern(&self, m: usize) -> Option<Vec<(usize, usize)>> {
-        use crate::system::LinearAlgebra;
-        let sparse = match self.sys.solver.linear_algebra {
-            LinearAlgebra::Auto => m >= crate::engine::integrate::method::SPARSE_FROM,
-            LinearAlgebra::Dense => false,
-            LinearAlgebra::Sparse => true,
-        };
-        sparse.then(|| self.jacobian_pattern())
     }
     fn first_root(
         &self,
