@@ -145,7 +145,8 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     ynew: Vec<f64>,
     f: Vec<f64>,
     res: Vec<f64>,
-    scale: Vec<f64>,
+    /// the reciprocal weights of the norms, `1 / (atol + rtol |y|)`
+    iscale: Vec<f64>,
     tmp: Vec<f64>,
     u: Vec<f64>,
     du: Vec<f64>,
@@ -209,7 +210,7 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             ynew: v(),
             f: v(),
             res: v(),
-            scale: v(),
+            iscale: v(),
             tmp: vec![0.0; (MAX_ORDER + 1) * n],
             u: v(),
             du: v(),
@@ -302,7 +303,7 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
 
     /// Weighted RMS of `v` over the first `k` states.
     fn norm(&self, v: &[f64], k: usize) -> f64 {
-        let s: f64 = v[..k].iter().zip(&self.scale[..k]).map(|(a, s)| (a / s) * (a / s)).sum();
+        let s: f64 = v[..k].iter().zip(&self.iscale[..k]).map(|(a, w)| (a * w) * (a * w)).sum();
         (s / k.max(1) as f64).sqrt()
     }
 
@@ -310,7 +311,7 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
     /// with `c = h / γ_q`: `Ok(iterations)` when converged, `Err(())` when
     /// not (diverging, too slow, or a non-finite evaluation).
     fn newton(&mut self, t_new: f64, c: f64) -> Result<usize, ()> {
-        let (n, m) = (self.n, self.m);
+        let m = self.m;
         let q = self.order;
         self.ynew.copy_from_slice(&self.ypred);
         self.corr.fill(0.0);
@@ -320,8 +321,8 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         for k in 0..NEWTON_MAXITER {
             self.p.rhs(t_new, &self.ynew, &mut self.f);
             self.stats.newton_iterations += 1;
-            for i in 0..n {
-                self.res[i] = c * self.f[i] - self.psi[i] - self.corr[i];
+            for (((r, &f), &ps), &co) in self.res.iter_mut().zip(&self.f).zip(&self.psi).zip(&self.corr) {
+                *r = c * f - ps - co;
             }
             if !self.res.iter().all(|x| x.is_finite()) {
                 return Err(());
@@ -336,9 +337,9 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             if k > 0 {
                 self.crate_ = (CRDOWN * self.crate_).max(del / delp);
             }
-            for i in 0..n {
-                self.ynew[i] += self.res[i];
-                self.corr[i] += self.res[i];
+            for ((y, co), &r) in self.ynew.iter_mut().zip(self.corr.iter_mut()).zip(&self.res) {
+                *y += r;
+                *co += r;
             }
             if del * self.crate_.min(1.0) <= test {
                 return Ok(k + 1);
@@ -401,13 +402,18 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
     fn complete(&mut self, t_new: f64, h: f64, err: f64, safety: f64) {
         let (n, q) = (self.n, self.order);
         // D[q+2] = corr - D[q+1]; D[q+1] = corr; D[i] += D[i+1] downwards
-        for i in 0..n {
-            self.d[(q + 2) * n + i] = self.corr[i] - self.d[(q + 1) * n + i];
-            self.d[(q + 1) * n + i] = self.corr[i];
+        {
+            let (low, high) = self.d.split_at_mut((q + 2) * n);
+            let (d1, d2) = (&mut low[(q + 1) * n..], &mut high[..n]);
+            for ((a, b), &co) in d1.iter_mut().zip(d2.iter_mut()).zip(&self.corr) {
+                *b = co - *a;
+                *a = co;
+            }
         }
         for k in (0..=q).rev() {
-            for i in 0..n {
-                self.d[k * n + i] += self.d[(k + 1) * n + i];
+            let (low, high) = self.d.split_at_mut((k + 1) * n);
+            for (a, &b) in low[k * n..].iter_mut().zip(&high[..n]) {
+                *a += b;
             }
         }
         self.dense[..(q + 1) * n].copy_from_slice(&self.d[..(q + 1) * n]);
@@ -423,9 +429,11 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         // the order of the next steps: the one allowing the longest step
         let norm_of = |s: &Self, row: usize, k: usize| {
             let e = error_const(k);
-            let v: f64 = (0..n)
-                .map(|i| {
-                    let x = e * s.d[row * n + i] / s.scale[i];
+            let v: f64 = s.d[row * n..(row + 1) * n]
+                .iter()
+                .zip(&s.iscale)
+                .map(|(&d, &w)| {
+                    let x = e * d * w;
                     x * x
                 })
                 .sum();
@@ -491,19 +499,24 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
             let t_new = if cut { self.tstop } else { self.t + h };
             let q = self.order;
             let alpha = (1.0 - KAPPA[q]) * self.gamma[q];
-            for i in 0..n {
-                let mut yp = 0.0;
-                let mut ps = 0.0;
-                for k in 0..=q {
-                    let dk = self.d[k * n + i];
-                    yp += dk;
-                    if k > 0 {
-                        ps += self.gamma[k] * dk;
-                    }
+            // row by row (the differences are rows of n): ypred = Σ D_k,
+            // psi = Σ_{k ≥ 1} γ_k D_k / α
+            self.ypred.copy_from_slice(&self.d[..n]);
+            self.psi.fill(0.0);
+            for k in 1..=q {
+                let g = self.gamma[k];
+                let dk = &self.d[k * n..(k + 1) * n];
+                for ((yp, ps), &x) in self.ypred.iter_mut().zip(self.psi.iter_mut()).zip(dk) {
+                    *yp += x;
+                    *ps += g * x;
                 }
-                self.ypred[i] = yp;
-                self.psi[i] = ps / alpha;
-                self.scale[i] = self.atol[i] + self.rtol * yp.abs();
+            }
+            let rtol = self.rtol;
+            for (((ps, w), &yp), &a) in
+                self.psi.iter_mut().zip(self.iscale.iter_mut()).zip(&self.ypred).zip(&self.atol)
+            {
+                *ps /= alpha;
+                *w = 1.0 / (a + rtol * yp.abs());
             }
             let c = h / alpha;
             if self.jac_age >= MSBJ {
@@ -533,13 +546,14 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
                     continue;
                 }
             };
-            for i in 0..n {
-                self.scale[i] = self.atol[i] + self.rtol * self.ynew[i].abs();
+            let rtol = self.rtol;
+            for ((w, &y), &a) in self.iscale.iter_mut().zip(&self.ynew).zip(&self.atol) {
+                *w = 1.0 / (a + rtol * y.abs());
             }
             let e = error_const(q);
             let mut err = 0.0;
-            for i in 0..n {
-                let x = e * self.corr[i] / self.scale[i];
+            for (&co, &w) in self.corr.iter().zip(&self.iscale) {
+                let x = e * co * w;
                 err += x * x;
             }
             let err = (err / n as f64).sqrt();

@@ -66,22 +66,25 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// no rule either. `benches/engine.rs` (`matched`, 2026-11-30, a shared
 /// machine) gives every method the loosest rtol at which its positions and
 /// forces are within radau5's own error of a tight reference, relative to
-/// each column's range. bdf5 / radau5 / bdf:
-/// - frictional lag: 1.44 / 1.55 / 2.99 ms (1,031 / 1,007 / 2,509 steps;
-///   1,042 / 1,111 / 3,447 Newton iterations);
-/// - the LuGre FMU contact: 0.150 / 0.138 / 0.255 ms;
+/// each column's range. bdf5 / radau5 / bdf, the range of two runs:
+/// - frictional lag: 1.44-1.74 / 1.49-1.55 / 2.70-2.99 ms (1,031 / 1,007 /
+///   2,509 steps; 1,042 / 1,111 / 3,447 Newton iterations);
+/// - the LuGre FMU contact: 0.150-0.168 / 0.138-0.145 / 0.255-0.262 ms;
 /// - the LuGre stick-slip example: neither BDF reaches radau5's 4.4e-5 of
 ///   the friction force's range at any rtol down to 1e-9 (their dense
 ///   output at the force's steep turns).
 ///
 /// On chains (`chain_bdf5`, bench/compare's chains over 2 s at rtol 1e-6,
 /// both with a band LU after eliminating positions and bristle states),
-/// bdf5 / bdf: LuGre, 256 masses 60.9 / 72.2 ms, 1,024 masses 264 / 292 ms
-/// (1,645 / 2,234 and 1,465 / 2,020 Newton iterations, 5 to 12 % more
-/// steps); tanh-regularised Coulomb, 256 and 1,024 masses, level (19.5 /
-/// 20.1 and 73.9 / 72.0 ms, 615 / 1,016 and 575 / 817 iterations). CVODE's
-/// iteration saves a third of the evaluations; what is left of a step's
-/// cost was not profiled yet, so `auto` keeps bdf for large networks too.
+/// bdf5 / bdf: LuGre, 256 masses 50.8 / 61.4 ms, 1,024 masses 180 / 217 ms
+/// (1,592 / 2,234 and 1,379 / 2,020 Newton iterations, 6 to 9 % more
+/// steps); tanh-regularised Coulomb 13.2 / 18.8 ms and 55.8 / 63.7 ms (615
+/// / 1,016 and 575 / 817 iterations). CVODE's iteration saves a third of
+/// the evaluations; by `perf` on the 1,024 LuGre chain the band solves
+/// (latency bound) take 21 %, bdf5's own vector work on the differences 19
+/// % and copies 5 %, so the time falls by a sixth, not a third. `auto` keeps
+/// bdf on large networks until bench/compare has measured bdf5 against
+/// CVODE.
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// Above this `ω_max t_end` (ω_max the fastest undamped mode of a
