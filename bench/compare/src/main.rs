@@ -19,8 +19,11 @@
 //! its closed form.
 //!
 //! ```text
-//! friction-bench [--rounds 3] [--quick] [--sizes 16,64,256,1024] [--budget 60] [--cases lugre,decay,chains]
+//! friction-bench [--rounds 3] [--quick] [--sizes 16,64,256,1024] [--budget 60] [--cases lugre,decay,chains] [--method auto]
 //! ```
+//! `--method M`: the engine's `[solver] method` for the LuGre and chain
+//! cases (`auto` by default, as the examples and a user leave it; `bdf5`,
+//! `radau5`, `rodas5p`, `bdf`: a method's own rows, named in `solver`).
 //! `--quick`: one round, the smallest chain only (a smoke test).
 //! `--budget S`: an engine chain run longer than S seconds is stopped
 //! (`max_wall`) and the larger sizes of that model are skipped.
@@ -29,7 +32,7 @@ use std::path::Path;
 
 use differential_equations::prelude::*;
 use friction_bench::{chain_text, examples};
-use friction_sim::{scenario, simulate_flat, FlatOutcome, System};
+use friction_sim::{scenario, simulate_flat, FlatOutcome, Method, System};
 use nalgebra::SVector;
 use serde_json::{json, Value};
 
@@ -190,9 +193,10 @@ fn only(mut sys: System, names: &[&str]) -> System {
     sys
 }
 
-fn case_lugre(rounds: usize, res: &mut Vec<Value>) {
+fn case_lugre(rounds: usize, method: Method, res: &mut Vec<Value>) {
     // x, v, z: the state Radau5 interpolates at every output time
-    let sys = only(load_example("lugre_stick_slip.toml"), &["x.m", "v.m", "z.c.0"]);
+    let mut sys = only(load_example("lugre_stick_slip.toml"), &["x.m", "v.m", "z.c.0"]);
+    sys.solver.method = method;
     let s = &sys.solver;
     let dt = s.output_dt.unwrap();
     let n = (s.t_end / dt).round() as usize;
@@ -336,6 +340,61 @@ fn case_decay(rounds: usize, res: &mut Vec<Value>) {
     ));
 }
 
+// ---------------------------------------------------------------- sweep
+
+/// The sweep of peers.py/compiled.py on the engine's Rust API alone
+/// (`friction_sim::sweep`, the core of `friction sweep` and of the Python
+/// package's `friction.sweep`): `examples/lugre_stick_slip.toml` over 1,000
+/// values of fc from 0.5 to 1.5, rows at 0 and 20 s only, at `rtol` (the
+/// absolute tolerances scaled alike) without a largest step; the wall clock
+/// of preparing and running every point on rayon's threads, and the CPU
+/// time. For profiles: the Python side adds its conversions.
+fn case_sweep(rounds: usize, method: Method, rtol: f64, res: &mut Vec<Value>) {
+    let path = examples().join("lugre_stick_slip.toml");
+    let text = std::fs::read_to_string(&path).expect("example");
+    let n = 1000;
+    let fcs: Vec<Vec<f64>> = (0..n).map(|i| vec![0.5 + i as f64 / (n - 1) as f64]).collect();
+    let s = 1.0 / 1e-6 * rtol;
+    let sets = [
+        ("solver.rtol", rtol),
+        ("solver.max_step", 20.0),
+        ("solver.output_dt", 20.0),
+        ("solver.atol.position", 1e-9 * s),
+        ("solver.atol.velocity", 1e-8 * s),
+        ("solver.atol.state", 1e-11 * s),
+    ];
+    let text = text.replace("method = \"auto\"", &format!("method = \"{}\"", method.name()));
+    let mut table =
+        scenario::Document::read(&text, "lugre_stick_slip.toml").expect("example").table().clone();
+    for (k, v) in sets {
+        friction_sim::sweep::apply(&mut table, k, v).expect("set");
+    }
+    let doc = scenario::Document::from_table(table, "lugre_stick_slip.toml");
+    let sweep = friction_sim::sweep::Sweep::from_document(
+        doc,
+        &examples(),
+        vec!["contact.c.fc".into()],
+        &["final.x.m".into(), "stats.steps".into()],
+    )
+    .expect("sweep");
+    let mut walls = Vec::new();
+    let mut cpus = Vec::new();
+    let mut last = Vec::new();
+    for _ in 0..rounds.max(3) {
+        let (w0, c0) = (std::time::Instant::now(), cpu_time());
+        let systems = sweep.prepare(&fcs).expect("points");
+        last = sweep.run_systems(&systems, &|| {});
+        walls.push(w0.elapsed().as_secs_f64());
+        cpus.push(cpu_time() - c0);
+    }
+    let steps: f64 = last.iter().map(|(v, _)| v[1]).sum();
+    res.push(json!({
+        "case": "sweep_lugre_fc_rust", "solver": format!("friction_sim::sweep ({})", method.name()),
+        "wall_s": median(walls), "cpu_s": median(cpus), "steps": steps, "rtol": rtol, "n": n,
+        "failures": last.iter().filter(|(_, e)| !e.is_empty()).count(),
+    }));
+}
+
 // ---------------------------------------------------------------- case 3
 
 /// The LuGre or tanh chain of [`chain_text`] for Radau5 (the reference of
@@ -388,7 +447,7 @@ fn chain_reference<const N: usize>(lugre: bool, grid: &[f64]) -> Vec<Vec<f64>> {
     sol.y.iter().map(|y| (0..N / per).map(|i| y[per * i]).collect()).collect()
 }
 
-fn case_chains(rounds: usize, sizes: &[usize], budget: f64, res: &mut Vec<Value>) {
+fn case_chains(rounds: usize, sizes: &[usize], budget: f64, method: Method, res: &mut Vec<Value>) {
     let t_end = 2.0;
     let grid: Vec<f64> = (0..=200).map(|k| k as f64 * 0.01).collect();
     for model in ["lugre", "coulomb_tanh", "coulomb"] {
@@ -399,9 +458,10 @@ fn case_chains(rounds: usize, sizes: &[usize], budget: f64, res: &mut Vec<Value>
                 res.push(json!({"case": case, "solver": "friction", "skipped": format!("a smaller chain took longer than {budget} s")}));
                 continue;
             }
-            let sys =
+            let mut sys =
                 scenario::parse(&chain_text(n, model, t_end, Some(budget)), "chain.toml", Path::new("."))
                     .unwrap_or_else(|e| panic!("{case}: {e}"));
+            sys.solver.method = method;
             let (cpu, out) = timed(rounds, || simulate_flat(&sys).expect("engine"));
             // error of every mass's x against Radau5 at rtol 1e-12, smallest chain only
             let error = match (model, n) {
@@ -441,6 +501,7 @@ fn main() {
     let mut sizes = vec![16, 64, 256, 1024];
     let mut budget = 60.0;
     let mut cases = vec!["lugre".to_string(), "decay".into(), "chains".into()];
+    let mut method = Method::Auto;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -460,6 +521,14 @@ fn main() {
                 cases = args[i + 1].split(',').map(String::from).collect();
                 i += 1;
             }
+            "--method" => {
+                let all = [Method::Auto, Method::Bdf, Method::Bdf5, Method::Radau5, Method::Rodas5p];
+                method = *all
+                    .iter()
+                    .find(|m| m.name() == args[i + 1])
+                    .unwrap_or_else(|| panic!("--method: one of auto, bdf, bdf5, radau5, rodas5p"));
+                i += 1;
+            }
             "--quick" => {
                 rounds = 1;
                 sizes = vec![16];
@@ -471,10 +540,11 @@ fn main() {
     let mut res = Vec::new();
     for case in &cases {
         match case.as_str() {
-            "lugre" => case_lugre(rounds, &mut res),
+            "lugre" => case_lugre(rounds, method, &mut res),
             "decay" => case_decay(rounds, &mut res),
-            "chains" => case_chains(rounds, &sizes, budget, &mut res),
-            other => panic!("unknown case {other} (lugre, decay, chains)"),
+            "chains" => case_chains(rounds, &sizes, budget, method, &mut res),
+            "sweep" => case_sweep(rounds, method, 3e-6, &mut res),
+            other => panic!("unknown case {other} (lugre, decay, chains, sweep)"),
         }
     }
     let doc = json!({"side": "rust", "rounds": rounds, "results": res});

@@ -52,7 +52,8 @@ fn flat_rows_are_the_rows_of_simulate() {
 /// (`Stepper::dense_rows`), the rows kept as vectors one by one through the
 /// step's dense output: every example, with its columns cut to the bodies'
 /// positions and velocities and the contacts' states, gives the same rows
-/// to the bit both ways (Radau5, DOP853 and diffsol's methods among them).
+/// to the bit both ways (Radau5, DOP853, bdf5 and diffsol's methods among
+/// them: the examples `auto` sends to bdf5 run once more with diffsol's bdf).
 #[test]
 fn rows_of_states_written_at_once_are_the_rows_interpolated_one_by_one() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
@@ -64,33 +65,40 @@ fn rows_of_states_written_at_once_are_the_rows_interpolated_one_by_one() {
             continue;
         }
         let name = path.display().to_string();
-        let mut sys = scenario::load(&path).unwrap();
-        sys.solver.states = friction_sim::StateColumns::All;
-        let bodies: Vec<String> = sys.bodies.iter().map(|b| b.name.clone()).collect();
-        let all = simulate_flat(&sys).unwrap().columns;
-        let states: Vec<String> = all
-            .into_iter()
-            .filter(|c| {
-                c.starts_with("z.")
-                    || ["x.", "v."]
-                        .iter()
-                        .any(|p| c.strip_prefix(p).is_some_and(|b| bodies.iter().any(|n| n == b)))
-            })
-            .collect();
-        sys.solver.columns = Some(states);
-        let out = simulate(&sys).unwrap();
-        let flat = simulate_flat(&sys).unwrap();
-        assert!(out.rows.len() > 10, "{name}: {} rows", out.rows.len());
-        assert_eq!(flat.n_rows(), out.rows.len(), "{name}");
-        for (k, (a, b)) in flat.rows().zip(&out.rows).enumerate() {
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(a), bits(b), "{name}: row {k}");
+        let sys = scenario::load(&path).unwrap();
+        let diffsol = (simulate_flat(&sys).unwrap().stats.method == "bdf5").then(|| {
+            let mut s = sys.clone();
+            s.solver.method = scenario::Method::Bdf;
+            s
+        });
+        for mut sys in std::iter::once(sys).chain(diffsol) {
+            sys.solver.states = friction_sim::StateColumns::All;
+            let bodies: Vec<String> = sys.bodies.iter().map(|b| b.name.clone()).collect();
+            let all = simulate_flat(&sys).unwrap().columns;
+            let states: Vec<String> = all
+                .into_iter()
+                .filter(|c| {
+                    c.starts_with("z.")
+                        || ["x.", "v."]
+                            .iter()
+                            .any(|p| c.strip_prefix(p).is_some_and(|b| bodies.iter().any(|n| n == b)))
+                })
+                .collect();
+            sys.solver.columns = Some(states);
+            let out = simulate(&sys).unwrap();
+            let flat = simulate_flat(&sys).unwrap();
+            assert!(out.rows.len() > 10, "{name}: {} rows", out.rows.len());
+            assert_eq!(flat.n_rows(), out.rows.len(), "{name}");
+            for (k, (a, b)) in flat.rows().zip(&out.rows).enumerate() {
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(a), bits(b), "{name}: row {k}");
+            }
+            methods.insert(out.stats.method.clone());
+            checked += 1;
         }
-        methods.insert(out.stats.method.clone());
-        checked += 1;
     }
     assert!(checked >= 15, "{checked} examples");
-    for m in ["radau5", "dop853", "bdf", "tsit45"] {
+    for m in ["radau5", "dop853", "bdf5", "bdf", "tsit45"] {
         assert!(methods.contains(m), "no example integrated by {m}: {methods:?}");
     }
 }

@@ -59,11 +59,12 @@
 //! [solver]
 //! t_end = 1.0
 //! output_dt = 1e-4      # or output = "steps"
-//! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45 | radau5 | dop853 (auto: when
-//!                       # no contact is stiff dop853, or tsit45 if a contact's hysteresis turns
-//!                       # at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5 for a stiff
-//!                       # network of at most 3 states (one body, or driven contacts) without
-//!                       # stick, stop or reversal events; bdf otherwise. On the LuGre stick-slip
+//! method = "auto"       # auto | bdf | tr_bdf2 | esdirk34 | tsit45 | radau5 | dop853 | rodas5p |
+//!                       # bdf5 (auto: when no contact is stiff dop853, or tsit45 if a contact's
+//!                       # hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS); radau5
+//!                       # for a stiff network of at most 3 states (one body, or driven contacts)
+//!                       # without stick, stop or reversal events; bdf5 for a larger one without
+//!                       # them (bdf with a [[structure]]); bdf otherwise. On the LuGre stick-slip
 //!                       # example radau5 takes 0.75 ms at an error of 2e-7 m, bdf 1.2 ms at
 //!                       # 4e-5 m, tr_bdf2 1.7, esdirk34 2.0, tsit45 25x the steps; on the
 //!                       # Coulomb free decay (rtol 1e-9) dop853 59 steps (it controls its error

@@ -328,7 +328,9 @@ pub enum Method {
     /// hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS);
     /// `radau5` for a stiff network of at most 3 states besides the energy
     /// quadratures (one body, or driven contacts) without stick, stop or
-    /// reversal events; else `bdf`.
+    /// reversal events; `bdf5` for a larger one without such events (but
+    /// `bdf` with a `[[structure]]` or a Jacobian too wide for a band);
+    /// else `bdf`.
     Auto,
     /// Variable-order BDF (diffsol).
     Bdf,

@@ -53,6 +53,27 @@ pub(crate) struct Banded {
     du: Vec<f64>,
 }
 
+/// The pattern of `I - c J` (its entries in CSC order) and its band LU.
+type Banding = (FaerSparseMat<f64>, Vec<(usize, usize)>, Lu);
+
+/// The pattern of `I - c J` on the `m` read states (the diagonal added), its
+/// entries in CSC order, and its band LU; `None` when too wide.
+fn banded(m: usize, pattern: Vec<(usize, usize)>) -> Option<Banding> {
+    let mut set: BTreeSet<(usize, usize)> = pattern.into_iter().filter(|&(i, j)| i < m && j < m).collect();
+    set.extend((0..m).map(|i| (i, i)));
+    // CSC order: by column, then row
+    let mut idx: Vec<(usize, usize)> = set.into_iter().collect();
+    idx.sort_unstable_by_key(|&(i, j)| (j, i));
+    let zeros = vec![0.0; idx.len()];
+    let a = FaerSparseMat::try_from_triplets(m, m, idx.clone(), zeros, FaerContext::default()).ok()?;
+    let band = match (Reduced::new(&a), Band::new(&a)) {
+        (Some(r), _) => Lu::Reduced(Box::new(r)),
+        (None, Some(b)) => Lu::Band(Box::new(b)),
+        (None, None) => return None,
+    };
+    Some((a, idx, band))
+}
+
 impl NewtonMatrix {
     /// The matrix of `m` read states of `n`: banded on `pattern` (entries
     /// `(row, column)` of `J`, any order) when given and narrow enough,
@@ -60,22 +81,7 @@ impl NewtonMatrix {
     pub(crate) fn new(m: usize, n: usize, pattern: Option<Vec<(usize, usize)>>) -> Self {
         let dense =
             || NewtonMatrix::Dense { m, jac: vec![0.0; m * m], lu: vec![0.0; m * m], piv: vec![0; m] };
-        let Some(pattern) = pattern else { return dense() };
-        let mut set: BTreeSet<(usize, usize)> =
-            pattern.into_iter().filter(|&(i, j)| i < m && j < m).collect();
-        set.extend((0..m).map(|i| (i, i)));
-        // CSC order: by column, then row
-        let mut idx: Vec<(usize, usize)> = set.into_iter().collect();
-        idx.sort_unstable_by_key(|&(i, j)| (j, i));
-        let zeros = vec![0.0; idx.len()];
-        let Ok(a) = FaerSparseMat::try_from_triplets(m, m, idx.clone(), zeros, FaerContext::default()) else {
-            return dense();
-        };
-        let band = match (Reduced::new(&a), Band::new(&a)) {
-            (Some(r), _) => Lu::Reduced(Box::new(r)),
-            (None, Some(b)) => Lu::Band(Box::new(b)),
-            (None, None) => return dense(),
-        };
+        let Some((a, idx, band)) = pattern.and_then(|p| banded(m, p)) else { return dense() };
         let inner = &a.inner()[0];
         let (cp, ri) = (inner.symbolic().col_ptr().to_vec(), inner.symbolic().row_idx().to_vec());
         let diag = (0..m).flat_map(|j| ri[cp[j]..cp[j + 1]].iter().map(move |&i| i == j)).collect();
@@ -97,6 +103,13 @@ impl NewtonMatrix {
             u: vec![0.0; n],
             du: vec![0.0; n],
         }))
+    }
+
+    /// Whether the `m` read states of `pattern` (as for [`NewtonMatrix::new`])
+    /// take the band form: a matrix too wide for it stays dense, `m²`
+    /// numbers and a dense factorisation.
+    pub(crate) fn fits_band(m: usize, pattern: Vec<(usize, usize)>) -> bool {
+        banded(m, pattern).is_some()
     }
 
     /// Whether the band form is used.

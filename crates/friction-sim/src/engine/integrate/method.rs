@@ -9,6 +9,7 @@ use std::time::Instant;
 use diffsol::{FaerSparseMat, NalgebraLU, NalgebraMat, OdeBuilder};
 
 use crate::engine::integrate::bdf5::Bdf5;
+use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
 use crate::engine::integrate::cosim::Coupling;
 use crate::engine::integrate::dop853::Dop853;
 use crate::engine::integrate::equations::EngineEquations;
@@ -82,9 +83,25 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// / 1,016 and 575 / 817 iterations). CVODE's iteration saves a third of
 /// the evaluations; by `perf` on the 1,024 LuGre chain the band solves
 /// (latency bound) take 21 %, bdf5's own vector work on the differences 19
-/// % and copies 5 %, so the time falls by a sixth, not a third. `auto` keeps
-/// bdf on large networks until bench/compare has measured bdf5 against
-/// CVODE.
+/// % and copies 5 %, so the time falls by a sixth, not a third.
+///
+/// So `auto` picks bdf5 for stiff networks above this size without events
+/// of stick, stops or reversals, except those with a `[[structure]]`
+/// (diffsol's sparse Newton matrix keeps a consistent mass in force form;
+/// bdf5 was not measured there) and those whose Jacobian is too wide for
+/// its band (a hub joined to many bodies: diffsol's sparse LU keeps the
+/// pattern where bdf5's matrix would be dense). bench/compare's
+/// `friction-bench --cases chains --method bdf5 | auto` (2026-11-30, 2 s,
+/// rtol 1e-6, a shared machine), bdf5 / bdf: LuGre chains of 256 and 1,024
+/// masses 47.1 / 63.3 and 172 / 229 ms, tanh chains 11.7 / 16.8 and 43.9 /
+/// 56.6 ms. With events bdf stays: bdf5 restarts at order 1 after each,
+/// and on the GMS loops of `tests/turning_points.rs` (a turning point of
+/// an element per event) its dissipation per cycle at the default
+/// tolerances was 1.2e-4 off its converged value where bdf's was 4.1e-5
+/// (gross sliding; 1.8e-3 against 4.5e-5 at rtol 1e-4), though faster on the
+/// two examples `auto` sends to bdf (release CLI, best wall time of three,
+/// bdf5 / bdf: `breakaway_rate.toml` 182 / 221 ms, 3,202 / 4,499 steps;
+/// `presliding_inner_loop.toml` 40.6 / 56.1 ms, 1,753 / 3,247 steps).
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// Above this `ω_max t_end` (ω_max the fastest undamped mode of a
@@ -181,6 +198,20 @@ impl Engine<'_> {
         }
     }
 
+    /// Whether bdf5's Newton matrix suits this network under
+    /// `linear_algebra`: dense below [`SPARSE_FROM`] states (or when asked),
+    /// else a band (a chain, a tree: after reverse Cuthill-McKee a few
+    /// diagonals). A pattern too wide for the band (a hub joined to many
+    /// bodies) would leave it a dense matrix of `m²` numbers, where diffsol's
+    /// sparse LU keeps the pattern.
+    fn bdf5_matrix_fits(&self, la: LinearAlgebra) -> bool {
+        match la {
+            LinearAlgebra::Dense => true,
+            LinearAlgebra::Auto if self.q_off < SPARSE_FROM => true,
+            _ => NewtonMatrix::fits_band(self.q_off, self.jacobian_pattern()),
+        }
+    }
+
     /// Run the simulation to the end (or to a failure, with a partial result).
     pub fn run(&self) -> Result<Outcome, SimError> {
         self.run_with(None, None)
@@ -242,16 +273,26 @@ impl Engine<'_> {
                     Method::Esdirk34
                 } else if !self.network_is_stiff() {
                     self.explicit_method()
-                } else if self.q_off <= RADAU_UP_TO
-                    && self.root_rev.is_empty()
-                    && !self.stuckable.iter().any(|&s| s)
-                    && sys.stops.is_empty()
-                {
-                    // one body or a driven contact, smooth, without events
-                    // of stick, stops or reversals (see `RADAU_UP_TO`)
-                    Method::Radau5
                 } else {
-                    Method::Bdf
+                    let smooth = self.root_rev.is_empty()
+                        && !self.stuckable.iter().any(|&s| s)
+                        && sys.stops.is_empty();
+                    if smooth && self.q_off <= RADAU_UP_TO {
+                        // one body or a driven contact, smooth, without
+                        // events of stick, stops or reversals (see
+                        // `RADAU_UP_TO`)
+                        Method::Radau5
+                    } else if smooth && self.blocks.is_empty() && self.bdf5_matrix_fits(st.linear_algebra) {
+                        // larger and smooth: the BDF with CVODE's Newton
+                        // strategy (see `RADAU_UP_TO`)
+                        Method::Bdf5
+                    } else {
+                        // with events; a `[[structure]]` (diffsol's sparse
+                        // Newton matrix keeps a consistent mass in force
+                        // form: `network/scaled_rows.rs`); or a pattern too
+                        // wide for bdf5's band: diffsol's BDF
+                        Method::Bdf
+                    }
                 }
             }
             m => m,
