@@ -8,6 +8,8 @@
 //! motion into normal motion) stuck, slipping and lifting off against the
 //! engine: its motions, its stuck modes and its Floquet exponents.
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "support/decay.rs"]
 mod decay;
 #[path = "support/gaps.rs"]
@@ -15,10 +17,11 @@ mod gaps;
 
 use std::f64::consts::PI;
 
+use common::{parse, synth};
 use friction_hb::frf::solve_at;
 use friction_hb::structure::Structure;
 use friction_sim::{scenario, simulate};
-use gaps::{coupled_at, parse, synth};
+use gaps::coupled_at;
 
 /// 1 kg on 1e4 N/m and 10 N s/m, held by a preload of 50 N on a floor of
 /// 4e4 N/m (at rest 1 mm in), forced by 70 N at 8 Hz: it leaves the floor

@@ -5,14 +5,17 @@
 //! its end (with the samples per period raised where it stopped before)
 //! and its points there against the engine started on them.
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "support/gaps.rs"]
 mod gaps;
 
 use std::f64::consts::PI;
 
+use common::{parse, synth};
 use friction_hb::frf::{frf, Frf, FrfOptions, FrfPoint};
 use friction_sim::simulate;
-use gaps::{coupled_at, parse, synth};
+use gaps::coupled_at;
 
 /// The largest |engine - HB| over the last of `periods` periods at `f` Hz of
 /// each column `cols[k]` (coordinate k of the coefficients `c`, 2H + 1 each),

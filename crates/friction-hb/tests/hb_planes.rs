@@ -7,32 +7,19 @@
 //! the Floquet exponents of such joints against the rate at which the
 //! engine's motions converge.
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "support/decay.rs"]
 mod decay;
 
 use std::f64::consts::PI;
 
+use common::{parse, synth};
 use friction_hb::floquet::Monodromy;
 use friction_hb::frf::solve_at;
 use friction_hb::problem::Problem;
 use friction_hb::structure::Structure;
-use friction_sim::{scenario, simulate, System};
-
-fn parse(text: &str) -> System {
-    scenario::parse(text, "hb_planes.toml", std::path::Path::new(".")).unwrap()
-}
-
-/// x(t) and v(t) of coefficients `c` (2H + 1: mean, then cos and sin of each harmonic).
-fn synth(c: &[f64], w: f64, t: f64) -> (f64, f64) {
-    let h = (c.len() - 1) / 2;
-    let (mut x, mut v) = (c[0], 0.0);
-    for k in 1..=h {
-        let (a, b, kw) = (c[2 * k - 1], c[2 * k], k as f64 * w);
-        x += a * (kw * t).cos() + b * (kw * t).sin();
-        v += kw * (b * (kw * t).cos() - a * (kw * t).sin());
-    }
-    (x, v)
-}
+use friction_sim::simulate;
 
 /// examples/spatial_joint.toml with a spring skewed in the x-y plane (so
 /// that a force along x alone makes the slip turn in the plane), forced

@@ -1,25 +1,5 @@
-//! Scenarios and helpers shared by the tests of harmonic balance with gaps
+//! The scenario shared by the tests of harmonic balance with gaps
 //! (`hb_gaps.rs`, `hb_grazing.rs`).
-
-use friction_sim::{scenario, System};
-
-/// The scenario of `text`.
-pub fn parse(text: &str) -> System {
-    scenario::parse(text, "hb_gaps.toml", std::path::Path::new(".")).unwrap()
-}
-
-/// x(t) of coefficients `c` (2H + 1: mean, then cos and sin of each harmonic).
-pub fn synth(c: &[f64], w: f64, t: f64) -> (f64, f64) {
-    let h = (c.len() - 1) / 2;
-    let mut x = c[0];
-    let mut v = 0.0;
-    for k in 1..=h {
-        let (a, b, kw) = (c[2 * k - 1], c[2 * k], k as f64 * w);
-        x += a * (kw * t).cos() + b * (kw * t).sin();
-        v += kw * (b * (kw * t).cos() - a * (kw * t).sin());
-    }
-    (x, v)
-}
 
 /// The coupled joint of examples/coupled_joint.toml forced by `amp` N at
 /// `f` Hz, started at `x0`, `v0`, run for `periods` periods with
