@@ -19,8 +19,10 @@
 //! its closed form.
 //!
 //! ```text
-//! friction-bench [--rounds 3] [--quick] [--sizes 16,64,256,1024] [--budget 60] [--cases lugre,decay,chains] [--method auto]
+//! friction-bench [--rounds 3] [--quick] [--sizes 16,64,256,1024] [--budget 60] [--cases lugre,decay,chains,sweep] [--models lugre,coulomb_tanh,coulomb] [--method auto]
 //! ```
+//! `--models lugre,coulomb_tanh,coulomb`: the chains' contacts (all three
+//! by default).
 //! `--method M`: the engine's `[solver] method` for the LuGre and chain
 //! cases (`auto` by default, as the examples and a user leave it; `bdf5`,
 //! `radau5`, `rodas5p`, `bdf`: a method's own rows, named in `solver`).
@@ -447,10 +449,17 @@ fn chain_reference<const N: usize>(lugre: bool, grid: &[f64]) -> Vec<Vec<f64>> {
     sol.y.iter().map(|y| (0..N / per).map(|i| y[per * i]).collect()).collect()
 }
 
-fn case_chains(rounds: usize, sizes: &[usize], budget: f64, method: Method, res: &mut Vec<Value>) {
+fn case_chains(
+    rounds: usize,
+    sizes: &[usize],
+    budget: f64,
+    method: Method,
+    models: &[String],
+    res: &mut Vec<Value>,
+) {
     let t_end = 2.0;
     let grid: Vec<f64> = (0..=200).map(|k| k as f64 * 0.01).collect();
-    for model in ["lugre", "coulomb_tanh", "coulomb"] {
+    for model in ["lugre", "coulomb_tanh", "coulomb"].into_iter().filter(|m| models.iter().any(|x| x == m)) {
         let mut skip = false;
         for &n in sizes {
             let case = format!("chain_{model}_{n}");
@@ -502,6 +511,7 @@ fn main() {
     let mut budget = 60.0;
     let mut cases = vec!["lugre".to_string(), "decay".into(), "chains".into()];
     let mut method = Method::Auto;
+    let mut models = vec!["lugre".to_string(), "coulomb_tanh".into(), "coulomb".into()];
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -519,6 +529,10 @@ fn main() {
             }
             "--cases" => {
                 cases = args[i + 1].split(',').map(String::from).collect();
+                i += 1;
+            }
+            "--models" => {
+                models = args[i + 1].split(',').map(String::from).collect();
                 i += 1;
             }
             "--method" => {
@@ -542,7 +556,7 @@ fn main() {
         match case.as_str() {
             "lugre" => case_lugre(rounds, method, &mut res),
             "decay" => case_decay(rounds, &mut res),
-            "chains" => case_chains(rounds, &sizes, budget, method, &mut res),
+            "chains" => case_chains(rounds, &sizes, budget, method, &models, &mut res),
             "sweep" => case_sweep(rounds, method, 3e-6, &mut res),
             other => panic!("unknown case {other} (lugre, decay, chains, sweep)"),
         }
