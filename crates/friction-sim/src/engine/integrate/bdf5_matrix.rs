@@ -66,10 +66,10 @@ fn banded(m: usize, pattern: Vec<(usize, usize)>) -> Option<Banding> {
     idx.sort_unstable_by_key(|&(i, j)| (j, i));
     let zeros = vec![0.0; idx.len()];
     let a = FaerSparseMat::try_from_triplets(m, m, idx.clone(), zeros, FaerContext::default()).ok()?;
-    let band = match (Reduced::new(&a), Band::new(&a)) {
-        (Some(r), _) => Lu::Reduced(Box::new(r)),
-        (None, Some(b)) => Lu::Band(Box::new(b)),
-        (None, None) => return None,
+    // the band of the whole pattern only where nothing can be eliminated
+    let band = match Reduced::new(&a) {
+        Some(r) => Lu::Reduced(Box::new(r)),
+        None => Lu::Band(Box::new(Band::new(&a)?)),
     };
     Some((a, idx, band))
 }
