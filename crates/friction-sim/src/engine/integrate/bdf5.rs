@@ -43,10 +43,10 @@
 //! ([`crate::engine::integrate::bdf5_matrix`]).
 
 use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
+use crate::engine::integrate::dense_output::{self, DenseOutput};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock::RosProblem;
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
-use crate::engine::network::Engine;
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 
 /// The highest order.
 const MAX_ORDER: usize = 5;
@@ -228,30 +228,6 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         b
     }
 
-    /// After a new state at `t`: order 1, the differences from its
-    /// derivative (just after `t`: a prescribed velocity may jump at a
-    /// breakpoint), its roots; no history, a Jacobian due.
-    fn reset(&mut self, t: f64) {
-        let n = self.n;
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        self.order = 1;
-        self.n_equal = 0;
-        self.h = self.h.min(self.h_max);
-        let t_after = t + T_AFTER * (1.0 + t.abs());
-        self.p.rhs(t_after, &self.y, &mut self.f);
-        self.d.fill(0.0);
-        self.d[..n].copy_from_slice(&self.y);
-        for i in 0..n {
-            self.d[n + i] = self.h * self.f[i];
-        }
-        self.p.roots(t, &self.y, &mut self.roots.g0);
-        self.jac_age = usize::MAX;
-        self.c_lu = f64::NAN;
-        self.crate_ = 1.0;
-    }
-
     /// The differences of a step `factor` times the current one (order
     /// unchanged): `D[0..=q] ← (R U)ᵀ D[0..=q]`.
     fn rescale(&mut self, factor: f64) {
@@ -352,42 +328,6 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         Err(())
     }
 
-    /// The dense output's point `tq`: the cumulative products of
-    /// `(tq - (t - j h)) / ((j + 1) h)`.
-    fn dense_point(&self, tq: f64) -> [f64; MAX_ORDER] {
-        let mut p = [0.0; MAX_ORDER];
-        let mut acc = 1.0;
-        for (j, pj) in p.iter_mut().enumerate().take(self.dense_order) {
-            let jf = j as f64;
-            acc *= (tq - (self.t - jf * self.h_prev)) / ((jf + 1.0) * self.h_prev);
-            *pj = acc;
-        }
-        p
-    }
-
-    /// One state's dense output at the point `p`.
-    #[inline(always)]
-    fn dense_value(&self, p: &[f64; MAX_ORDER], i: usize) -> f64 {
-        let n = self.n;
-        let mut v = self.dense[i];
-        for (j, &pj) in p.iter().enumerate().take(self.dense_order) {
-            v += self.dense[(j + 1) * n + i] * pj;
-        }
-        v
-    }
-
-    /// The dense output at `tq` (within the last step) into `out`.
-    fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        let p = self.dense_point(tq);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.dense_value(&p, i);
-        }
-    }
-
     /// The first root of the events in the last step.
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
@@ -462,20 +402,80 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
     }
 }
 
-impl<P: RosProblem> Stepper for Bdf5<'_, P> {
-    fn t(&self) -> f64 {
-        self.t
+impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
+    /// the cumulative products of `(tq - (t - j h)) / ((j + 1) h)`
+    type Point = [f64; MAX_ORDER];
+    type Coeffs<'a>
+        = &'a Self
+    where
+        Self: 'a;
+
+    fn last_step(&self) -> (f64, f64, f64) {
+        (self.t_prev, self.h_prev, self.t)
     }
-    fn y(&self) -> &[f64] {
+    fn end_state(&self) -> &[f64] {
         &self.y
     }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
+    /// The dense output's point `tq`: the cumulative products of
+    /// `(tq - (t - j h)) / ((j + 1) h)`.
+    fn point(&self, tq: f64) -> [f64; MAX_ORDER] {
+        let mut p = [0.0; MAX_ORDER];
+        let mut acc = 1.0;
+        for (j, pj) in p.iter_mut().enumerate().take(self.dense_order) {
+            let jf = j as f64;
+            acc *= (tq - (self.t - jf * self.h_prev)) / ((jf + 1.0) * self.h_prev);
+            *pj = acc;
         }
-        self.tstop = t;
-        Ok(())
+        p
     }
+    fn coeffs(&self, _upto: usize) -> &Self {
+        self
+    }
+    /// The interpolating polynomial of the step's differences.
+    #[inline(always)]
+    fn value(b: &&Self, p: &[f64; MAX_ORDER], i: usize) -> f64 {
+        let n = b.n;
+        let mut v = b.dense[i];
+        for (j, &pj) in p.iter().enumerate().take(b.dense_order) {
+            v += b.dense[(j + 1) * n + i] * pj;
+        }
+        v
+    }
+    fn stop_time(&mut self) -> &mut f64 {
+        &mut self.tstop
+    }
+    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
+        (&mut self.y, &mut self.ymid)
+    }
+    /// After a new state at `t`: order 1, the differences from its
+    /// derivative (just after `t`: a prescribed velocity may jump at a
+    /// breakpoint), its roots; no history, a Jacobian due.
+    fn reset(&mut self, t: f64) {
+        let n = self.n;
+        self.t = t;
+        self.t_prev = t;
+        self.h_prev = 0.0;
+        self.order = 1;
+        self.n_equal = 0;
+        self.h = self.h.min(self.h_max);
+        let t_after = t + T_AFTER * (1.0 + t.abs());
+        self.p.rhs(t_after, &self.y, &mut self.f);
+        self.d.fill(0.0);
+        self.d[..n].copy_from_slice(&self.y);
+        for i in 0..n {
+            self.d[n + i] = self.h * self.f[i];
+        }
+        self.p.roots(t, &self.y, &mut self.roots.g0);
+        self.jac_age = usize::MAX;
+        self.c_lu = f64::NAN;
+        self.crate_ = 1.0;
+    }
+}
+
+impl<P: RosProblem> dense_output::OwnMethod for Bdf5<'_, P> {
+    // output rows two at a time (a step holds a few)
+    const ROWS_AT_ONCE: usize = 2;
+    const STATES_ONLY: bool = true;
 
     fn step(&mut self) -> Result<Stop, String> {
         let n = self.n;
@@ -578,49 +578,6 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense_at(t, y);
-        Ok(())
-    }
-
-    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
-        self.interpolate(t, &mut y[..m.min(self.n)])
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            return false;
-        }
-        write_rows::<2, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_point(tq),
-            |p, i| self.dense_value(p, i),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {

@@ -8,6 +8,7 @@ use super::*;
 use crate::engine::integrate::rosenbrock::tests::{
     riccati, riccati_exact, robertson, rotation, rotation_exact, stiff_linear, stiff_linear_exact,
 };
+use crate::engine::integrate::stepper::Stepper;
 
 /// Steps to `t_end`; the largest error at the steps' ends against `exact`
 /// and, with `dense`, at the quarter, half and three-quarter points of

@@ -34,11 +34,12 @@
 //! for the motion's), and the solution and both error estimates in one
 //! pass: 0.121 -> 0.106 ms, the same rows and energies bit for bit.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 
+use crate::engine::integrate::dense_output::{self, DenseOutput};
 use crate::engine::integrate::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use crate::engine::integrate::root_search::RootSearch;
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::network::Engine;
 
 /// Step-control parameters: dop853.f's defaults.
@@ -54,7 +55,7 @@ const H_MIN: f64 = 1e-13;
 const T_AFTER: f64 = 1e-13;
 
 /// The dense output of the last step, computed on demand.
-struct Dense {
+pub(crate) struct Dense {
     /// `cont[8 * i + j]`: coefficient j of state i
     cont: Vec<f64>,
     /// the three extra stages, `k[s * n + i]`
@@ -117,7 +118,7 @@ fn weigh(row: &[(usize, f64)], k: &[f64], n: usize, i: usize) -> f64 {
 }
 
 /// One state's dense output: its eight coefficients `c` by the weights `b`
-/// of [`Dop853::dense_weights`].
+/// of [`DenseOutput::point`].
 #[inline(always)]
 fn dense_value(b: &[f64; 8], c: &[f64]) -> f64 {
     let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
@@ -177,18 +178,6 @@ impl<'x, 'e> Dop853<'x, 'e> {
             ymid: vec![0.0; n],
             stats: MethodStats::default(),
         }
-    }
-
-    /// A new state at `t`: no history; its derivative and roots are
-    /// evaluated when the next step starts (after the loop has set the
-    /// modes).
-    fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        self.fresh = true;
-        self.reject = false;
-        self.dense_ready.set(0);
     }
 
     /// Stage 0 (f just after `t`) and the roots at the step's start.
@@ -326,34 +315,6 @@ impl<'x, 'e> Dop853<'x, 'e> {
         }
     }
 
-    /// The weights of the coefficients at `tq`: dop853.f's CONTD8, y = c0 +
-    /// s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5 + s1 (c6 + s c7)))))),
-    /// expanded into its eight products of powers of s and s1 = 1 - s: one
-    /// dot product per state ([`dense_value`]) instead of a chain of eight
-    /// dependent multiply-adds.
-    fn dense_weights(&self, tq: f64) -> [f64; 8] {
-        let s = (tq - self.t_prev) / self.h_prev;
-        let s1 = 1.0 - s;
-        let ss1 = s * s1;
-        let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
-        [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6]
-    }
-
-    /// The dense output at `tq` (within the last step) into `out` (as many
-    /// states as it holds).
-    fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        self.ensure_dense(out.len());
-        let d = self.dense.borrow();
-        let b = self.dense_weights(tq);
-        for (o, c) in out.iter_mut().zip(d.cont.chunks_exact(8)) {
-            *o = dense_value(&b, c);
-        }
-    }
-
     /// The first root of the events in the last step (see [`RootSearch`]).
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
@@ -363,20 +324,69 @@ impl<'x, 'e> Dop853<'x, 'e> {
     }
 }
 
-impl Stepper for Dop853<'_, '_> {
-    fn t(&self) -> f64 {
-        self.t
+impl DenseOutput for Dop853<'_, '_> {
+    /// the weights of the eight coefficients
+    type Point = [f64; 8];
+    type Coeffs<'a>
+        = Ref<'a, Dense>
+    where
+        Self: 'a;
+
+    fn last_step(&self) -> (f64, f64, f64) {
+        (self.t_prev, self.h_prev, self.t)
     }
-    fn y(&self) -> &[f64] {
+    fn end_state(&self) -> &[f64] {
         &self.y
     }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
-        }
-        self.tstop = t;
-        Ok(())
+    /// The weights of the coefficients at `tq`: dop853.f's CONTD8, y = c0 +
+    /// s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5 + s1 (c6 + s c7)))))),
+    /// expanded into its eight products of powers of s and s1 = 1 - s: one
+    /// dot product per state ([`dense_value`]) instead of a chain of eight
+    /// dependent multiply-adds.
+    fn point(&self, tq: f64) -> [f64; 8] {
+        let s = (tq - self.t_prev) / self.h_prev;
+        let s1 = 1.0 - s;
+        let ss1 = s * s1;
+        let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
+        [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6]
     }
+    /// The coefficients of the first `upto` states, computed if not yet.
+    fn coeffs(&self, upto: usize) -> Ref<'_, Dense> {
+        self.ensure_dense(upto);
+        self.dense.borrow()
+    }
+    #[inline(always)]
+    fn value(d: &Ref<'_, Dense>, b: &[f64; 8], i: usize) -> f64 {
+        dense_value(b, &d.cont[8 * i..8 * i + 8])
+    }
+    fn values(d: &Ref<'_, Dense>, b: &[f64; 8], out: &mut [f64]) {
+        for (o, c) in out.iter_mut().zip(d.cont.chunks_exact(8)) {
+            *o = dense_value(b, c);
+        }
+    }
+    fn stop_time(&mut self) -> &mut f64 {
+        &mut self.tstop
+    }
+    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
+        (&mut self.y, &mut self.ymid)
+    }
+    /// A new state at `t`: no history; its derivative and roots are
+    /// evaluated when the next step starts (after the loop has set the
+    /// modes).
+    fn reset(&mut self, t: f64) {
+        self.t = t;
+        self.t_prev = t;
+        self.h_prev = 0.0;
+        self.fresh = true;
+        self.reject = false;
+        self.dense_ready.set(0);
+    }
+}
+
+impl dense_output::OwnMethod for Dop853<'_, '_> {
+    // output rows four at a time (a step holds dozens)
+    const ROWS_AT_ONCE: usize = 4;
+    const STATES_ONLY: bool = true;
 
     fn step(&mut self) -> Result<Stop, String> {
         let n = self.n;
@@ -440,56 +450,6 @@ impl Stepper for Dop853<'_, '_> {
         }
     }
 
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense_at(t, y);
-        Ok(())
-    }
-
-    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
-        self.interpolate(t, &mut y[..m.min(self.n)])
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            // no step since the (re)start: the loop's row by row path
-            return false;
-        }
-        // the coefficients of the states the rows read, then the rows as
-        // `dense_at` evaluates them (one borrow, no per-row checks)
-        self.ensure_dense(cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0));
-        let d = self.dense.borrow();
-        let cont = &d.cont[..];
-        // four rows at a time (a step holds dozens)
-        write_rows::<4, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_weights(tq),
-            |b, i| dense_value(b, &cont[8 * i..8 * i + 8]),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
-    }
-
     fn stats(&self) -> MethodStats {
         self.stats
     }
@@ -498,6 +458,7 @@ impl Stepper for Dop853<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::integrate::stepper::Stepper;
     use crate::scenario::{parse, System};
 
     /// 1 kg on 100 N/m from x = 0.1 m: x = 0.1 cos(10 t).

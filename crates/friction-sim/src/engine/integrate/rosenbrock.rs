@@ -32,9 +32,10 @@
 //! `Rodas5P::jacobian`). Dense linear algebra
 //! ([`crate::engine::linalg::small_lu`]).
 
+use crate::engine::integrate::dense_output::{self, DenseOutput};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock_tableau::{A, C, D, GAMMA, H, NODES, S};
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
 use crate::system::schedule::Schedule;
@@ -206,21 +207,6 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         r
     }
 
-    /// After a new state at `t`: its derivative (just after `t`: a
-    /// prescribed velocity may jump at a breakpoint) and roots; no history.
-    fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        self.t_fx = t + T_AFTER * (1.0 + t.abs());
-        self.p.rhs(self.t_fx, &self.y, &mut self.fx);
-        self.p.roots(t, &self.y, &mut self.roots.g0);
-        self.jac_fresh = false;
-        self.h_lu = f64::NAN;
-        self.err_acc = 1e-2;
-        self.h_acc = 0.0;
-    }
-
     /// The Jacobian's columns of the read states at (t, y) and, for a
     /// time-dependent problem, ∂f/∂t.
     fn jacobian(&mut self) {
@@ -382,32 +368,6 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         }
     }
 
-    /// θ and 1 - θ of `tq` in the last step.
-    fn dense_point(&self, tq: f64) -> (f64, f64) {
-        let th = (tq - self.t_prev) / self.h_prev;
-        (th, 1.0 - th)
-    }
-
-    /// One state's dense output at the point `(θ, 1 - θ)`.
-    #[inline(always)]
-    fn dense_value(&self, (th, th1): (f64, f64), i: usize) -> f64 {
-        let n = self.n;
-        let (d1, d2, d3) = (self.dense[i], self.dense[n + i], self.dense[2 * n + i]);
-        th1 * self.y_prev[i] + th * (self.y[i] + th1 * (d1 + th * (d2 + th * d3)))
-    }
-
-    /// The dense output at `tq` (within the last step) into `out`.
-    fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        let pt = self.dense_point(tq);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.dense_value(pt, i);
-        }
-    }
-
     /// The first root of the events in the last step.
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
@@ -417,20 +377,62 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
     }
 }
 
-impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
-    fn t(&self) -> f64 {
-        self.t
+impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
+    /// θ and 1 - θ
+    type Point = (f64, f64);
+    type Coeffs<'a>
+        = &'a Self
+    where
+        Self: 'a;
+
+    fn last_step(&self) -> (f64, f64, f64) {
+        (self.t_prev, self.h_prev, self.t)
     }
-    fn y(&self) -> &[f64] {
+    fn end_state(&self) -> &[f64] {
         &self.y
     }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
-        }
-        self.tstop = t;
-        Ok(())
+    /// θ and 1 - θ of `tq` in the last step.
+    fn point(&self, tq: f64) -> (f64, f64) {
+        let th = (tq - self.t_prev) / self.h_prev;
+        (th, 1.0 - th)
     }
+    fn coeffs(&self, _upto: usize) -> &Self {
+        self
+    }
+    /// The order-4 continuous extension from the step's ends and the three
+    /// coefficients of `dense`.
+    #[inline(always)]
+    fn value(r: &&Self, &(th, th1): &(f64, f64), i: usize) -> f64 {
+        let n = r.n;
+        let (d1, d2, d3) = (r.dense[i], r.dense[n + i], r.dense[2 * n + i]);
+        th1 * r.y_prev[i] + th * (r.y[i] + th1 * (d1 + th * (d2 + th * d3)))
+    }
+    fn stop_time(&mut self) -> &mut f64 {
+        &mut self.tstop
+    }
+    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
+        (&mut self.y, &mut self.ymid)
+    }
+    /// After a new state at `t`: its derivative (just after `t`: a
+    /// prescribed velocity may jump at a breakpoint) and roots; no history.
+    fn reset(&mut self, t: f64) {
+        self.t = t;
+        self.t_prev = t;
+        self.h_prev = 0.0;
+        self.t_fx = t + T_AFTER * (1.0 + t.abs());
+        self.p.rhs(self.t_fx, &self.y, &mut self.fx);
+        self.p.roots(t, &self.y, &mut self.roots.g0);
+        self.jac_fresh = false;
+        self.h_lu = f64::NAN;
+        self.err_acc = 1e-2;
+        self.h_acc = 0.0;
+    }
+}
+
+impl<P: RosProblem> dense_output::OwnMethod for Rodas5P<'_, P> {
+    // output rows two at a time (a step holds a few)
+    const ROWS_AT_ONCE: usize = 2;
+    const STATES_ONLY: bool = true;
 
     fn step(&mut self) -> Result<Stop, String> {
         let mut singular = 0;
@@ -503,49 +505,6 @@ impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense_at(t, y);
-        Ok(())
-    }
-
-    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
-        self.interpolate(t, &mut y[..m.min(self.n)])
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            return false;
-        }
-        write_rows::<2, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_point(tq),
-            |&pt, i| self.dense_value(pt, i),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {

@@ -5,6 +5,7 @@
 //! kinetics against a published reference.
 
 use super::*;
+use crate::engine::integrate::stepper::Stepper;
 
 /// `f(t, y, out)`: a right-hand side, or a row-major `n × n` Jacobian.
 type Fun = fn(f64, &[f64], &mut [f64]);

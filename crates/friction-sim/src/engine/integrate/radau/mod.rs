@@ -23,12 +23,13 @@ mod newton;
 
 use nalgebra::Complex;
 
+use crate::engine::integrate::dense_output::{self, DenseOutput};
 use crate::engine::integrate::radau_tableau::{
     collocation, eigen, C1, C1M1, C1MC2, C2, C2M1, DD1, DD2, DD3, T11, T12, T13, T21, T22, T23, T31, TI11,
     TI12, TI13, TI21, TI22, TI23, TI31, TI32, TI33,
 };
 use crate::engine::integrate::root_search::RootSearch;
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
 
@@ -162,32 +163,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
         r
     }
 
-    /// After a new state at `t`: its derivative, scales and roots; no
-    /// history.
-    fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        // The derivative the step starts from, just after `t`: restarts
-        // happen at breakpoints of the schedules, where a prescribed
-        // velocity may jump (a measured motion's samples), and the error
-        // estimate takes this derivative as the step's initial slope. With
-        // the value before the jump the estimate stayed proportional to h
-        // and the step size fell below its minimum at the very first step
-        // (a LuGre contact driven by sampled constant speeds).
-        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.fx);
-        self.cont[0].copy_from_slice(&self.y);
-        for c in &mut self.cont[1..] {
-            c.fill(0.0);
-        }
-        self.set_scal();
-        self.eng.roots(t, &self.y, &mut self.roots.g0);
-        self.jac_stale = true;
-        self.h_lu = f64::NAN;
-        self.accepted_since_start = 0;
-        self.faccon = 1.0;
-    }
-
     fn set_scal(&mut self) {
         for ((s, &a), &y) in self.scal.iter_mut().zip(&self.atol).zip(&self.y) {
             *s = a + self.rtol * y.abs();
@@ -252,28 +227,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
         }
     }
 
-    /// The dense output at `tq` (within the last step) into `out`.
-    fn dense(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        let p = self.dense_point(tq);
-        let [c0, c1, c2, c3] = &self.cont;
-        // zipped: no bounds checks, the loop vectorises
-        for ((((o, &c0), &c1), &c2), &c3) in out.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3) {
-            *o = collocation(p, [c0, c1, c2, c3]);
-        }
-    }
-
-    /// Where `tq` lies on the last step's collocation polynomial, as
-    /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
-    /// `s - (c2 - 1)`, `s - (c1 - 1)`.
-    fn dense_point(&self, tq: f64) -> (f64, f64, f64) {
-        let s = (tq - self.t) / self.h_prev;
-        (s, s - C2M1, s - C1M1)
-    }
-
     fn rms(&self, v: &[f64]) -> f64 {
         let s: f64 = v.iter().zip(&self.scal).map(|(e, s)| (e / s) * (e / s)).sum();
         (s / self.n as f64).sqrt().max(1e-10)
@@ -282,26 +235,84 @@ impl<'x, 'e> Radau5<'x, 'e> {
     /// The first root of the events in the last step (see [`RootSearch`]).
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
-        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense(t, out));
+        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
         self.roots = rs;
         found
     }
 }
 
-impl Stepper for Radau5<'_, '_> {
-    fn t(&self) -> f64 {
-        self.t
+impl DenseOutput for Radau5<'_, '_> {
+    /// `s`, `s - (c2 - 1)`, `s - (c1 - 1)`
+    type Point = (f64, f64, f64);
+    type Coeffs<'a>
+        = &'a [Vec<f64>; 4]
+    where
+        Self: 'a;
+
+    fn last_step(&self) -> (f64, f64, f64) {
+        (self.t_prev, self.h_prev, self.t)
     }
-    fn y(&self) -> &[f64] {
+    fn end_state(&self) -> &[f64] {
         &self.y
     }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
-        }
-        self.tstop = t;
-        Ok(())
+    /// Where `tq` lies on the last step's collocation polynomial, as
+    /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
+    /// `s - (c2 - 1)`, `s - (c1 - 1)`.
+    fn point(&self, tq: f64) -> (f64, f64, f64) {
+        let s = (tq - self.t) / self.h_prev;
+        (s, s - C2M1, s - C1M1)
     }
+    fn coeffs(&self, _upto: usize) -> &[Vec<f64>; 4] {
+        &self.cont
+    }
+    #[inline(always)]
+    fn value([c0, c1, c2, c3]: &&[Vec<f64>; 4], &p: &(f64, f64, f64), i: usize) -> f64 {
+        collocation(p, [c0[i], c1[i], c2[i], c3[i]])
+    }
+    fn values([c0, c1, c2, c3]: &&[Vec<f64>; 4], &p: &(f64, f64, f64), out: &mut [f64]) {
+        // zipped: no bounds checks, the loop vectorises
+        for ((((o, &c0), &c1), &c2), &c3) in out.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3) {
+            *o = collocation(p, [c0, c1, c2, c3]);
+        }
+    }
+    fn stop_time(&mut self) -> &mut f64 {
+        &mut self.tstop
+    }
+    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
+        (&mut self.y, &mut self.ymid)
+    }
+    /// After a new state at `t`: its derivative, scales and roots; no
+    /// history.
+    fn reset(&mut self, t: f64) {
+        self.t = t;
+        self.t_prev = t;
+        self.h_prev = 0.0;
+        // The derivative the step starts from, just after `t`: restarts
+        // happen at breakpoints of the schedules, where a prescribed
+        // velocity may jump (a measured motion's samples), and the error
+        // estimate takes this derivative as the step's initial slope. With
+        // the value before the jump the estimate stayed proportional to h
+        // and the step size fell below its minimum at the very first step
+        // (a LuGre contact driven by sampled constant speeds).
+        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.fx);
+        self.cont[0].copy_from_slice(&self.y);
+        for c in &mut self.cont[1..] {
+            c.fill(0.0);
+        }
+        self.set_scal();
+        self.eng.roots(t, &self.y, &mut self.roots.g0);
+        self.jac_stale = true;
+        self.h_lu = f64::NAN;
+        self.accepted_since_start = 0;
+        self.faccon = 1.0;
+    }
+}
+
+impl dense_output::OwnMethod for Radau5<'_, '_> {
+    // output rows two at a time (a step holds a few)
+    const ROWS_AT_ONCE: usize = 2;
+    // the output rows interpolate the whole state, as they always did here
+    const STATES_ONLY: bool = false;
 
     fn step(&mut self) -> Result<Stop, String> {
         let mut singular = 0;
@@ -419,49 +430,6 @@ impl Stepper for Radau5<'_, '_> {
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense(t, y);
-        Ok(())
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            // no step since the (re)start: the loop's row by row path
-            return false;
-        }
-        // the rows as `dense` evaluates them, for their columns only
-        let [c0, c1, c2, c3] = &self.cont;
-        // two rows at a time (a step holds a few)
-        write_rows::<2, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_point(tq),
-            |&p, i| collocation(p, [c0[i], c1[i], c2[i], c3[i]]),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {
