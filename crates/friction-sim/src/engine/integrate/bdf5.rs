@@ -43,7 +43,7 @@
 //! ([`crate::engine::integrate::bdf5_matrix`]).
 
 use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
-use crate::engine::integrate::dense_output::{self, DenseOutput};
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock::RosProblem;
 use crate::engine::integrate::stepper::{MethodStats, Stop};
@@ -123,8 +123,9 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     atol: Vec<f64>,
     h_max: f64,
     gamma: [f64; MAX_ORDER + 2],
-    t: f64,
-    y: Vec<f64>,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time
+    last: LastStep,
     /// the order and the step the differences are of
     order: usize,
     h: f64,
@@ -132,13 +133,10 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     d: Vec<f64>,
     /// accepted steps since the step or the order last changed
     n_equal: usize,
-    tstop: f64,
     /// the last accepted step's dense output: its differences (rows
-    /// `0..=dense_order`), order, end and length (0: none since the restart)
+    /// `0..=dense_order`) and order
     dense: Vec<f64>,
     dense_order: usize,
-    t_prev: f64,
-    h_prev: f64,
     ypred: Vec<f64>,
     psi: Vec<f64>,
     corr: Vec<f64>,
@@ -162,7 +160,6 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     /// CVODE's convergence rate estimate
     crate_: f64,
     roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -193,17 +190,13 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             atol,
             h_max,
             gamma: gamma(),
-            t: t0,
-            y: y0.to_vec(),
+            last: LastStep::new(t0, y0),
             order: 1,
             h: h0.min(h_max),
             d: vec![0.0; ROWS * n],
             n_equal: 0,
-            tstop: f64::INFINITY,
             dense: vec![0.0; (MAX_ORDER + 1) * n],
             dense_order: 0,
-            t_prev: t0,
-            h_prev: 0.0,
             ypred: v(),
             psi: v(),
             corr: v(),
@@ -221,7 +214,6 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             lu_age: 0,
             crate_: 1.0,
             roots: RootSearch::new(p.nroots(), m),
-            ymid: v(),
             stats: MethodStats::default(),
         };
         b.reset(t0);
@@ -331,7 +323,9 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
     /// The first root of the events in the last step.
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
-        let found = self.p.first_root(&mut rs, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
+        let found = self
+            .p
+            .first_root(&mut rs, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
         self.roots = rs;
         found
     }
@@ -358,10 +352,10 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         }
         self.dense[..(q + 1) * n].copy_from_slice(&self.d[..(q + 1) * n]);
         self.dense_order = q;
-        self.t_prev = self.t;
-        self.h_prev = h;
-        self.t = t_new;
-        self.y.copy_from_slice(&self.ynew);
+        self.last.t_prev = self.last.t;
+        self.last.h_prev = h;
+        self.last.t = t_new;
+        self.last.y.copy_from_slice(&self.ynew);
         self.n_equal += 1;
         if self.n_equal < q + 1 {
             return;
@@ -410,11 +404,11 @@ impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
     where
         Self: 'a;
 
-    fn last_step(&self) -> (f64, f64, f64) {
-        (self.t_prev, self.h_prev, self.t)
+    fn last(&self) -> &LastStep {
+        &self.last
     }
-    fn end_state(&self) -> &[f64] {
-        &self.y
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
     }
     /// The dense output's point `tq`: the cumulative products of
     /// `(tq - (t - j h)) / ((j + 1) h)`.
@@ -423,7 +417,7 @@ impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
         let mut acc = 1.0;
         for (j, pj) in p.iter_mut().enumerate().take(self.dense_order) {
             let jf = j as f64;
-            acc *= (tq - (self.t - jf * self.h_prev)) / ((jf + 1.0) * self.h_prev);
+            acc *= (tq - (self.last.t - jf * self.last.h_prev)) / ((jf + 1.0) * self.last.h_prev);
             *pj = acc;
         }
         p
@@ -441,31 +435,23 @@ impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
         }
         v
     }
-    fn stop_time(&mut self) -> &mut f64 {
-        &mut self.tstop
-    }
-    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
-        (&mut self.y, &mut self.ymid)
-    }
     /// After a new state at `t`: order 1, the differences from its
     /// derivative (just after `t`: a prescribed velocity may jump at a
     /// breakpoint), its roots; no history, a Jacobian due.
     fn reset(&mut self, t: f64) {
         let n = self.n;
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
+        self.last.restart_at(t);
         self.order = 1;
         self.n_equal = 0;
         self.h = self.h.min(self.h_max);
         let t_after = t + T_AFTER * (1.0 + t.abs());
-        self.p.rhs(t_after, &self.y, &mut self.f);
+        self.p.rhs(t_after, &self.last.y, &mut self.f);
         self.d.fill(0.0);
-        self.d[..n].copy_from_slice(&self.y);
+        self.d[..n].copy_from_slice(&self.last.y);
         for i in 0..n {
             self.d[n + i] = self.h * self.f[i];
         }
-        self.p.roots(t, &self.y, &mut self.roots.g0);
+        self.p.roots(t, &self.last.y, &mut self.roots.g0);
         self.jac_age = usize::MAX;
         self.c_lu = f64::NAN;
         self.crate_ = 1.0;
@@ -484,7 +470,7 @@ impl<P: RosProblem> dense_output::OwnMethod for Bdf5<'_, P> {
         }
         let mut failures = 0;
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             let cut = self.h * 1.0001 >= room;
             if cut && self.h != room {
                 self.rescale(room / self.h);
@@ -493,10 +479,10 @@ impl<P: RosProblem> dense_output::OwnMethod for Bdf5<'_, P> {
             if h.abs() < H_MIN || !h.is_finite() {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (bdf5)",
-                    self.t
+                    self.last.t
                 ));
             }
-            let t_new = if cut { self.tstop } else { self.t + h };
+            let t_new = if cut { self.last.tstop } else { self.last.t + h };
             let q = self.order;
             let alpha = (1.0 - KAPPA[q]) * self.gamma[q];
             // row by row (the differences are rows of n): ypred = Σ D_k,
@@ -538,7 +524,7 @@ impl<P: RosProblem> dense_output::OwnMethod for Bdf5<'_, P> {
                     if failures >= MXNCF {
                         return Err(format!(
                             "the Newton iteration failed {failures} times at t = {}, h = {h:.3e} s (bdf5)",
-                            self.t
+                            self.last.t
                         ));
                     }
                     self.c_lu = f64::NAN;

@@ -1,13 +1,51 @@
 //! The engine's own methods (Radau5, Rodas5P, bdf5, DOP853) as
 //! [`Stepper`]s, written once: a method with a dense output over its last
-//! accepted step ([`DenseOutput`]) and its own step ([`OwnMethod`]) is a
-//! [`Stepper`] by the impl here, whose stop time, interpolation within the
-//! last step, output rows, move back to an event and restart from a new
-//! state follow from the dense output alone. Generic, no trait objects:
-//! each method's code is compiled for it as before.
+//! accepted step ([`DenseOutput`], the step in a [`LastStep`]) and its own
+//! step ([`OwnMethod`]) is a [`Stepper`] by the impl here, whose stop time,
+//! interpolation within the last step, output rows, move back to an event
+//! and restart from a new state follow from the dense output alone.
+//! Generic, no trait objects: each method's code is compiled for it as
+//! before.
 
 use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
 use crate::engine::network::Engine;
+
+/// The last accepted step of a method, the state at its end and the stop
+/// time, as every own method keeps them.
+pub(crate) struct LastStep {
+    /// the current time, the step's end
+    pub t: f64,
+    /// the state at `t`
+    pub y: Vec<f64>,
+    /// the step's start and length (0: none since the (re)start)
+    pub t_prev: f64,
+    pub h_prev: f64,
+    /// no step goes past it
+    pub tstop: f64,
+    /// a spare state of the same size (where a move back interpolates)
+    pub ymid: Vec<f64>,
+}
+
+impl LastStep {
+    /// At `t0` in `y0`, no step yet, no stop time.
+    pub(crate) fn new(t0: f64, y0: &[f64]) -> Self {
+        LastStep {
+            t: t0,
+            y: y0.to_vec(),
+            t_prev: t0,
+            h_prev: 0.0,
+            tstop: f64::INFINITY,
+            ymid: vec![0.0; y0.len()],
+        }
+    }
+
+    /// A new start at `t` (the state set by the caller): no step yet.
+    pub(crate) fn restart_at(&mut self, t: f64) {
+        self.t = t;
+        self.t_prev = t;
+        self.h_prev = 0.0;
+    }
+}
 
 /// A method whose last accepted step has a dense output: where a time lies
 /// in the step ([`DenseOutput::point`]), and each state's value there from
@@ -21,11 +59,10 @@ pub(crate) trait DenseOutput {
     where
         Self: 'a;
 
-    /// The last accepted step: its start, its length (0: none since the
-    /// (re)start) and its end, the current time.
-    fn last_step(&self) -> (f64, f64, f64);
-    /// The state at the step's end.
-    fn end_state(&self) -> &[f64];
+    /// The last accepted step and the state at its end.
+    fn last(&self) -> &LastStep;
+    /// The same, to change.
+    fn last_mut(&mut self) -> &mut LastStep;
     /// The point of `tq` (within the last step).
     fn point(&self, tq: f64) -> Self::Point;
     /// The coefficients of the first `upto` states or more (computed now if
@@ -44,19 +81,15 @@ pub(crate) trait DenseOutput {
     /// The dense output at `tq` (within the last step) into `out` (as many
     /// states as it holds); before any step, the state itself.
     fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        let (_, h, _) = self.last_step();
-        if h == 0.0 {
-            out.copy_from_slice(&self.end_state()[..out.len()]);
+        let last = self.last();
+        if last.h_prev == 0.0 {
+            out.copy_from_slice(&last.y[..out.len()]);
             return;
         }
         let c = self.coeffs(out.len());
         let p = self.point(tq);
         Self::values(&c, &p, out);
     }
-    /// The stop time, no step goes past it.
-    fn stop_time(&mut self) -> &mut f64;
-    /// The state at the step's end and a spare vector of its size.
-    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>);
     /// After a new state at `t`: no history.
     fn reset(&mut self, t: f64);
 }
@@ -78,18 +111,18 @@ pub(crate) trait OwnMethod: DenseOutput {
 
 impl<M: OwnMethod> Stepper for M {
     fn t(&self) -> f64 {
-        self.last_step().2
+        self.last().t
     }
     fn y(&self) -> &[f64] {
-        self.end_state()
+        &self.last().y
     }
     /// A stop time not after the current time is refused.
     fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        let (_, _, now) = self.last_step();
-        if t <= now {
-            return Err(format!("stop time {t} is not after the current time {now}"));
+        let last = self.last_mut();
+        if t <= last.t {
+            return Err(format!("stop time {t} is not after the current time {}", last.t));
         }
-        *self.stop_time() = t;
+        last.tstop = t;
         Ok(())
     }
     fn step(&mut self) -> Result<Stop, String> {
@@ -97,17 +130,17 @@ impl<M: OwnMethod> Stepper for M {
     }
     /// `t` within the last step give or take 1e-12 (relative).
     fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let (t_prev, _, t_end) = self.last_step();
-        let tol = 1e-12 * (1.0 + t_end.abs());
-        if t < t_prev - tol || t > t_end + tol {
-            return Err(format!("time {t} outside the last step [{t_prev}, {t_end}]"));
+        let last = self.last();
+        let tol = 1e-12 * (1.0 + last.t.abs());
+        if t < last.t_prev - tol || t > last.t + tol {
+            return Err(format!("time {t} outside the last step [{}, {}]", last.t_prev, last.t));
         }
         self.dense_at(t, y);
         Ok(())
     }
     fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
         if M::STATES_ONLY {
-            let n = self.end_state().len();
+            let n = self.last().y.len();
             self.interpolate(t, &mut y[..m.min(n)])
         } else {
             self.interpolate(t, y)
@@ -117,30 +150,30 @@ impl<M: OwnMethod> Stepper for M {
     /// columns only (the coefficients of the states they read), by
     /// [`write_rows`]; not before a step (the loop's row by row path).
     fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        let (_, h, t) = self.last_step();
-        if h == 0.0 {
+        let last = self.last();
+        if last.h_prev == 0.0 {
             return false;
         }
         let c = self.coeffs(cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0));
-        let (y, point) = (self.end_state(), |tq| self.point(tq));
+        let point = |tq| self.point(tq);
         let value = |p: &M::Point, i| M::value(&c, p, i);
         match M::ROWS_AT_ONCE {
-            4 => write_rows::<4, _>(ts, cols, out, t, y, point, value),
-            _ => write_rows::<2, _>(ts, cols, out, t, y, point, value),
+            4 => write_rows::<4, _>(ts, cols, out, last.t, &last.y, point, value),
+            _ => write_rows::<2, _>(ts, cols, out, last.t, &last.y, point, value),
         }
         true
     }
     fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(self.states().1);
+        let mut y = std::mem::take(&mut self.last_mut().ymid);
         self.interpolate(t, &mut y)?;
-        let (state, spare) = self.states();
-        *spare = std::mem::replace(state, y);
+        let last = self.last_mut();
+        last.ymid = std::mem::replace(&mut last.y, y);
         self.reset(t);
         Ok(())
     }
     fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
         engine.jac.borrow_mut().invalidate();
-        self.states().0.copy_from_slice(y);
+        self.last_mut().y.copy_from_slice(y);
         self.reset(t);
     }
     fn stats(&self) -> MethodStats {

@@ -36,7 +36,7 @@
 
 use std::cell::{Cell, Ref, RefCell};
 
-use crate::engine::integrate::dense_output::{self, DenseOutput};
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::stepper::{MethodStats, Stop};
@@ -77,16 +77,13 @@ pub(crate) struct Dop853<'x, 'e> {
     atol: Vec<f64>,
     /// the largest step (for the initial guess)
     h_max: f64,
-    t: f64,
-    y: Vec<f64>,
-    /// the last accepted step: its start, its length (0: none since the
-    /// (re)start) and its initial state
-    t_prev: f64,
-    h_prev: f64,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time
+    last: LastStep,
+    /// the last accepted step's initial state
     y_prev: Vec<f64>,
     /// the step proposed for the next attempt (NaN: guess it)
     h: f64,
-    tstop: f64,
     /// stages 0 to 12 of the step, `k[s * n + i]` (stage 12: f at its end)
     k: Vec<f64>,
     /// the next step starts from a new state: its f and roots are due
@@ -103,7 +100,6 @@ pub(crate) struct Dop853<'x, 'e> {
     dense_ready: Cell<usize>,
     // root finding
     roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -159,13 +155,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
             rtol,
             atol,
             h_max,
-            t: t0,
-            y: y0.to_vec(),
-            t_prev: t0,
-            h_prev: 0.0,
+            last: LastStep::new(t0, y0),
             y_prev: y0.to_vec(),
             h: f64::NAN,
-            tstop: f64::INFINITY,
             k: vec![0.0; 13 * n],
             fresh: true,
             reject: false,
@@ -175,7 +167,6 @@ impl<'x, 'e> Dop853<'x, 'e> {
             dense: RefCell::new(Dense { cont: vec![0.0; 8 * n], k: vec![0.0; 3 * n], ytmp: vec![0.0; n] }),
             dense_ready: Cell::new(0),
             roots: RootSearch::new(nr, m),
-            ymid: vec![0.0; n],
             stats: MethodStats::default(),
         }
     }
@@ -183,9 +174,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
     /// Stage 0 (f just after `t`) and the roots at the step's start.
     fn start(&mut self) {
         let n = self.n;
-        let t = self.t;
-        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.k[..n]);
-        self.eng.roots(t, &self.y, &mut self.roots.g0);
+        let t = self.last.t;
+        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.last.y, &mut self.k[..n]);
+        self.eng.roots(t, &self.last.y, &mut self.roots.g0);
         self.fresh = false;
         if self.h.is_nan() {
             self.h = self.hinit();
@@ -198,21 +189,21 @@ impl<'x, 'e> Dop853<'x, 'e> {
         let n = self.n;
         let (mut dnf, mut dny) = (0.0, 0.0);
         for i in 0..n {
-            let sk = self.atol[i] + self.rtol * self.y[i].abs();
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs();
             dnf += (self.k[i] / sk).powi(2);
-            dny += (self.y[i] / sk).powi(2);
+            dny += (self.last.y[i] / sk).powi(2);
         }
         let mut h = if dnf <= 1e-10 || dny <= 1e-10 { 1e-6 } else { (dny / dnf).sqrt() * 0.01 };
         h = h.min(self.h_max);
         for i in 0..n {
-            self.ytmp[i] = self.y[i] + h * self.k[i];
+            self.ytmp[i] = self.last.y[i] + h * self.k[i];
         }
         // stage 1's slot as scratch
         let (k0, rest) = self.k.split_at_mut(n);
-        self.eng.rhs(self.t + h, &self.ytmp, &mut rest[..n]);
+        self.eng.rhs(self.last.t + h, &self.ytmp, &mut rest[..n]);
         let mut der2 = 0.0;
         for i in 0..n {
-            let sk = self.atol[i] + self.rtol * self.y[i].abs();
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs();
             der2 += ((rest[i] - k0[i]) / sk).powi(2);
         }
         let der2 = der2.sqrt() / h;
@@ -226,9 +217,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
     fn attempt(&mut self, h: f64) -> f64 {
         let (n, m) = (self.n, self.m);
         for s in 1..12 {
-            combine(&mut self.ytmp[..m], &self.y[..m], h, A[s], &self.k, n);
+            combine(&mut self.ytmp[..m], &self.last.y[..m], h, A[s], &self.k, n);
             let (_, rest) = self.k.split_at_mut(s * n);
-            self.eng.rhs(self.t + C[s] * h, &self.ytmp, &mut rest[..n]);
+            self.eng.rhs(self.last.t + C[s] * h, &self.ytmp, &mut rest[..n]);
         }
         // the order-8 increment and the two error estimates, state by state
         // (one pass over the stages)
@@ -237,8 +228,8 @@ impl<'x, 'e> Dop853<'x, 'e> {
             let b = weigh(&B, &self.k, n, i);
             let e3 = weigh(&BHH, &self.k, n, i);
             let e5 = weigh(&ER, &self.k, n, i);
-            self.ynew[i] = self.y[i] + h * b;
-            let sk = self.atol[i] + self.rtol * self.y[i].abs().max(self.ynew[i].abs());
+            self.ynew[i] = self.last.y[i] + h * b;
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs().max(self.ynew[i].abs());
             err3 += ((b - e3) / sk).powi(2);
             err5 += (e5 / sk).powi(2);
         }
@@ -265,7 +256,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
     /// once per step and state.
     fn dense_coefficients(&self, d: &mut Dense, from: usize, upto: usize) {
         let (n, m) = (self.n, self.m);
-        let h = self.h_prev;
+        let h = self.last.h_prev;
         let Dense { cont, k: kd, ytmp, .. } = d;
         if from == 0 {
             for (e, row) in A_DENSE.iter().enumerate() {
@@ -279,7 +270,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
                     }
                     ytmp[i] = v;
                 }
-                self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
+                self.eng.rhs(self.last.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
             }
         }
         for (i, c) in cont.chunks_exact_mut(8).enumerate().take(upto).skip(from) {
@@ -288,7 +279,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
             for (st, v) in ks.iter_mut().enumerate() {
                 *v = if st < 13 { self.k[st * n + i] } else { kd[(st - 13) * n + i] };
             }
-            let (y0, y1) = (self.y_prev[i], self.y[i]);
+            let (y0, y1) = (self.y_prev[i], self.last.y[i]);
             let ydiff = y1 - y0;
             let bspl = h * ks[0] - ydiff;
             c[0] = y0;
@@ -318,7 +309,8 @@ impl<'x, 'e> Dop853<'x, 'e> {
     /// The first root of the events in the last step (see [`RootSearch`]).
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
-        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
+        let found =
+            rs.check(self.eng, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
         self.roots = rs;
         found
     }
@@ -332,11 +324,11 @@ impl DenseOutput for Dop853<'_, '_> {
     where
         Self: 'a;
 
-    fn last_step(&self) -> (f64, f64, f64) {
-        (self.t_prev, self.h_prev, self.t)
+    fn last(&self) -> &LastStep {
+        &self.last
     }
-    fn end_state(&self) -> &[f64] {
-        &self.y
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
     }
     /// The weights of the coefficients at `tq`: dop853.f's CONTD8, y = c0 +
     /// s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5 + s1 (c6 + s c7)))))),
@@ -344,7 +336,7 @@ impl DenseOutput for Dop853<'_, '_> {
     /// dot product per state ([`dense_value`]) instead of a chain of eight
     /// dependent multiply-adds.
     fn point(&self, tq: f64) -> [f64; 8] {
-        let s = (tq - self.t_prev) / self.h_prev;
+        let s = (tq - self.last.t_prev) / self.last.h_prev;
         let s1 = 1.0 - s;
         let ss1 = s * s1;
         let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
@@ -364,19 +356,11 @@ impl DenseOutput for Dop853<'_, '_> {
             *o = dense_value(b, c);
         }
     }
-    fn stop_time(&mut self) -> &mut f64 {
-        &mut self.tstop
-    }
-    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
-        (&mut self.y, &mut self.ymid)
-    }
     /// A new state at `t`: no history; its derivative and roots are
     /// evaluated when the next step starts (after the loop has set the
     /// modes).
     fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
+        self.last.restart_at(t);
         self.fresh = true;
         self.reject = false;
         self.dense_ready.set(0);
@@ -397,14 +381,14 @@ impl dense_output::OwnMethod for Dop853<'_, '_> {
             self.k.copy_within(12 * n..13 * n, 0);
         }
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             // dop853.f's rule: a step within 1 % of the stop time ends on it
             let cut = self.h * 1.01 >= room;
             let h = if cut { room } else { self.h };
             if h.abs() < H_MIN || !h.is_finite() {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (DOP853)",
-                    self.t
+                    self.last.t
                 ));
             }
             let err = self.attempt(h);
@@ -423,14 +407,14 @@ impl dense_output::OwnMethod for Dop853<'_, '_> {
             let mut hnew = h / fac;
             self.facold = err.max(1e-4);
             self.stats.steps += 1;
-            let t_new = if cut { self.tstop } else { self.t + h };
+            let t_new = if cut { self.last.tstop } else { self.last.t + h };
             // stage 12: f at the step's end (the next step's stage 0)
             self.eng.rhs(t_new, &self.ynew, &mut self.k[12 * n..13 * n]);
-            std::mem::swap(&mut self.y_prev, &mut self.y);
-            std::mem::swap(&mut self.y, &mut self.ynew);
-            self.t_prev = self.t;
-            self.h_prev = t_new - self.t;
-            self.t = t_new;
+            std::mem::swap(&mut self.y_prev, &mut self.last.y);
+            std::mem::swap(&mut self.last.y, &mut self.ynew);
+            self.last.t_prev = self.last.t;
+            self.last.h_prev = t_new - self.last.t;
+            self.last.t = t_new;
             self.dense_ready.set(0);
             hnew = hnew.min(self.h_max);
             if self.reject {
@@ -532,7 +516,7 @@ mod tests {
         let x = s.y()[0];
         assert!((x - 0.2 * (10.0f64 * 0.4).cos()).abs() < 1e-10, "x(0.9) = {x}");
         // between the last step's ends, and not outside them
-        let (t0, t1) = (s.t_prev, s.t);
+        let (t0, t1) = (s.last.t_prev, s.last.t);
         let tm = 0.5 * (t0 + t1);
         s.interpolate(tm, &mut yi).unwrap();
         assert!((yi[0] - 0.2 * (10.0 * (tm - 0.5)).cos()).abs() < 1e-10, "x({tm}) = {}", yi[0]);

@@ -32,7 +32,7 @@
 //! `Rodas5P::jacobian`). Dense linear algebra
 //! ([`crate::engine::linalg::small_lu`]).
 
-use crate::engine::integrate::dense_output::{self, DenseOutput};
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock_tableau::{A, C, D, GAMMA, H, NODES, S};
 use crate::engine::integrate::stepper::{MethodStats, Stop};
@@ -120,22 +120,19 @@ pub(crate) struct Rodas5P<'x, P: RosProblem> {
     atol: Vec<f64>,
     h_max: f64,
     time_dependent: bool,
-    t: f64,
-    y: Vec<f64>,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time
+    last: LastStep,
     /// f at the step's start (just after it after a restart) and the time
     /// it was taken at
     fx: Vec<f64>,
     t_fx: f64,
     /// ∂f/∂t at the step's start (forward difference)
     ft: Vec<f64>,
-    /// the last accepted step: its start, length (0: none since the
-    /// (re)start) and initial state
-    t_prev: f64,
-    h_prev: f64,
+    /// the last accepted step's initial state
     y_prev: Vec<f64>,
     /// the step proposed for the next attempt
     h: f64,
-    tstop: f64,
     /// the stages, `k[s * n + i]`
     k: Vec<f64>,
     /// the dense output's three coefficients, `dense[r * n + i]`
@@ -156,7 +153,6 @@ pub(crate) struct Rodas5P<'x, P: RosProblem> {
     h_acc: f64,
     err_acc: f64,
     roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -176,16 +172,12 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             atol,
             h_max,
             time_dependent: p.time_dependent(),
-            t: t0,
-            y: y0.to_vec(),
+            last: LastStep::new(t0, y0),
             fx: v(),
             t_fx: t0,
             ft: v(),
-            t_prev: t0,
-            h_prev: 0.0,
             y_prev: y0.to_vec(),
             h: h0.min(h_max),
-            tstop: f64::INFINITY,
             k: vec![0.0; S * n],
             dense: vec![0.0; 3 * n],
             ynew: v(),
@@ -200,7 +192,6 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             h_acc: 0.0,
             err_acc: 1e-2,
             roots: RootSearch::new(p.nroots(), m),
-            ymid: v(),
             stats: MethodStats::default(),
         };
         r.reset(t0);
@@ -214,7 +205,7 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         self.u.fill(0.0);
         for j in 0..m {
             self.u[j] = 1.0;
-            self.p.jvp(self.t, &self.y, &self.u, &mut self.du);
+            self.p.jvp(self.last.t, &self.last.y, &self.u, &mut self.du);
             self.u[j] = 0.0;
             for i in 0..n {
                 self.jac[i * m + j] = self.du[i];
@@ -229,9 +220,9 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             // overdamped closed form of `tests/rosenbrock.rs`: 1,097 steps
             // at rtol 1e-6). Differenced column by column (m evaluations),
             // as the engine has no exact form of them.
-            self.u[..n].copy_from_slice(&self.y);
+            self.u[..n].copy_from_slice(&self.last.y);
             for j in 0..m {
-                let yj = self.y[j];
+                let yj = self.last.y[j];
                 let dy = f64::EPSILON.sqrt() * (yj.abs() + self.atol[j] / self.rtol.max(f64::EPSILON));
                 self.u[j] = yj + dy;
                 let inv = 1.0 / (self.u[j] - yj);
@@ -249,7 +240,7 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             // step left a rounding error of 1e-3 of f in the difference
             let scale = if self.h_max.is_finite() { self.h_max } else { 1.0 };
             let dt = f64::EPSILON.sqrt() * tf.abs().max(scale).max(self.h.abs());
-            self.p.rhs(tf + dt, &self.y, &mut self.du);
+            self.p.rhs(tf + dt, &self.last.y, &mut self.du);
             let inv = 1.0 / ((tf + dt) - tf);
             for ((ft, &d), &f) in self.ft.iter_mut().zip(&self.du).zip(&self.fx) {
                 *ft = (d - f) * inv;
@@ -299,13 +290,13 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             if s > 0 {
                 let row = &A[s][..s];
                 for i in 0..m {
-                    let mut acc = self.y[i];
+                    let mut acc = self.last.y[i];
                     for (j, &a) in row.iter().enumerate() {
                         acc += a * self.k[j * n + i];
                     }
                     self.u[i] = acc;
                 }
-                self.p.rhs(self.t + NODES[s] * h, &self.u, &mut self.du);
+                self.p.rhs(self.last.t + NODES[s] * h, &self.u, &mut self.du);
             } else {
                 self.du.copy_from_slice(&self.fx);
             }
@@ -335,14 +326,14 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         let last = &A[S - 1];
         let mut sum = 0.0;
         for i in 0..n {
-            let mut acc = self.y[i];
+            let mut acc = self.last.y[i];
             for (j, &a) in last.iter().enumerate().take(S - 1) {
                 acc += a * self.k[j * n + i];
             }
             let e = self.k[(S - 1) * n + i];
             let y1 = acc + e;
             self.ynew[i] = y1;
-            let sk = self.atol[i] + self.rtol * self.y[i].abs().max(y1.abs());
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs().max(y1.abs());
             sum += (e / sk) * (e / sk);
         }
         let err = (sum / n as f64).sqrt();
@@ -371,7 +362,9 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
     /// The first root of the events in the last step.
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
-        let found = self.p.first_root(&mut rs, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
+        let found = self
+            .p
+            .first_root(&mut rs, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
         self.roots = rs;
         found
     }
@@ -385,15 +378,15 @@ impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
     where
         Self: 'a;
 
-    fn last_step(&self) -> (f64, f64, f64) {
-        (self.t_prev, self.h_prev, self.t)
+    fn last(&self) -> &LastStep {
+        &self.last
     }
-    fn end_state(&self) -> &[f64] {
-        &self.y
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
     }
     /// θ and 1 - θ of `tq` in the last step.
     fn point(&self, tq: f64) -> (f64, f64) {
-        let th = (tq - self.t_prev) / self.h_prev;
+        let th = (tq - self.last.t_prev) / self.last.h_prev;
         (th, 1.0 - th)
     }
     fn coeffs(&self, _upto: usize) -> &Self {
@@ -405,23 +398,15 @@ impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
     fn value(r: &&Self, &(th, th1): &(f64, f64), i: usize) -> f64 {
         let n = r.n;
         let (d1, d2, d3) = (r.dense[i], r.dense[n + i], r.dense[2 * n + i]);
-        th1 * r.y_prev[i] + th * (r.y[i] + th1 * (d1 + th * (d2 + th * d3)))
-    }
-    fn stop_time(&mut self) -> &mut f64 {
-        &mut self.tstop
-    }
-    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
-        (&mut self.y, &mut self.ymid)
+        th1 * r.y_prev[i] + th * (r.last.y[i] + th1 * (d1 + th * (d2 + th * d3)))
     }
     /// After a new state at `t`: its derivative (just after `t`: a
     /// prescribed velocity may jump at a breakpoint) and roots; no history.
     fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
+        self.last.restart_at(t);
         self.t_fx = t + T_AFTER * (1.0 + t.abs());
-        self.p.rhs(self.t_fx, &self.y, &mut self.fx);
-        self.p.roots(t, &self.y, &mut self.roots.g0);
+        self.p.rhs(self.t_fx, &self.last.y, &mut self.fx);
+        self.p.roots(t, &self.last.y, &mut self.roots.g0);
         self.jac_fresh = false;
         self.h_lu = f64::NAN;
         self.err_acc = 1e-2;
@@ -437,13 +422,13 @@ impl<P: RosProblem> dense_output::OwnMethod for Rodas5P<'_, P> {
     fn step(&mut self) -> Result<Stop, String> {
         let mut singular = 0;
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             let cut = self.h * 1.0001 >= room;
             let h = if cut { room } else { self.h };
             if h.abs() < H_MIN || !h.is_finite() {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (Rodas5P)",
-                    self.t
+                    self.last.t
                 ));
             }
             if !self.jac_fresh {
@@ -455,7 +440,7 @@ impl<P: RosProblem> dense_output::OwnMethod for Rodas5P<'_, P> {
                     if singular > 5 {
                         return Err(format!(
                             "singular matrix I/(h γ) - J (column {col}) at t = {}, h = {h:.3e} s (Rodas5P)",
-                            self.t
+                            self.last.t
                         ));
                     }
                     self.h = 0.5 * h;
@@ -482,13 +467,13 @@ impl<P: RosProblem> dense_output::OwnMethod for Rodas5P<'_, P> {
             self.h_acc = h;
             self.err_acc = err.max(1e-2);
             self.dense_coefficients();
-            std::mem::swap(&mut self.y_prev, &mut self.y);
-            std::mem::swap(&mut self.y, &mut self.ynew);
-            self.t_prev = self.t;
-            self.h_prev = h;
-            self.t = if cut { self.tstop } else { self.t + h };
-            self.t_fx = self.t;
-            self.p.rhs(self.t, &self.y, &mut self.fx);
+            std::mem::swap(&mut self.y_prev, &mut self.last.y);
+            std::mem::swap(&mut self.last.y, &mut self.ynew);
+            self.last.t_prev = self.last.t;
+            self.last.h_prev = h;
+            self.last.t = if cut { self.last.tstop } else { self.last.t + h };
+            self.t_fx = self.last.t;
+            self.p.rhs(self.last.t, &self.last.y, &mut self.fx);
             self.jac_fresh = false;
             if self.reject {
                 hnew = hnew.min(h);

@@ -23,7 +23,7 @@ mod newton;
 
 use nalgebra::Complex;
 
-use crate::engine::integrate::dense_output::{self, DenseOutput};
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::radau_tableau::{
     collocation, eigen, C1, C1M1, C1MC2, C2, C2M1, DD1, DD2, DD3, T11, T12, T13, T21, T22, T23, T31, TI11,
     TI12, TI13, TI21, TI22, TI23, TI31, TI32, TI33,
@@ -63,16 +63,13 @@ pub(crate) struct Radau5<'x, 'e> {
     u1: f64,
     alph: f64,
     beta: f64,
-    t: f64,
-    y: Vec<f64>,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time; its spare state is also the Newton iteration's scratch
+    last: LastStep,
     /// f(t, y)
     fx: Vec<f64>,
-    /// the last accepted step: its start and length (dense output)
-    t_prev: f64,
-    h_prev: f64,
     /// the step proposed for the next attempt
     h: f64,
-    tstop: f64,
     z: [Vec<f64>; 3],
     f: [Vec<f64>; 3],
     /// collocation polynomial of the last step: y and three differences
@@ -99,7 +96,6 @@ pub(crate) struct Radau5<'x, 'e> {
     accepted_since_start: usize,
     // root finding
     roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -128,13 +124,9 @@ impl<'x, 'e> Radau5<'x, 'e> {
             u1,
             alph,
             beta,
-            t: t0,
-            y: y0.to_vec(),
+            last: LastStep::new(t0, y0),
             fx: v(),
-            t_prev: t0,
-            h_prev: 0.0,
             h: h0,
-            tstop: f64::INFINITY,
             z: [v(), v(), v()],
             f: [v(), v(), v()],
             cont: [y0.to_vec(), v(), v(), v()],
@@ -156,7 +148,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
             err_acc: 1e-2,
             accepted_since_start: 0,
             roots: RootSearch::new(nr, m),
-            ymid: v(),
             stats: MethodStats::default(),
         };
         r.reset(t0);
@@ -164,7 +155,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
     }
 
     fn set_scal(&mut self) {
-        for ((s, &a), &y) in self.scal.iter_mut().zip(&self.atol).zip(&self.y) {
+        for ((s, &a), &y) in self.scal.iter_mut().zip(&self.atol).zip(&self.last.y) {
             *s = a + self.rtol * y.abs();
         }
     }
@@ -176,7 +167,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
         self.tmp.fill(0.0);
         for j in 0..m {
             self.tmp[j] = 1.0;
-            self.eng.jvp(self.t, &self.y, &self.tmp, &mut self.tmp2);
+            self.eng.jvp(self.last.t, &self.last.y, &self.tmp, &mut self.tmp2);
             self.tmp[j] = 0.0;
             for i in 0..m {
                 self.jac[i * m + j] = self.tmp2[i];
@@ -235,7 +226,8 @@ impl<'x, 'e> Radau5<'x, 'e> {
     /// The first root of the events in the last step (see [`RootSearch`]).
     fn check_root(&mut self) -> Option<(f64, usize)> {
         let mut rs = std::mem::take(&mut self.roots);
-        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
+        let found =
+            rs.check(self.eng, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
         self.roots = rs;
         found
     }
@@ -249,17 +241,17 @@ impl DenseOutput for Radau5<'_, '_> {
     where
         Self: 'a;
 
-    fn last_step(&self) -> (f64, f64, f64) {
-        (self.t_prev, self.h_prev, self.t)
+    fn last(&self) -> &LastStep {
+        &self.last
     }
-    fn end_state(&self) -> &[f64] {
-        &self.y
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
     }
     /// Where `tq` lies on the last step's collocation polynomial, as
     /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
     /// `s - (c2 - 1)`, `s - (c1 - 1)`.
     fn point(&self, tq: f64) -> (f64, f64, f64) {
-        let s = (tq - self.t) / self.h_prev;
+        let s = (tq - self.last.t) / self.last.h_prev;
         (s, s - C2M1, s - C1M1)
     }
     fn coeffs(&self, _upto: usize) -> &[Vec<f64>; 4] {
@@ -275,18 +267,10 @@ impl DenseOutput for Radau5<'_, '_> {
             *o = collocation(p, [c0, c1, c2, c3]);
         }
     }
-    fn stop_time(&mut self) -> &mut f64 {
-        &mut self.tstop
-    }
-    fn states(&mut self) -> (&mut Vec<f64>, &mut Vec<f64>) {
-        (&mut self.y, &mut self.ymid)
-    }
     /// After a new state at `t`: its derivative, scales and roots; no
     /// history.
     fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
+        self.last.restart_at(t);
         // The derivative the step starts from, just after `t`: restarts
         // happen at breakpoints of the schedules, where a prescribed
         // velocity may jump (a measured motion's samples), and the error
@@ -294,13 +278,13 @@ impl DenseOutput for Radau5<'_, '_> {
         // the value before the jump the estimate stayed proportional to h
         // and the step size fell below its minimum at the very first step
         // (a LuGre contact driven by sampled constant speeds).
-        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.fx);
-        self.cont[0].copy_from_slice(&self.y);
+        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.last.y, &mut self.fx);
+        self.cont[0].copy_from_slice(&self.last.y);
         for c in &mut self.cont[1..] {
             c.fill(0.0);
         }
         self.set_scal();
-        self.eng.roots(t, &self.y, &mut self.roots.g0);
+        self.eng.roots(t, &self.last.y, &mut self.roots.g0);
         self.jac_stale = true;
         self.h_lu = f64::NAN;
         self.accepted_since_start = 0;
@@ -317,13 +301,13 @@ impl dense_output::OwnMethod for Radau5<'_, '_> {
     fn step(&mut self) -> Result<Stop, String> {
         let mut singular = 0;
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             let cut = self.h * 1.0001 >= room;
             let h = if cut { room } else { self.h };
             if h.abs() < H_MIN {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (Radau5)",
-                    self.t
+                    self.last.t
                 ));
             }
             let caljac = self.jac_stale;
@@ -338,7 +322,7 @@ impl dense_output::OwnMethod for Radau5<'_, '_> {
                     if singular > 5 {
                         return Err(format!(
                             "singular Newton matrix (column {col}) at t = {}, h = {h:.3e} s (Radau5)",
-                            self.t
+                            self.last.t
                         ));
                     }
                     self.h = 0.5 * h;
@@ -382,16 +366,16 @@ impl dense_output::OwnMethod for Radau5<'_, '_> {
             }
             self.h_acc = h;
             self.err_acc = err.max(1e-2);
-            self.t_prev = self.t;
-            self.h_prev = h;
-            self.t = if cut { self.tstop } else { self.t + h };
+            self.last.t_prev = self.last.t;
+            self.last.h_prev = h;
+            self.last.t = if cut { self.last.tstop } else { self.last.t + h };
             {
                 let n = self.n;
                 let [z0, z1, z2] = &self.z;
                 let (z0, z1, z2) = (&z0[..n], &z1[..n], &z2[..n]);
                 let [k0, k1, k2, k3] = &mut self.cont;
                 let (k0, k1, k2, k3) = (&mut k0[..n], &mut k1[..n], &mut k2[..n], &mut k3[..n]);
-                let y = &mut self.y[..n];
+                let y = &mut self.last.y[..n];
                 for i in 0..n {
                     y[i] += z2[i];
                     let (z1, z2, z3) = (z0[i], z1[i], z2[i]);
@@ -406,7 +390,7 @@ impl dense_output::OwnMethod for Radau5<'_, '_> {
                 }
             }
             self.set_scal();
-            self.eng.rhs(self.t, &self.y, &mut self.fx);
+            self.eng.rhs(self.last.t, &self.last.y, &mut self.fx);
             if self.reject {
                 hnew = hnew.min(h);
             }
