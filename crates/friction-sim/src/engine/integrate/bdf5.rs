@@ -45,7 +45,7 @@
 use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
 use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
-use crate::engine::integrate::rosenbrock::RosProblem;
+use crate::engine::integrate::rosenbrock::{root_in_step, RosProblem};
 use crate::engine::integrate::stepper::{MethodStats, Stop};
 
 /// The highest order.
@@ -159,7 +159,6 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     lu_age: usize,
     /// CVODE's convergence rate estimate
     crate_: f64,
-    roots: RootSearch,
     stats: MethodStats,
 }
 
@@ -190,7 +189,7 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             atol,
             h_max,
             gamma: gamma(),
-            last: LastStep::new(t0, y0),
+            last: LastStep::new(t0, y0, RootSearch::new(p.nroots(), m)),
             order: 1,
             h: h0.min(h_max),
             d: vec![0.0; ROWS * n],
@@ -213,7 +212,6 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             c_lu: f64::NAN,
             lu_age: 0,
             crate_: 1.0,
-            roots: RootSearch::new(p.nroots(), m),
             stats: MethodStats::default(),
         };
         b.reset(t0);
@@ -318,16 +316,6 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             delp = del;
         }
         Err(())
-    }
-
-    /// The first root of the events in the last step.
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found = self
-            .p
-            .first_root(&mut rs, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
     }
 
     /// After an accepted step with correction `corr`: the differences of
@@ -451,7 +439,7 @@ impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
         for i in 0..n {
             self.d[n + i] = self.h * self.f[i];
         }
-        self.p.roots(t, &self.last.y, &mut self.roots.g0);
+        self.p.roots(t, &self.last.y, &mut self.last.roots.g0);
         self.jac_age = usize::MAX;
         self.c_lu = f64::NAN;
         self.crate_ = 1.0;
@@ -559,7 +547,7 @@ impl<P: RosProblem> dense_output::OwnMethod for Bdf5<'_, P> {
             self.jac_age = self.jac_age.saturating_add(1);
             self.lu_age += 1;
             self.complete(t_new, h, err, safety);
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.p, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });

@@ -7,11 +7,13 @@
 //! Generic, no trait objects: each method's code is compiled for it as
 //! before.
 
+use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
 use crate::engine::network::Engine;
 
-/// The last accepted step of a method, the state at its end and the stop
-/// time, as every own method keeps them.
+/// The last accepted step of a method, the state at its end, the stop time
+/// and the search for event roots in the step, as every own method keeps
+/// them.
 pub(crate) struct LastStep {
     /// the current time, the step's end
     pub t: f64,
@@ -24,11 +26,14 @@ pub(crate) struct LastStep {
     pub tstop: f64,
     /// a spare state of the same size (where a move back interpolates)
     pub ymid: Vec<f64>,
+    /// the event roots at the step's end and the search's buffers
+    pub roots: RootSearch,
 }
 
 impl LastStep {
-    /// At `t0` in `y0`, no step yet, no stop time.
-    pub(crate) fn new(t0: f64, y0: &[f64]) -> Self {
+    /// At `t0` in `y0`, no step yet, no stop time; `roots` the search's
+    /// buffers.
+    pub(crate) fn new(t0: f64, y0: &[f64], roots: RootSearch) -> Self {
         LastStep {
             t: t0,
             y: y0.to_vec(),
@@ -36,6 +41,7 @@ impl LastStep {
             h_prev: 0.0,
             tstop: f64::INFINITY,
             ymid: vec![0.0; y0.len()],
+            roots,
         }
     }
 

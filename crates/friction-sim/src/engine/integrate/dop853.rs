@@ -39,6 +39,7 @@ use std::cell::{Cell, Ref, RefCell};
 use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use crate::engine::integrate::root_search::RootSearch;
+use crate::engine::integrate::rosenbrock::root_in_step;
 use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::network::Engine;
 
@@ -99,7 +100,6 @@ pub(crate) struct Dop853<'x, 'e> {
     /// and root searches ask for the first `m`, a move back for all)
     dense_ready: Cell<usize>,
     // root finding
-    roots: RootSearch,
     stats: MethodStats,
 }
 
@@ -155,7 +155,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
             rtol,
             atol,
             h_max,
-            last: LastStep::new(t0, y0),
+            last: LastStep::new(t0, y0, RootSearch::new(nr, m)),
             y_prev: y0.to_vec(),
             h: f64::NAN,
             k: vec![0.0; 13 * n],
@@ -166,7 +166,6 @@ impl<'x, 'e> Dop853<'x, 'e> {
             ytmp: vec![0.0; n],
             dense: RefCell::new(Dense { cont: vec![0.0; 8 * n], k: vec![0.0; 3 * n], ytmp: vec![0.0; n] }),
             dense_ready: Cell::new(0),
-            roots: RootSearch::new(nr, m),
             stats: MethodStats::default(),
         }
     }
@@ -176,7 +175,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
         let n = self.n;
         let t = self.last.t;
         self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.last.y, &mut self.k[..n]);
-        self.eng.roots(t, &self.last.y, &mut self.roots.g0);
+        self.eng.roots(t, &self.last.y, &mut self.last.roots.g0);
         self.fresh = false;
         if self.h.is_nan() {
             self.h = self.hinit();
@@ -305,15 +304,6 @@ impl<'x, 'e> Dop853<'x, 'e> {
             self.dense_ready.set(upto);
         }
     }
-
-    /// The first root of the events in the last step (see [`RootSearch`]).
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found =
-            rs.check(self.eng, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
-    }
 }
 
 impl DenseOutput for Dop853<'_, '_> {
@@ -427,7 +417,7 @@ impl dense_output::OwnMethod for Dop853<'_, '_> {
             }
             self.reject = false;
             self.h = hnew;
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.eng, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });

@@ -110,6 +110,16 @@ impl RosProblem for Engine<'_> {
     }
 }
 
+/// The first root of the events in the last step of `d`, a method on `p`'s
+/// equations, on its dense output (see [`RootSearch`]).
+pub(crate) fn root_in_step<D: DenseOutput>(p: &impl RosProblem, d: &mut D) -> Option<(f64, usize)> {
+    let mut rs = std::mem::take(&mut d.last_mut().roots);
+    let last = d.last();
+    let found = p.first_root(&mut rs, last.t_prev, last.t, &last.y, |t, out| d.dense_at(t, out));
+    d.last_mut().roots = rs;
+    found
+}
+
 /// The method's state between steps. Every vector is allocated once.
 pub(crate) struct Rodas5P<'x, P: RosProblem> {
     p: &'x P,
@@ -152,7 +162,6 @@ pub(crate) struct Rodas5P<'x, P: RosProblem> {
     reject: bool,
     h_acc: f64,
     err_acc: f64,
-    roots: RootSearch,
     stats: MethodStats,
 }
 
@@ -172,7 +181,7 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             atol,
             h_max,
             time_dependent: p.time_dependent(),
-            last: LastStep::new(t0, y0),
+            last: LastStep::new(t0, y0, RootSearch::new(p.nroots(), m)),
             fx: v(),
             t_fx: t0,
             ft: v(),
@@ -191,7 +200,6 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             reject: false,
             h_acc: 0.0,
             err_acc: 1e-2,
-            roots: RootSearch::new(p.nroots(), m),
             stats: MethodStats::default(),
         };
         r.reset(t0);
@@ -358,16 +366,6 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             }
         }
     }
-
-    /// The first root of the events in the last step.
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found = self
-            .p
-            .first_root(&mut rs, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
-    }
 }
 
 impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
@@ -406,7 +404,7 @@ impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
         self.last.restart_at(t);
         self.t_fx = t + T_AFTER * (1.0 + t.abs());
         self.p.rhs(self.t_fx, &self.last.y, &mut self.fx);
-        self.p.roots(t, &self.last.y, &mut self.roots.g0);
+        self.p.roots(t, &self.last.y, &mut self.last.roots.g0);
         self.jac_fresh = false;
         self.h_lu = f64::NAN;
         self.err_acc = 1e-2;
@@ -485,7 +483,7 @@ impl<P: RosProblem> dense_output::OwnMethod for Rodas5P<'_, P> {
             }
             self.reject = false;
             self.h = hnew;
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.p, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });

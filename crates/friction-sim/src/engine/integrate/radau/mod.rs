@@ -29,6 +29,7 @@ use crate::engine::integrate::radau_tableau::{
     TI12, TI13, TI21, TI22, TI23, TI31, TI32, TI33,
 };
 use crate::engine::integrate::root_search::RootSearch;
+use crate::engine::integrate::rosenbrock::root_in_step;
 use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
@@ -95,7 +96,6 @@ pub(crate) struct Radau5<'x, 'e> {
     /// accepted steps since the (re)start (none: Newton starts from zero)
     accepted_since_start: usize,
     // root finding
-    roots: RootSearch,
     stats: MethodStats,
 }
 
@@ -124,7 +124,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
             u1,
             alph,
             beta,
-            last: LastStep::new(t0, y0),
+            last: LastStep::new(t0, y0, RootSearch::new(nr, m)),
             fx: v(),
             h: h0,
             z: [v(), v(), v()],
@@ -147,7 +147,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
             h_acc: 0.0,
             err_acc: 1e-2,
             accepted_since_start: 0,
-            roots: RootSearch::new(nr, m),
             stats: MethodStats::default(),
         };
         r.reset(t0);
@@ -222,15 +221,6 @@ impl<'x, 'e> Radau5<'x, 'e> {
         let s: f64 = v.iter().zip(&self.scal).map(|(e, s)| (e / s) * (e / s)).sum();
         (s / self.n as f64).sqrt().max(1e-10)
     }
-
-    /// The first root of the events in the last step (see [`RootSearch`]).
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found =
-            rs.check(self.eng, self.last.t_prev, self.last.t, &self.last.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
-    }
 }
 
 impl DenseOutput for Radau5<'_, '_> {
@@ -284,7 +274,7 @@ impl DenseOutput for Radau5<'_, '_> {
             c.fill(0.0);
         }
         self.set_scal();
-        self.eng.roots(t, &self.last.y, &mut self.roots.g0);
+        self.eng.roots(t, &self.last.y, &mut self.last.roots.g0);
         self.jac_stale = true;
         self.h_lu = f64::NAN;
         self.accepted_since_start = 0;
@@ -409,7 +399,7 @@ impl dense_output::OwnMethod for Radau5<'_, '_> {
             }
             // the Jacobian is reused while Newton converges fast
             self.jac_stale = self.theta > THET;
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.eng, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
