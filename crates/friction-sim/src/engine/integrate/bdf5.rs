@@ -124,7 +124,7 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     h_max: f64,
     gamma: [f64; MAX_ORDER + 2],
     /// the last accepted step, the state at its end (the current time),
-    /// the stop time
+    /// the stop time, the event roots' search
     last: LastStep,
     /// the order and the step the differences are of
     order: usize,

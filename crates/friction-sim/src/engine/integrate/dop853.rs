@@ -79,7 +79,7 @@ pub(crate) struct Dop853<'x, 'e> {
     /// the largest step (for the initial guess)
     h_max: f64,
     /// the last accepted step, the state at its end (the current time),
-    /// the stop time
+    /// the stop time, the event roots' search
     last: LastStep,
     /// the last accepted step's initial state
     y_prev: Vec<f64>,
@@ -99,7 +99,6 @@ pub(crate) struct Dop853<'x, 'e> {
     /// `dense` holds: 0 (none, nor its extra stages), up to `n` (the rows
     /// and root searches ask for the first `m`, a move back for all)
     dense_ready: Cell<usize>,
-    // root finding
     stats: MethodStats,
 }
 

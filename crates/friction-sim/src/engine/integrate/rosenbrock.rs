@@ -131,7 +131,7 @@ pub(crate) struct Rodas5P<'x, P: RosProblem> {
     h_max: f64,
     time_dependent: bool,
     /// the last accepted step, the state at its end (the current time),
-    /// the stop time
+    /// the stop time, the event roots' search
     last: LastStep,
     /// f at the step's start (just after it after a restart) and the time
     /// it was taken at

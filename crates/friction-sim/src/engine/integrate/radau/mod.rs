@@ -65,7 +65,8 @@ pub(crate) struct Radau5<'x, 'e> {
     alph: f64,
     beta: f64,
     /// the last accepted step, the state at its end (the current time),
-    /// the stop time; its spare state is also the Newton iteration's scratch
+    /// the stop time, the event roots' search; its spare state is also the
+    /// Newton iteration's scratch
     last: LastStep,
     /// f(t, y)
     fx: Vec<f64>,
@@ -95,7 +96,6 @@ pub(crate) struct Radau5<'x, 'e> {
     err_acc: f64,
     /// accepted steps since the (re)start (none: Newton starts from zero)
     accepted_since_start: usize,
-    // root finding
     stats: MethodStats,
 }
 
