@@ -43,10 +43,10 @@
 //! ([`crate::engine::integrate::bdf5_matrix`]).
 
 use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
-use crate::engine::integrate::rosenbrock::RosProblem;
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
-use crate::engine::network::Engine;
+use crate::engine::integrate::rosenbrock::{root_in_step, RosProblem};
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 
 /// The highest order.
 const MAX_ORDER: usize = 5;
@@ -123,8 +123,9 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     atol: Vec<f64>,
     h_max: f64,
     gamma: [f64; MAX_ORDER + 2],
-    t: f64,
-    y: Vec<f64>,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time, the event roots' search
+    last: LastStep,
     /// the order and the step the differences are of
     order: usize,
     h: f64,
@@ -132,13 +133,10 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     d: Vec<f64>,
     /// accepted steps since the step or the order last changed
     n_equal: usize,
-    tstop: f64,
     /// the last accepted step's dense output: its differences (rows
-    /// `0..=dense_order`), order, end and length (0: none since the restart)
+    /// `0..=dense_order`) and order
     dense: Vec<f64>,
     dense_order: usize,
-    t_prev: f64,
-    h_prev: f64,
     ypred: Vec<f64>,
     psi: Vec<f64>,
     corr: Vec<f64>,
@@ -161,8 +159,6 @@ pub(crate) struct Bdf5<'x, P: RosProblem> {
     lu_age: usize,
     /// CVODE's convergence rate estimate
     crate_: f64,
-    roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -193,17 +189,13 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             atol,
             h_max,
             gamma: gamma(),
-            t: t0,
-            y: y0.to_vec(),
+            last: LastStep::new(t0, y0, RootSearch::new(p.nroots(), m)),
             order: 1,
             h: h0.min(h_max),
             d: vec![0.0; ROWS * n],
             n_equal: 0,
-            tstop: f64::INFINITY,
             dense: vec![0.0; (MAX_ORDER + 1) * n],
             dense_order: 0,
-            t_prev: t0,
-            h_prev: 0.0,
             ypred: v(),
             psi: v(),
             corr: v(),
@@ -220,36 +212,10 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
             c_lu: f64::NAN,
             lu_age: 0,
             crate_: 1.0,
-            roots: RootSearch::new(p.nroots(), m),
-            ymid: v(),
             stats: MethodStats::default(),
         };
         b.reset(t0);
         b
-    }
-
-    /// After a new state at `t`: order 1, the differences from its
-    /// derivative (just after `t`: a prescribed velocity may jump at a
-    /// breakpoint), its roots; no history, a Jacobian due.
-    fn reset(&mut self, t: f64) {
-        let n = self.n;
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        self.order = 1;
-        self.n_equal = 0;
-        self.h = self.h.min(self.h_max);
-        let t_after = t + T_AFTER * (1.0 + t.abs());
-        self.p.rhs(t_after, &self.y, &mut self.f);
-        self.d.fill(0.0);
-        self.d[..n].copy_from_slice(&self.y);
-        for i in 0..n {
-            self.d[n + i] = self.h * self.f[i];
-        }
-        self.p.roots(t, &self.y, &mut self.roots.g0);
-        self.jac_age = usize::MAX;
-        self.c_lu = f64::NAN;
-        self.crate_ = 1.0;
     }
 
     /// The differences of a step `factor` times the current one (order
@@ -352,50 +318,6 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         Err(())
     }
 
-    /// The dense output's point `tq`: the cumulative products of
-    /// `(tq - (t - j h)) / ((j + 1) h)`.
-    fn dense_point(&self, tq: f64) -> [f64; MAX_ORDER] {
-        let mut p = [0.0; MAX_ORDER];
-        let mut acc = 1.0;
-        for (j, pj) in p.iter_mut().enumerate().take(self.dense_order) {
-            let jf = j as f64;
-            acc *= (tq - (self.t - jf * self.h_prev)) / ((jf + 1.0) * self.h_prev);
-            *pj = acc;
-        }
-        p
-    }
-
-    /// One state's dense output at the point `p`.
-    #[inline(always)]
-    fn dense_value(&self, p: &[f64; MAX_ORDER], i: usize) -> f64 {
-        let n = self.n;
-        let mut v = self.dense[i];
-        for (j, &pj) in p.iter().enumerate().take(self.dense_order) {
-            v += self.dense[(j + 1) * n + i] * pj;
-        }
-        v
-    }
-
-    /// The dense output at `tq` (within the last step) into `out`.
-    fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        let p = self.dense_point(tq);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.dense_value(&p, i);
-        }
-    }
-
-    /// The first root of the events in the last step.
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found = self.p.first_root(&mut rs, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
-    }
-
     /// After an accepted step with correction `corr`: the differences of
     /// the new point, its dense output, and the order and step of the next
     /// one (`err` the error test's norm, `safety` its factor).
@@ -418,10 +340,10 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
         }
         self.dense[..(q + 1) * n].copy_from_slice(&self.d[..(q + 1) * n]);
         self.dense_order = q;
-        self.t_prev = self.t;
-        self.h_prev = h;
-        self.t = t_new;
-        self.y.copy_from_slice(&self.ynew);
+        self.last.t_prev = self.last.t;
+        self.last.h_prev = h;
+        self.last.t = t_new;
+        self.last.y.copy_from_slice(&self.ynew);
         self.n_equal += 1;
         if self.n_equal < q + 1 {
             return;
@@ -462,20 +384,72 @@ impl<'x, P: RosProblem> Bdf5<'x, P> {
     }
 }
 
-impl<P: RosProblem> Stepper for Bdf5<'_, P> {
-    fn t(&self) -> f64 {
-        self.t
+impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
+    /// the cumulative products of `(tq - (t - j h)) / ((j + 1) h)`
+    type Point = [f64; MAX_ORDER];
+    type Coeffs<'a>
+        = &'a Self
+    where
+        Self: 'a;
+
+    fn last(&self) -> &LastStep {
+        &self.last
     }
-    fn y(&self) -> &[f64] {
-        &self.y
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
     }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
+    /// The dense output's point `tq`: the cumulative products of
+    /// `(tq - (t - j h)) / ((j + 1) h)`.
+    fn point(&self, tq: f64) -> [f64; MAX_ORDER] {
+        let mut p = [0.0; MAX_ORDER];
+        let mut acc = 1.0;
+        for (j, pj) in p.iter_mut().enumerate().take(self.dense_order) {
+            let jf = j as f64;
+            acc *= (tq - (self.last.t - jf * self.last.h_prev)) / ((jf + 1.0) * self.last.h_prev);
+            *pj = acc;
         }
-        self.tstop = t;
-        Ok(())
+        p
     }
+    fn coeffs(&self, _upto: usize) -> &Self {
+        self
+    }
+    /// The interpolating polynomial of the step's differences.
+    #[inline(always)]
+    fn value(b: &&Self, p: &[f64; MAX_ORDER], i: usize) -> f64 {
+        let n = b.n;
+        let mut v = b.dense[i];
+        for (j, &pj) in p.iter().enumerate().take(b.dense_order) {
+            v += b.dense[(j + 1) * n + i] * pj;
+        }
+        v
+    }
+    /// After a new state at `t`: order 1, the differences from its
+    /// derivative (just after `t`: a prescribed velocity may jump at a
+    /// breakpoint), its roots; no history, a Jacobian due.
+    fn reset(&mut self, t: f64) {
+        let n = self.n;
+        self.last.restart_at(t);
+        self.order = 1;
+        self.n_equal = 0;
+        self.h = self.h.min(self.h_max);
+        let t_after = t + T_AFTER * (1.0 + t.abs());
+        self.p.rhs(t_after, &self.last.y, &mut self.f);
+        self.d.fill(0.0);
+        self.d[..n].copy_from_slice(&self.last.y);
+        for i in 0..n {
+            self.d[n + i] = self.h * self.f[i];
+        }
+        self.p.roots(t, &self.last.y, &mut self.last.roots.g0);
+        self.jac_age = usize::MAX;
+        self.c_lu = f64::NAN;
+        self.crate_ = 1.0;
+    }
+}
+
+impl<P: RosProblem> dense_output::OwnMethod for Bdf5<'_, P> {
+    // output rows two at a time (a step holds a few)
+    const ROWS_AT_ONCE: usize = 2;
+    const STATES_ONLY: bool = true;
 
     fn step(&mut self) -> Result<Stop, String> {
         let n = self.n;
@@ -484,7 +458,7 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
         }
         let mut failures = 0;
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             let cut = self.h * 1.0001 >= room;
             if cut && self.h != room {
                 self.rescale(room / self.h);
@@ -493,10 +467,10 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
             if h.abs() < H_MIN || !h.is_finite() {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (bdf5)",
-                    self.t
+                    self.last.t
                 ));
             }
-            let t_new = if cut { self.tstop } else { self.t + h };
+            let t_new = if cut { self.last.tstop } else { self.last.t + h };
             let q = self.order;
             let alpha = (1.0 - KAPPA[q]) * self.gamma[q];
             // row by row (the differences are rows of n): ypred = Σ D_k,
@@ -538,7 +512,7 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
                     if failures >= MXNCF {
                         return Err(format!(
                             "the Newton iteration failed {failures} times at t = {}, h = {h:.3e} s (bdf5)",
-                            self.t
+                            self.last.t
                         ));
                     }
                     self.c_lu = f64::NAN;
@@ -573,54 +547,11 @@ impl<P: RosProblem> Stepper for Bdf5<'_, P> {
             self.jac_age = self.jac_age.saturating_add(1);
             self.lu_age += 1;
             self.complete(t_new, h, err, safety);
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.p, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense_at(t, y);
-        Ok(())
-    }
-
-    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
-        self.interpolate(t, &mut y[..m.min(self.n)])
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            return false;
-        }
-        write_rows::<2, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_point(tq),
-            |p, i| self.dense_value(p, i),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {

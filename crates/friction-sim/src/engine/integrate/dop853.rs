@@ -34,11 +34,13 @@
 //! for the motion's), and the solution and both error estimates in one
 //! pass: 0.121 -> 0.106 ms, the same rows and energies bit for bit.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use crate::engine::integrate::root_search::RootSearch;
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::rosenbrock::root_in_step;
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::network::Engine;
 
 /// Step-control parameters: dop853.f's defaults.
@@ -54,7 +56,7 @@ const H_MIN: f64 = 1e-13;
 const T_AFTER: f64 = 1e-13;
 
 /// The dense output of the last step, computed on demand.
-struct Dense {
+pub(crate) struct Dense {
     /// `cont[8 * i + j]`: coefficient j of state i
     cont: Vec<f64>,
     /// the three extra stages, `k[s * n + i]`
@@ -76,16 +78,13 @@ pub(crate) struct Dop853<'x, 'e> {
     atol: Vec<f64>,
     /// the largest step (for the initial guess)
     h_max: f64,
-    t: f64,
-    y: Vec<f64>,
-    /// the last accepted step: its start, its length (0: none since the
-    /// (re)start) and its initial state
-    t_prev: f64,
-    h_prev: f64,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time, the event roots' search
+    last: LastStep,
+    /// the last accepted step's initial state
     y_prev: Vec<f64>,
     /// the step proposed for the next attempt (NaN: guess it)
     h: f64,
-    tstop: f64,
     /// stages 0 to 12 of the step, `k[s * n + i]` (stage 12: f at its end)
     k: Vec<f64>,
     /// the next step starts from a new state: its f and roots are due
@@ -100,9 +99,6 @@ pub(crate) struct Dop853<'x, 'e> {
     /// `dense` holds: 0 (none, nor its extra stages), up to `n` (the rows
     /// and root searches ask for the first `m`, a move back for all)
     dense_ready: Cell<usize>,
-    // root finding
-    roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -117,7 +113,7 @@ fn weigh(row: &[(usize, f64)], k: &[f64], n: usize, i: usize) -> f64 {
 }
 
 /// One state's dense output: its eight coefficients `c` by the weights `b`
-/// of [`Dop853::dense_weights`].
+/// of [`DenseOutput::point`].
 #[inline(always)]
 fn dense_value(b: &[f64; 8], c: &[f64]) -> f64 {
     let lo = b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3];
@@ -158,13 +154,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
             rtol,
             atol,
             h_max,
-            t: t0,
-            y: y0.to_vec(),
-            t_prev: t0,
-            h_prev: 0.0,
+            last: LastStep::new(t0, y0, RootSearch::new(nr, m)),
             y_prev: y0.to_vec(),
             h: f64::NAN,
-            tstop: f64::INFINITY,
             k: vec![0.0; 13 * n],
             fresh: true,
             reject: false,
@@ -173,30 +165,16 @@ impl<'x, 'e> Dop853<'x, 'e> {
             ytmp: vec![0.0; n],
             dense: RefCell::new(Dense { cont: vec![0.0; 8 * n], k: vec![0.0; 3 * n], ytmp: vec![0.0; n] }),
             dense_ready: Cell::new(0),
-            roots: RootSearch::new(nr, m),
-            ymid: vec![0.0; n],
             stats: MethodStats::default(),
         }
-    }
-
-    /// A new state at `t`: no history; its derivative and roots are
-    /// evaluated when the next step starts (after the loop has set the
-    /// modes).
-    fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        self.fresh = true;
-        self.reject = false;
-        self.dense_ready.set(0);
     }
 
     /// Stage 0 (f just after `t`) and the roots at the step's start.
     fn start(&mut self) {
         let n = self.n;
-        let t = self.t;
-        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.k[..n]);
-        self.eng.roots(t, &self.y, &mut self.roots.g0);
+        let t = self.last.t;
+        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.last.y, &mut self.k[..n]);
+        self.eng.roots(t, &self.last.y, &mut self.last.roots.g0);
         self.fresh = false;
         if self.h.is_nan() {
             self.h = self.hinit();
@@ -209,21 +187,21 @@ impl<'x, 'e> Dop853<'x, 'e> {
         let n = self.n;
         let (mut dnf, mut dny) = (0.0, 0.0);
         for i in 0..n {
-            let sk = self.atol[i] + self.rtol * self.y[i].abs();
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs();
             dnf += (self.k[i] / sk).powi(2);
-            dny += (self.y[i] / sk).powi(2);
+            dny += (self.last.y[i] / sk).powi(2);
         }
         let mut h = if dnf <= 1e-10 || dny <= 1e-10 { 1e-6 } else { (dny / dnf).sqrt() * 0.01 };
         h = h.min(self.h_max);
         for i in 0..n {
-            self.ytmp[i] = self.y[i] + h * self.k[i];
+            self.ytmp[i] = self.last.y[i] + h * self.k[i];
         }
         // stage 1's slot as scratch
         let (k0, rest) = self.k.split_at_mut(n);
-        self.eng.rhs(self.t + h, &self.ytmp, &mut rest[..n]);
+        self.eng.rhs(self.last.t + h, &self.ytmp, &mut rest[..n]);
         let mut der2 = 0.0;
         for i in 0..n {
-            let sk = self.atol[i] + self.rtol * self.y[i].abs();
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs();
             der2 += ((rest[i] - k0[i]) / sk).powi(2);
         }
         let der2 = der2.sqrt() / h;
@@ -237,9 +215,9 @@ impl<'x, 'e> Dop853<'x, 'e> {
     fn attempt(&mut self, h: f64) -> f64 {
         let (n, m) = (self.n, self.m);
         for s in 1..12 {
-            combine(&mut self.ytmp[..m], &self.y[..m], h, A[s], &self.k, n);
+            combine(&mut self.ytmp[..m], &self.last.y[..m], h, A[s], &self.k, n);
             let (_, rest) = self.k.split_at_mut(s * n);
-            self.eng.rhs(self.t + C[s] * h, &self.ytmp, &mut rest[..n]);
+            self.eng.rhs(self.last.t + C[s] * h, &self.ytmp, &mut rest[..n]);
         }
         // the order-8 increment and the two error estimates, state by state
         // (one pass over the stages)
@@ -248,8 +226,8 @@ impl<'x, 'e> Dop853<'x, 'e> {
             let b = weigh(&B, &self.k, n, i);
             let e3 = weigh(&BHH, &self.k, n, i);
             let e5 = weigh(&ER, &self.k, n, i);
-            self.ynew[i] = self.y[i] + h * b;
-            let sk = self.atol[i] + self.rtol * self.y[i].abs().max(self.ynew[i].abs());
+            self.ynew[i] = self.last.y[i] + h * b;
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs().max(self.ynew[i].abs());
             err3 += ((b - e3) / sk).powi(2);
             err5 += (e5 / sk).powi(2);
         }
@@ -276,7 +254,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
     /// once per step and state.
     fn dense_coefficients(&self, d: &mut Dense, from: usize, upto: usize) {
         let (n, m) = (self.n, self.m);
-        let h = self.h_prev;
+        let h = self.last.h_prev;
         let Dense { cont, k: kd, ytmp, .. } = d;
         if from == 0 {
             for (e, row) in A_DENSE.iter().enumerate() {
@@ -290,7 +268,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
                     }
                     ytmp[i] = v;
                 }
-                self.eng.rhs(self.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
+                self.eng.rhs(self.last.t_prev + C[13 + e] * h, ytmp, &mut kd[e * n..(e + 1) * n]);
             }
         }
         for (i, c) in cont.chunks_exact_mut(8).enumerate().take(upto).skip(from) {
@@ -299,7 +277,7 @@ impl<'x, 'e> Dop853<'x, 'e> {
             for (st, v) in ks.iter_mut().enumerate() {
                 *v = if st < 13 { self.k[st * n + i] } else { kd[(st - 13) * n + i] };
             }
-            let (y0, y1) = (self.y_prev[i], self.y[i]);
+            let (y0, y1) = (self.y_prev[i], self.last.y[i]);
             let ydiff = y1 - y0;
             let bspl = h * ks[0] - ydiff;
             c[0] = y0;
@@ -325,58 +303,63 @@ impl<'x, 'e> Dop853<'x, 'e> {
             self.dense_ready.set(upto);
         }
     }
+}
 
+impl DenseOutput for Dop853<'_, '_> {
+    /// the weights of the eight coefficients
+    type Point = [f64; 8];
+    type Coeffs<'a>
+        = Ref<'a, Dense>
+    where
+        Self: 'a;
+
+    fn last(&self) -> &LastStep {
+        &self.last
+    }
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
+    }
     /// The weights of the coefficients at `tq`: dop853.f's CONTD8, y = c0 +
     /// s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5 + s1 (c6 + s c7)))))),
     /// expanded into its eight products of powers of s and s1 = 1 - s: one
     /// dot product per state ([`dense_value`]) instead of a chain of eight
     /// dependent multiply-adds.
-    fn dense_weights(&self, tq: f64) -> [f64; 8] {
-        let s = (tq - self.t_prev) / self.h_prev;
+    fn point(&self, tq: f64) -> [f64; 8] {
+        let s = (tq - self.last.t_prev) / self.last.h_prev;
         let s1 = 1.0 - s;
         let ss1 = s * s1;
         let (b2, b4, b6) = (ss1, ss1 * ss1, ss1 * ss1 * ss1);
         [1.0, s, b2, s * b2, b4, s * b4, b6, s * b6]
     }
-
-    /// The dense output at `tq` (within the last step) into `out` (as many
-    /// states as it holds).
-    fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        self.ensure_dense(out.len());
-        let d = self.dense.borrow();
-        let b = self.dense_weights(tq);
+    /// The coefficients of the first `upto` states, computed if not yet.
+    fn coeffs(&self, upto: usize) -> Ref<'_, Dense> {
+        self.ensure_dense(upto);
+        self.dense.borrow()
+    }
+    #[inline(always)]
+    fn value(d: &Ref<'_, Dense>, b: &[f64; 8], i: usize) -> f64 {
+        dense_value(b, &d.cont[8 * i..8 * i + 8])
+    }
+    fn values(d: &Ref<'_, Dense>, b: &[f64; 8], out: &mut [f64]) {
         for (o, c) in out.iter_mut().zip(d.cont.chunks_exact(8)) {
-            *o = dense_value(&b, c);
+            *o = dense_value(b, c);
         }
     }
-
-    /// The first root of the events in the last step (see [`RootSearch`]).
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
+    /// A new state at `t`: no history; its derivative and roots are
+    /// evaluated when the next step starts (after the loop has set the
+    /// modes).
+    fn reset(&mut self, t: f64) {
+        self.last.restart_at(t);
+        self.fresh = true;
+        self.reject = false;
+        self.dense_ready.set(0);
     }
 }
 
-impl Stepper for Dop853<'_, '_> {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
-        }
-        self.tstop = t;
-        Ok(())
-    }
+impl dense_output::OwnMethod for Dop853<'_, '_> {
+    // output rows four at a time (a step holds dozens)
+    const ROWS_AT_ONCE: usize = 4;
+    const STATES_ONLY: bool = true;
 
     fn step(&mut self) -> Result<Stop, String> {
         let n = self.n;
@@ -387,14 +370,14 @@ impl Stepper for Dop853<'_, '_> {
             self.k.copy_within(12 * n..13 * n, 0);
         }
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             // dop853.f's rule: a step within 1 % of the stop time ends on it
             let cut = self.h * 1.01 >= room;
             let h = if cut { room } else { self.h };
             if h.abs() < H_MIN || !h.is_finite() {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (DOP853)",
-                    self.t
+                    self.last.t
                 ));
             }
             let err = self.attempt(h);
@@ -413,14 +396,14 @@ impl Stepper for Dop853<'_, '_> {
             let mut hnew = h / fac;
             self.facold = err.max(1e-4);
             self.stats.steps += 1;
-            let t_new = if cut { self.tstop } else { self.t + h };
+            let t_new = if cut { self.last.tstop } else { self.last.t + h };
             // stage 12: f at the step's end (the next step's stage 0)
             self.eng.rhs(t_new, &self.ynew, &mut self.k[12 * n..13 * n]);
-            std::mem::swap(&mut self.y_prev, &mut self.y);
-            std::mem::swap(&mut self.y, &mut self.ynew);
-            self.t_prev = self.t;
-            self.h_prev = t_new - self.t;
-            self.t = t_new;
+            std::mem::swap(&mut self.y_prev, &mut self.last.y);
+            std::mem::swap(&mut self.last.y, &mut self.ynew);
+            self.last.t_prev = self.last.t;
+            self.last.h_prev = t_new - self.last.t;
+            self.last.t = t_new;
             self.dense_ready.set(0);
             hnew = hnew.min(self.h_max);
             if self.reject {
@@ -433,61 +416,11 @@ impl Stepper for Dop853<'_, '_> {
             }
             self.reject = false;
             self.h = hnew;
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.eng, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense_at(t, y);
-        Ok(())
-    }
-
-    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
-        self.interpolate(t, &mut y[..m.min(self.n)])
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            // no step since the (re)start: the loop's row by row path
-            return false;
-        }
-        // the coefficients of the states the rows read, then the rows as
-        // `dense_at` evaluates them (one borrow, no per-row checks)
-        self.ensure_dense(cols.iter().flatten().map(|&i| i + 1).max().unwrap_or(0));
-        let d = self.dense.borrow();
-        let cont = &d.cont[..];
-        // four rows at a time (a step holds dozens)
-        write_rows::<4, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_weights(tq),
-            |b, i| dense_value(b, &cont[8 * i..8 * i + 8]),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {
@@ -498,6 +431,7 @@ impl Stepper for Dop853<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::integrate::stepper::Stepper;
     use crate::scenario::{parse, System};
 
     /// 1 kg on 100 N/m from x = 0.1 m: x = 0.1 cos(10 t).
@@ -571,7 +505,7 @@ mod tests {
         let x = s.y()[0];
         assert!((x - 0.2 * (10.0f64 * 0.4).cos()).abs() < 1e-10, "x(0.9) = {x}");
         // between the last step's ends, and not outside them
-        let (t0, t1) = (s.t_prev, s.t);
+        let (t0, t1) = (s.last.t_prev, s.last.t);
         let tm = 0.5 * (t0 + t1);
         s.interpolate(tm, &mut yi).unwrap();
         assert!((yi[0] - 0.2 * (10.0 * (tm - 0.5)).cos()).abs() < 1e-10, "x({tm}) = {}", yi[0]);

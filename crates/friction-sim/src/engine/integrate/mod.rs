@@ -5,6 +5,9 @@
 //! - `budget.rs`: the wall-clock budget (`max_wall`) and its estimate after a pilot;
 //! - `stepper.rs`: what the loop asks of a method, and diffsol's solvers
 //!   behind it;
+//! - `dense_output.rs`: the engine's own methods' dense output over their
+//!   last step, and the parts of `stepper.rs`'s trait that follow from it,
+//!   written once for them;
 //! - `equations.rs`: the network's equations as diffsol operators;
 //! - `coloring.rs`: the Jacobian from one exact product per colour of
 //!   columns (a greedy colouring linear in the network's size);
@@ -32,6 +35,7 @@ mod bdf5_matrix;
 mod budget;
 mod coloring;
 pub(crate) mod cosim;
+mod dense_output;
 mod dop853;
 mod dop853_tableau;
 mod equations;

@@ -50,7 +50,7 @@ pub(super) fn eigen() -> (f64, f64, f64) {
 
 /// One state of the collocation polynomial of a step, from its value at
 /// the end and three divided differences `c`, at the point `(s, s - (c2 -
-/// 1), s - (c1 - 1))` of `Radau5::dense_point` (Hairer's CONTR5).
+/// 1), s - (c1 - 1))` of `Radau5`'s `DenseOutput::point` (Hairer's CONTR5).
 #[inline(always)]
 pub(super) fn collocation((s, a, b): (f64, f64, f64), [c0, c1, c2, c3]: [f64; 4]) -> f64 {
     c0 + s * (c1 + a * (c2 + b * c3))

@@ -32,9 +32,10 @@
 //! `Rodas5P::jacobian`). Dense linear algebra
 //! ([`crate::engine::linalg::small_lu`]).
 
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock_tableau::{A, C, D, GAMMA, H, NODES, S};
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
 use crate::system::schedule::Schedule;
@@ -109,6 +110,16 @@ impl RosProblem for Engine<'_> {
     }
 }
 
+/// The first root of the events in the last step of `d`, a method on `p`'s
+/// equations, on its dense output (see [`RootSearch`]).
+pub(crate) fn root_in_step<D: DenseOutput>(p: &impl RosProblem, d: &mut D) -> Option<(f64, usize)> {
+    let mut rs = std::mem::take(&mut d.last_mut().roots);
+    let last = d.last();
+    let found = p.first_root(&mut rs, last.t_prev, last.t, &last.y, |t, out| d.dense_at(t, out));
+    d.last_mut().roots = rs;
+    found
+}
+
 /// The method's state between steps. Every vector is allocated once.
 pub(crate) struct Rodas5P<'x, P: RosProblem> {
     p: &'x P,
@@ -119,22 +130,19 @@ pub(crate) struct Rodas5P<'x, P: RosProblem> {
     atol: Vec<f64>,
     h_max: f64,
     time_dependent: bool,
-    t: f64,
-    y: Vec<f64>,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time, the event roots' search
+    last: LastStep,
     /// f at the step's start (just after it after a restart) and the time
     /// it was taken at
     fx: Vec<f64>,
     t_fx: f64,
     /// ∂f/∂t at the step's start (forward difference)
     ft: Vec<f64>,
-    /// the last accepted step: its start, length (0: none since the
-    /// (re)start) and initial state
-    t_prev: f64,
-    h_prev: f64,
+    /// the last accepted step's initial state
     y_prev: Vec<f64>,
     /// the step proposed for the next attempt
     h: f64,
-    tstop: f64,
     /// the stages, `k[s * n + i]`
     k: Vec<f64>,
     /// the dense output's three coefficients, `dense[r * n + i]`
@@ -154,8 +162,6 @@ pub(crate) struct Rodas5P<'x, P: RosProblem> {
     reject: bool,
     h_acc: f64,
     err_acc: f64,
-    roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -175,16 +181,12 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             atol,
             h_max,
             time_dependent: p.time_dependent(),
-            t: t0,
-            y: y0.to_vec(),
+            last: LastStep::new(t0, y0, RootSearch::new(p.nroots(), m)),
             fx: v(),
             t_fx: t0,
             ft: v(),
-            t_prev: t0,
-            h_prev: 0.0,
             y_prev: y0.to_vec(),
             h: h0.min(h_max),
-            tstop: f64::INFINITY,
             k: vec![0.0; S * n],
             dense: vec![0.0; 3 * n],
             ynew: v(),
@@ -198,27 +200,10 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             reject: false,
             h_acc: 0.0,
             err_acc: 1e-2,
-            roots: RootSearch::new(p.nroots(), m),
-            ymid: v(),
             stats: MethodStats::default(),
         };
         r.reset(t0);
         r
-    }
-
-    /// After a new state at `t`: its derivative (just after `t`: a
-    /// prescribed velocity may jump at a breakpoint) and roots; no history.
-    fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        self.t_fx = t + T_AFTER * (1.0 + t.abs());
-        self.p.rhs(self.t_fx, &self.y, &mut self.fx);
-        self.p.roots(t, &self.y, &mut self.roots.g0);
-        self.jac_fresh = false;
-        self.h_lu = f64::NAN;
-        self.err_acc = 1e-2;
-        self.h_acc = 0.0;
     }
 
     /// The Jacobian's columns of the read states at (t, y) and, for a
@@ -228,7 +213,7 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         self.u.fill(0.0);
         for j in 0..m {
             self.u[j] = 1.0;
-            self.p.jvp(self.t, &self.y, &self.u, &mut self.du);
+            self.p.jvp(self.last.t, &self.last.y, &self.u, &mut self.du);
             self.u[j] = 0.0;
             for i in 0..n {
                 self.jac[i * m + j] = self.du[i];
@@ -243,9 +228,9 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             // overdamped closed form of `tests/rosenbrock.rs`: 1,097 steps
             // at rtol 1e-6). Differenced column by column (m evaluations),
             // as the engine has no exact form of them.
-            self.u[..n].copy_from_slice(&self.y);
+            self.u[..n].copy_from_slice(&self.last.y);
             for j in 0..m {
-                let yj = self.y[j];
+                let yj = self.last.y[j];
                 let dy = f64::EPSILON.sqrt() * (yj.abs() + self.atol[j] / self.rtol.max(f64::EPSILON));
                 self.u[j] = yj + dy;
                 let inv = 1.0 / (self.u[j] - yj);
@@ -263,7 +248,7 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             // step left a rounding error of 1e-3 of f in the difference
             let scale = if self.h_max.is_finite() { self.h_max } else { 1.0 };
             let dt = f64::EPSILON.sqrt() * tf.abs().max(scale).max(self.h.abs());
-            self.p.rhs(tf + dt, &self.y, &mut self.du);
+            self.p.rhs(tf + dt, &self.last.y, &mut self.du);
             let inv = 1.0 / ((tf + dt) - tf);
             for ((ft, &d), &f) in self.ft.iter_mut().zip(&self.du).zip(&self.fx) {
                 *ft = (d - f) * inv;
@@ -313,13 +298,13 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             if s > 0 {
                 let row = &A[s][..s];
                 for i in 0..m {
-                    let mut acc = self.y[i];
+                    let mut acc = self.last.y[i];
                     for (j, &a) in row.iter().enumerate() {
                         acc += a * self.k[j * n + i];
                     }
                     self.u[i] = acc;
                 }
-                self.p.rhs(self.t + NODES[s] * h, &self.u, &mut self.du);
+                self.p.rhs(self.last.t + NODES[s] * h, &self.u, &mut self.du);
             } else {
                 self.du.copy_from_slice(&self.fx);
             }
@@ -349,14 +334,14 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
         let last = &A[S - 1];
         let mut sum = 0.0;
         for i in 0..n {
-            let mut acc = self.y[i];
+            let mut acc = self.last.y[i];
             for (j, &a) in last.iter().enumerate().take(S - 1) {
                 acc += a * self.k[j * n + i];
             }
             let e = self.k[(S - 1) * n + i];
             let y1 = acc + e;
             self.ynew[i] = y1;
-            let sk = self.atol[i] + self.rtol * self.y[i].abs().max(y1.abs());
+            let sk = self.atol[i] + self.rtol * self.last.y[i].abs().max(y1.abs());
             sum += (e / sk) * (e / sk);
         }
         let err = (sum / n as f64).sqrt();
@@ -381,67 +366,67 @@ impl<'x, P: RosProblem> Rodas5P<'x, P> {
             }
         }
     }
+}
 
+impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
+    /// θ and 1 - θ
+    type Point = (f64, f64);
+    type Coeffs<'a>
+        = &'a Self
+    where
+        Self: 'a;
+
+    fn last(&self) -> &LastStep {
+        &self.last
+    }
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
+    }
     /// θ and 1 - θ of `tq` in the last step.
-    fn dense_point(&self, tq: f64) -> (f64, f64) {
-        let th = (tq - self.t_prev) / self.h_prev;
+    fn point(&self, tq: f64) -> (f64, f64) {
+        let th = (tq - self.last.t_prev) / self.last.h_prev;
         (th, 1.0 - th)
     }
-
-    /// One state's dense output at the point `(θ, 1 - θ)`.
+    fn coeffs(&self, _upto: usize) -> &Self {
+        self
+    }
+    /// The order-4 continuous extension from the step's ends and the three
+    /// coefficients of `dense`.
     #[inline(always)]
-    fn dense_value(&self, (th, th1): (f64, f64), i: usize) -> f64 {
-        let n = self.n;
-        let (d1, d2, d3) = (self.dense[i], self.dense[n + i], self.dense[2 * n + i]);
-        th1 * self.y_prev[i] + th * (self.y[i] + th1 * (d1 + th * (d2 + th * d3)))
+    fn value(r: &&Self, &(th, th1): &(f64, f64), i: usize) -> f64 {
+        let n = r.n;
+        let (d1, d2, d3) = (r.dense[i], r.dense[n + i], r.dense[2 * n + i]);
+        th1 * r.y_prev[i] + th * (r.last.y[i] + th1 * (d1 + th * (d2 + th * d3)))
     }
-
-    /// The dense output at `tq` (within the last step) into `out`.
-    fn dense_at(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        let pt = self.dense_point(tq);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.dense_value(pt, i);
-        }
-    }
-
-    /// The first root of the events in the last step.
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found = self.p.first_root(&mut rs, self.t_prev, self.t, &self.y, |t, out| self.dense_at(t, out));
-        self.roots = rs;
-        found
+    /// After a new state at `t`: its derivative (just after `t`: a
+    /// prescribed velocity may jump at a breakpoint) and roots; no history.
+    fn reset(&mut self, t: f64) {
+        self.last.restart_at(t);
+        self.t_fx = t + T_AFTER * (1.0 + t.abs());
+        self.p.rhs(self.t_fx, &self.last.y, &mut self.fx);
+        self.p.roots(t, &self.last.y, &mut self.last.roots.g0);
+        self.jac_fresh = false;
+        self.h_lu = f64::NAN;
+        self.err_acc = 1e-2;
+        self.h_acc = 0.0;
     }
 }
 
-impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
-        }
-        self.tstop = t;
-        Ok(())
-    }
+impl<P: RosProblem> dense_output::OwnMethod for Rodas5P<'_, P> {
+    // output rows two at a time (a step holds a few)
+    const ROWS_AT_ONCE: usize = 2;
+    const STATES_ONLY: bool = true;
 
     fn step(&mut self) -> Result<Stop, String> {
         let mut singular = 0;
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             let cut = self.h * 1.0001 >= room;
             let h = if cut { room } else { self.h };
             if h.abs() < H_MIN || !h.is_finite() {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (Rodas5P)",
-                    self.t
+                    self.last.t
                 ));
             }
             if !self.jac_fresh {
@@ -453,7 +438,7 @@ impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
                     if singular > 5 {
                         return Err(format!(
                             "singular matrix I/(h γ) - J (column {col}) at t = {}, h = {h:.3e} s (Rodas5P)",
-                            self.t
+                            self.last.t
                         ));
                     }
                     self.h = 0.5 * h;
@@ -480,13 +465,13 @@ impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
             self.h_acc = h;
             self.err_acc = err.max(1e-2);
             self.dense_coefficients();
-            std::mem::swap(&mut self.y_prev, &mut self.y);
-            std::mem::swap(&mut self.y, &mut self.ynew);
-            self.t_prev = self.t;
-            self.h_prev = h;
-            self.t = if cut { self.tstop } else { self.t + h };
-            self.t_fx = self.t;
-            self.p.rhs(self.t, &self.y, &mut self.fx);
+            std::mem::swap(&mut self.y_prev, &mut self.last.y);
+            std::mem::swap(&mut self.last.y, &mut self.ynew);
+            self.last.t_prev = self.last.t;
+            self.last.h_prev = h;
+            self.last.t = if cut { self.last.tstop } else { self.last.t + h };
+            self.t_fx = self.last.t;
+            self.p.rhs(self.last.t, &self.last.y, &mut self.fx);
             self.jac_fresh = false;
             if self.reject {
                 hnew = hnew.min(h);
@@ -498,54 +483,11 @@ impl<P: RosProblem> Stepper for Rodas5P<'_, P> {
             }
             self.reject = false;
             self.h = hnew;
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.p, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense_at(t, y);
-        Ok(())
-    }
-
-    fn interpolate_states(&self, t: f64, y: &mut [f64], m: usize) -> Result<(), String> {
-        self.interpolate(t, &mut y[..m.min(self.n)])
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            return false;
-        }
-        write_rows::<2, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_point(tq),
-            |&pt, i| self.dense_value(pt, i),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {

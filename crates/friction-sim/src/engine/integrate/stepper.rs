@@ -1,8 +1,9 @@
 //! What the integration loop asks of a method (`Stepper`): one step at a
 //! time up to a stop time, the step's dense output, a move back to an event,
 //! a restart from a new state; implemented for diffsol's solvers
-//! (`Diffsol`) and for the engine's own Radau IIA ([`crate::engine::integrate::radau`]) and
-//! DOP853 ([`crate::engine::integrate::dop853`]).
+//! (`Diffsol`) and for the engine's own Radau IIA ([`crate::engine::integrate::radau`]),
+//! DOP853 ([`crate::engine::integrate::dop853`]), Rodas5P and bdf5, whose
+//! shared parts are in [`crate::engine::integrate::dense_output`].
 
 use std::marker::PhantomData;
 

@@ -23,12 +23,14 @@ mod newton;
 
 use nalgebra::Complex;
 
+use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
 use crate::engine::integrate::radau_tableau::{
     collocation, eigen, C1, C1M1, C1MC2, C2, C2M1, DD1, DD2, DD3, T11, T12, T13, T21, T22, T23, T31, TI11,
     TI12, TI13, TI21, TI22, TI23, TI31, TI32, TI33,
 };
 use crate::engine::integrate::root_search::RootSearch;
-use crate::engine::integrate::stepper::{write_rows, MethodStats, Stepper, Stop};
+use crate::engine::integrate::rosenbrock::root_in_step;
+use crate::engine::integrate::stepper::{MethodStats, Stop};
 use crate::engine::linalg::small_lu;
 use crate::engine::network::Engine;
 
@@ -62,16 +64,14 @@ pub(crate) struct Radau5<'x, 'e> {
     u1: f64,
     alph: f64,
     beta: f64,
-    t: f64,
-    y: Vec<f64>,
+    /// the last accepted step, the state at its end (the current time),
+    /// the stop time, the event roots' search; its spare state is also the
+    /// Newton iteration's scratch
+    last: LastStep,
     /// f(t, y)
     fx: Vec<f64>,
-    /// the last accepted step: its start and length (dense output)
-    t_prev: f64,
-    h_prev: f64,
     /// the step proposed for the next attempt
     h: f64,
-    tstop: f64,
     z: [Vec<f64>; 3],
     f: [Vec<f64>; 3],
     /// collocation polynomial of the last step: y and three differences
@@ -96,9 +96,6 @@ pub(crate) struct Radau5<'x, 'e> {
     err_acc: f64,
     /// accepted steps since the (re)start (none: Newton starts from zero)
     accepted_since_start: usize,
-    // root finding
-    roots: RootSearch,
-    ymid: Vec<f64>,
     stats: MethodStats,
 }
 
@@ -127,13 +124,9 @@ impl<'x, 'e> Radau5<'x, 'e> {
             u1,
             alph,
             beta,
-            t: t0,
-            y: y0.to_vec(),
+            last: LastStep::new(t0, y0, RootSearch::new(nr, m)),
             fx: v(),
-            t_prev: t0,
-            h_prev: 0.0,
             h: h0,
-            tstop: f64::INFINITY,
             z: [v(), v(), v()],
             f: [v(), v(), v()],
             cont: [y0.to_vec(), v(), v(), v()],
@@ -154,42 +147,14 @@ impl<'x, 'e> Radau5<'x, 'e> {
             h_acc: 0.0,
             err_acc: 1e-2,
             accepted_since_start: 0,
-            roots: RootSearch::new(nr, m),
-            ymid: v(),
             stats: MethodStats::default(),
         };
         r.reset(t0);
         r
     }
 
-    /// After a new state at `t`: its derivative, scales and roots; no
-    /// history.
-    fn reset(&mut self, t: f64) {
-        self.t = t;
-        self.t_prev = t;
-        self.h_prev = 0.0;
-        // The derivative the step starts from, just after `t`: restarts
-        // happen at breakpoints of the schedules, where a prescribed
-        // velocity may jump (a measured motion's samples), and the error
-        // estimate takes this derivative as the step's initial slope. With
-        // the value before the jump the estimate stayed proportional to h
-        // and the step size fell below its minimum at the very first step
-        // (a LuGre contact driven by sampled constant speeds).
-        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.y, &mut self.fx);
-        self.cont[0].copy_from_slice(&self.y);
-        for c in &mut self.cont[1..] {
-            c.fill(0.0);
-        }
-        self.set_scal();
-        self.eng.roots(t, &self.y, &mut self.roots.g0);
-        self.jac_stale = true;
-        self.h_lu = f64::NAN;
-        self.accepted_since_start = 0;
-        self.faccon = 1.0;
-    }
-
     fn set_scal(&mut self) {
-        for ((s, &a), &y) in self.scal.iter_mut().zip(&self.atol).zip(&self.y) {
+        for ((s, &a), &y) in self.scal.iter_mut().zip(&self.atol).zip(&self.last.y) {
             *s = a + self.rtol * y.abs();
         }
     }
@@ -201,7 +166,7 @@ impl<'x, 'e> Radau5<'x, 'e> {
         self.tmp.fill(0.0);
         for j in 0..m {
             self.tmp[j] = 1.0;
-            self.eng.jvp(self.t, &self.y, &self.tmp, &mut self.tmp2);
+            self.eng.jvp(self.last.t, &self.last.y, &self.tmp, &mut self.tmp2);
             self.tmp[j] = 0.0;
             for i in 0..m {
                 self.jac[i * m + j] = self.tmp2[i];
@@ -252,67 +217,87 @@ impl<'x, 'e> Radau5<'x, 'e> {
         }
     }
 
-    /// The dense output at `tq` (within the last step) into `out`.
-    fn dense(&self, tq: f64, out: &mut [f64]) {
-        if self.h_prev == 0.0 {
-            out.copy_from_slice(&self.y[..out.len()]);
-            return;
-        }
-        let p = self.dense_point(tq);
-        let [c0, c1, c2, c3] = &self.cont;
+    fn rms(&self, v: &[f64]) -> f64 {
+        let s: f64 = v.iter().zip(&self.scal).map(|(e, s)| (e / s) * (e / s)).sum();
+        (s / self.n as f64).sqrt().max(1e-10)
+    }
+}
+
+impl DenseOutput for Radau5<'_, '_> {
+    /// `s`, `s - (c2 - 1)`, `s - (c1 - 1)`
+    type Point = (f64, f64, f64);
+    type Coeffs<'a>
+        = &'a [Vec<f64>; 4]
+    where
+        Self: 'a;
+
+    fn last(&self) -> &LastStep {
+        &self.last
+    }
+    fn last_mut(&mut self) -> &mut LastStep {
+        &mut self.last
+    }
+    /// Where `tq` lies on the last step's collocation polynomial, as
+    /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
+    /// `s - (c2 - 1)`, `s - (c1 - 1)`.
+    fn point(&self, tq: f64) -> (f64, f64, f64) {
+        let s = (tq - self.last.t) / self.last.h_prev;
+        (s, s - C2M1, s - C1M1)
+    }
+    fn coeffs(&self, _upto: usize) -> &[Vec<f64>; 4] {
+        &self.cont
+    }
+    #[inline(always)]
+    fn value([c0, c1, c2, c3]: &&[Vec<f64>; 4], &p: &(f64, f64, f64), i: usize) -> f64 {
+        collocation(p, [c0[i], c1[i], c2[i], c3[i]])
+    }
+    fn values([c0, c1, c2, c3]: &&[Vec<f64>; 4], &p: &(f64, f64, f64), out: &mut [f64]) {
         // zipped: no bounds checks, the loop vectorises
         for ((((o, &c0), &c1), &c2), &c3) in out.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3) {
             *o = collocation(p, [c0, c1, c2, c3]);
         }
     }
-
-    /// Where `tq` lies on the last step's collocation polynomial, as
-    /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
-    /// `s - (c2 - 1)`, `s - (c1 - 1)`.
-    fn dense_point(&self, tq: f64) -> (f64, f64, f64) {
-        let s = (tq - self.t) / self.h_prev;
-        (s, s - C2M1, s - C1M1)
-    }
-
-    fn rms(&self, v: &[f64]) -> f64 {
-        let s: f64 = v.iter().zip(&self.scal).map(|(e, s)| (e / s) * (e / s)).sum();
-        (s / self.n as f64).sqrt().max(1e-10)
-    }
-
-    /// The first root of the events in the last step (see [`RootSearch`]).
-    fn check_root(&mut self) -> Option<(f64, usize)> {
-        let mut rs = std::mem::take(&mut self.roots);
-        let found = rs.check(self.eng, self.t_prev, self.t, &self.y, |t, out| self.dense(t, out));
-        self.roots = rs;
-        found
+    /// After a new state at `t`: its derivative, scales and roots; no
+    /// history.
+    fn reset(&mut self, t: f64) {
+        self.last.restart_at(t);
+        // The derivative the step starts from, just after `t`: restarts
+        // happen at breakpoints of the schedules, where a prescribed
+        // velocity may jump (a measured motion's samples), and the error
+        // estimate takes this derivative as the step's initial slope. With
+        // the value before the jump the estimate stayed proportional to h
+        // and the step size fell below its minimum at the very first step
+        // (a LuGre contact driven by sampled constant speeds).
+        self.eng.rhs(t + T_AFTER * (1.0 + t.abs()), &self.last.y, &mut self.fx);
+        self.cont[0].copy_from_slice(&self.last.y);
+        for c in &mut self.cont[1..] {
+            c.fill(0.0);
+        }
+        self.set_scal();
+        self.eng.roots(t, &self.last.y, &mut self.last.roots.g0);
+        self.jac_stale = true;
+        self.h_lu = f64::NAN;
+        self.accepted_since_start = 0;
+        self.faccon = 1.0;
     }
 }
 
-impl Stepper for Radau5<'_, '_> {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn set_stop_time(&mut self, t: f64) -> Result<(), String> {
-        if t <= self.t {
-            return Err(format!("stop time {t} is not after the current time {}", self.t));
-        }
-        self.tstop = t;
-        Ok(())
-    }
+impl dense_output::OwnMethod for Radau5<'_, '_> {
+    // output rows two at a time (a step holds a few)
+    const ROWS_AT_ONCE: usize = 2;
+    // the output rows interpolate the whole state, as they always did here
+    const STATES_ONLY: bool = false;
 
     fn step(&mut self) -> Result<Stop, String> {
         let mut singular = 0;
         loop {
-            let room = self.tstop - self.t;
+            let room = self.last.tstop - self.last.t;
             let cut = self.h * 1.0001 >= room;
             let h = if cut { room } else { self.h };
             if h.abs() < H_MIN {
                 return Err(format!(
                     "step size {h:.3e} s below the minimum {H_MIN:.0e} s at t = {} (Radau5)",
-                    self.t
+                    self.last.t
                 ));
             }
             let caljac = self.jac_stale;
@@ -327,7 +312,7 @@ impl Stepper for Radau5<'_, '_> {
                     if singular > 5 {
                         return Err(format!(
                             "singular Newton matrix (column {col}) at t = {}, h = {h:.3e} s (Radau5)",
-                            self.t
+                            self.last.t
                         ));
                     }
                     self.h = 0.5 * h;
@@ -371,16 +356,16 @@ impl Stepper for Radau5<'_, '_> {
             }
             self.h_acc = h;
             self.err_acc = err.max(1e-2);
-            self.t_prev = self.t;
-            self.h_prev = h;
-            self.t = if cut { self.tstop } else { self.t + h };
+            self.last.t_prev = self.last.t;
+            self.last.h_prev = h;
+            self.last.t = if cut { self.last.tstop } else { self.last.t + h };
             {
                 let n = self.n;
                 let [z0, z1, z2] = &self.z;
                 let (z0, z1, z2) = (&z0[..n], &z1[..n], &z2[..n]);
                 let [k0, k1, k2, k3] = &mut self.cont;
                 let (k0, k1, k2, k3) = (&mut k0[..n], &mut k1[..n], &mut k2[..n], &mut k3[..n]);
-                let y = &mut self.y[..n];
+                let y = &mut self.last.y[..n];
                 for i in 0..n {
                     y[i] += z2[i];
                     let (z1, z2, z3) = (z0[i], z1[i], z2[i]);
@@ -395,7 +380,7 @@ impl Stepper for Radau5<'_, '_> {
                 }
             }
             self.set_scal();
-            self.eng.rhs(self.t, &self.y, &mut self.fx);
+            self.eng.rhs(self.last.t, &self.last.y, &mut self.fx);
             if self.reject {
                 hnew = hnew.min(h);
             }
@@ -414,54 +399,11 @@ impl Stepper for Radau5<'_, '_> {
             }
             // the Jacobian is reused while Newton converges fast
             self.jac_stale = self.theta > THET;
-            if let Some((tr, idx)) = self.check_root() {
+            if let Some((tr, idx)) = root_in_step(self.eng, self) {
                 return Ok(Stop::Root(tr, idx));
             }
             return Ok(if cut { Stop::AtStopTime } else { Stop::Step });
         }
-    }
-
-    fn interpolate(&self, t: f64, y: &mut [f64]) -> Result<(), String> {
-        let tol = 1e-12 * (1.0 + self.t.abs());
-        if t < self.t_prev - tol || t > self.t + tol {
-            return Err(format!("time {t} outside the last step [{}, {}]", self.t_prev, self.t));
-        }
-        self.dense(t, y);
-        Ok(())
-    }
-
-    fn dense_rows(&self, ts: &[f64], cols: &[Option<usize>], out: &mut Vec<f64>) -> bool {
-        if self.h_prev == 0.0 {
-            // no step since the (re)start: the loop's row by row path
-            return false;
-        }
-        // the rows as `dense` evaluates them, for their columns only
-        let [c0, c1, c2, c3] = &self.cont;
-        // two rows at a time (a step holds a few)
-        write_rows::<2, _>(
-            ts,
-            cols,
-            out,
-            self.t,
-            &self.y,
-            |tq| self.dense_point(tq),
-            |&p, i| collocation(p, [c0[i], c1[i], c2[i], c3[i]]),
-        );
-        true
-    }
-
-    fn move_back(&mut self, t: f64) -> Result<(), String> {
-        let mut y = std::mem::take(&mut self.ymid);
-        self.interpolate(t, &mut y)?;
-        self.ymid = std::mem::replace(&mut self.y, y);
-        self.reset(t);
-        Ok(())
-    }
-
-    fn restart(&mut self, engine: &Engine<'_>, t: f64, y: &[f64]) {
-        engine.jac.borrow_mut().invalidate();
-        self.y.copy_from_slice(y);
-        self.reset(t);
     }
 
     fn stats(&self) -> MethodStats {

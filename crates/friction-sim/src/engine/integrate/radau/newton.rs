@@ -18,7 +18,7 @@ impl Radau5<'_, '_> {
             }
         } else {
             // extrapolate the last step's collocation polynomial
-            let c3q = h / self.h_prev;
+            let c3q = h / self.last.h_prev;
             let c1q = C1 * c3q;
             let c2q = C2 * c3q;
             // every vector sliced to n: the loops run without bounds checks
@@ -57,10 +57,10 @@ impl Radau5<'_, '_> {
             // states the equations read: the quadratures feed none)
             let m = self.m;
             for (k, c) in [C1, C2, 1.0].into_iter().enumerate() {
-                for ((t, &y), &z) in self.tmp[..m].iter_mut().zip(&self.y[..m]).zip(&self.z[k][..m]) {
+                for ((t, &y), &z) in self.tmp[..m].iter_mut().zip(&self.last.y[..m]).zip(&self.z[k][..m]) {
                     *t = y + z;
                 }
-                self.eng.rhs(self.t + c * h, &self.tmp, &mut self.z[k]);
+                self.eng.rhs(self.last.t + c * h, &self.tmp, &mut self.z[k]);
             }
             {
                 let [z0, z1, z2] = &mut self.z;
@@ -165,9 +165,9 @@ impl Radau5<'_, '_> {
         if err >= 1.0 && (self.accepted_since_start == 0 || self.reject) {
             // Hairer and Wanner's second estimate, filtered once more
             for i in 0..self.m {
-                self.ymid[i] = self.y[i] + self.tmp[i];
+                self.last.ymid[i] = self.last.y[i] + self.tmp[i];
             }
-            self.eng.rhs(self.t, &self.ymid, &mut self.tmp);
+            self.eng.rhs(self.last.t, &self.last.ymid, &mut self.tmp);
             for i in 0..n {
                 self.tmp[i] += self.tmp2[i];
             }
