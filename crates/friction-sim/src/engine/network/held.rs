@@ -16,7 +16,7 @@ impl Engine<'_> {
     pub(crate) fn hold_exactly(&self, t: f64, y: &mut [f64]) {
         let d = self.disc.borrow();
         if !d.rows.is_empty() {
-            self.project(t, y, &d.rows);
+            self.project_planned(t, y, &d.rows, &d.plan);
         }
     }
 
