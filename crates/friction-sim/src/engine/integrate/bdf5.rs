@@ -43,7 +43,7 @@
 //! ([`crate::engine::integrate::bdf5_matrix`]).
 
 use crate::engine::integrate::bdf5_matrix::NewtonMatrix;
-use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
+use crate::engine::integrate::dense_output::{self, last_step_in_field, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock::{root_in_step, RosProblem};
 use crate::engine::integrate::stepper::{MethodStats, Stop};
@@ -392,12 +392,7 @@ impl<P: RosProblem> DenseOutput for Bdf5<'_, P> {
     where
         Self: 'a;
 
-    fn last(&self) -> &LastStep {
-        &self.last
-    }
-    fn last_mut(&mut self) -> &mut LastStep {
-        &mut self.last
-    }
+    last_step_in_field!();
     /// The dense output's point `tq`: the cumulative products of
     /// `(tq - (t - j h)) / ((j + 1) h)`.
     fn point(&self, tq: f64) -> [f64; MAX_ORDER] {

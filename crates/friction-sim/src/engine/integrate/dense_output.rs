@@ -53,6 +53,20 @@ impl LastStep {
     }
 }
 
+/// [`DenseOutput::last`] and [`DenseOutput::last_mut`] of a method that
+/// keeps its [`LastStep`] in the field `last` (inside its `impl DenseOutput`).
+macro_rules! last_step_in_field {
+    () => {
+        fn last(&self) -> &$crate::engine::integrate::dense_output::LastStep {
+            &self.last
+        }
+        fn last_mut(&mut self) -> &mut $crate::engine::integrate::dense_output::LastStep {
+            &mut self.last
+        }
+    };
+}
+pub(crate) use last_step_in_field;
+
 /// A method whose last accepted step has a dense output: where a time lies
 /// in the step ([`DenseOutput::point`]), and each state's value there from
 /// the step's coefficients ([`DenseOutput::value`]).

@@ -36,7 +36,7 @@
 
 use std::cell::{Cell, Ref, RefCell};
 
-use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
+use crate::engine::integrate::dense_output::{self, last_step_in_field, DenseOutput, LastStep};
 use crate::engine::integrate::dop853_tableau::{A, A_DENSE, B, BHH, C, D, D_STAGES, ER};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock::root_in_step;
@@ -313,12 +313,7 @@ impl DenseOutput for Dop853<'_, '_> {
     where
         Self: 'a;
 
-    fn last(&self) -> &LastStep {
-        &self.last
-    }
-    fn last_mut(&mut self) -> &mut LastStep {
-        &mut self.last
-    }
+    last_step_in_field!();
     /// The weights of the coefficients at `tq`: dop853.f's CONTD8, y = c0 +
     /// s (c1 + s1 (c2 + s (c3 + s1 (c4 + s (c5 + s1 (c6 + s c7)))))),
     /// expanded into its eight products of powers of s and s1 = 1 - s: one

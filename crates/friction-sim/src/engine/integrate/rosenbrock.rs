@@ -32,7 +32,7 @@
 //! `Rodas5P::jacobian`). Dense linear algebra
 //! ([`crate::engine::linalg::small_lu`]).
 
-use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
+use crate::engine::integrate::dense_output::{self, last_step_in_field, DenseOutput, LastStep};
 use crate::engine::integrate::root_search::RootSearch;
 use crate::engine::integrate::rosenbrock_tableau::{A, C, D, GAMMA, H, NODES, S};
 use crate::engine::integrate::stepper::{MethodStats, Stop};
@@ -376,12 +376,7 @@ impl<P: RosProblem> DenseOutput for Rodas5P<'_, P> {
     where
         Self: 'a;
 
-    fn last(&self) -> &LastStep {
-        &self.last
-    }
-    fn last_mut(&mut self) -> &mut LastStep {
-        &mut self.last
-    }
+    last_step_in_field!();
     /// θ and 1 - θ of `tq` in the last step.
     fn point(&self, tq: f64) -> (f64, f64) {
         let th = (tq - self.last.t_prev) / self.last.h_prev;

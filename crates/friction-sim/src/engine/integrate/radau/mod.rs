@@ -23,7 +23,7 @@ mod newton;
 
 use nalgebra::Complex;
 
-use crate::engine::integrate::dense_output::{self, DenseOutput, LastStep};
+use crate::engine::integrate::dense_output::{self, last_step_in_field, DenseOutput, LastStep};
 use crate::engine::integrate::radau_tableau::{
     collocation, eigen, C1, C1M1, C1MC2, C2, C2M1, DD1, DD2, DD3, T11, T12, T13, T21, T22, T23, T31, TI11,
     TI12, TI13, TI21, TI22, TI23, TI31, TI32, TI33,
@@ -231,12 +231,7 @@ impl DenseOutput for Radau5<'_, '_> {
     where
         Self: 'a;
 
-    fn last(&self) -> &LastStep {
-        &self.last
-    }
-    fn last_mut(&mut self) -> &mut LastStep {
-        &mut self.last
-    }
+    last_step_in_field!();
     /// Where `tq` lies on the last step's collocation polynomial, as
     /// [`collocation`] takes it: `s = (tq - t) / h` (0 at the step's end),
     /// `s - (c2 - 1)`, `s - (c1 - 1)`.
