@@ -1,5 +1,6 @@
 //! `bdf5`: the engine's own variable-order (1 to 5), variable-step BDF
-//! with CVODE's Newton strategy, for small stiff networks.
+//! with CVODE's Newton strategy: `auto`'s choice for stiff networks of
+//! more than three states without stick, stop or reversal events.
 //!
 //! The formulas are the backward differentiation formulas in the form of
 //! Shampine and Reichelt (1997, "The MATLAB ODE Suite", SIAM J. Sci.
