@@ -246,6 +246,9 @@ pub struct Engine<'s> {
     /// The work arrays of `interior_crossing` (a state, the root functions
     /// at the step's start and at a sample).
     pub(crate) cross_work: RefCell<[Vec<f64>; 3]>,
+    /// Per body, the anchor of the cluster holding it at rest, for output
+    /// rows written at once (`held.rs`; no allocation once grown).
+    pub(crate) held_work: RefCell<Vec<Option<constraints::Anchor>>>,
     /// The work arrays of `interior_arrival` (the sliding contacts with
     /// their modes, and their roots at four points of the step).
     pub(crate) arrival_work: RefCell<ArrivalWork>,
@@ -433,6 +436,7 @@ impl<'s> Engine<'s> {
             disc_spare: RefCell::new(Default::default()),
             start_energy: Cell::new(None),
             cross_work: RefCell::new(Default::default()),
+            held_work: RefCell::new(Vec::new()),
             arrival_work: RefCell::new(Default::default()),
             indeterminate: RefCell::new(Vec::new()),
             heat,
