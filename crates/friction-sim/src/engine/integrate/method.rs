@@ -98,10 +98,11 @@ pub(crate) const SPARSE_FROM: usize = 12;
 /// and on the GMS loops of `tests/turning_points.rs` (a turning point of
 /// an element per event) its dissipation per cycle at the default
 /// tolerances was 1.2e-4 off its converged value where bdf's was 4.1e-5
-/// (gross sliding; 1.8e-3 against 4.5e-5 at rtol 1e-4), though faster on the
-/// two examples `auto` sends to bdf (release CLI, best wall time of three,
-/// bdf5 / bdf: `breakaway_rate.toml` 182 / 221 ms, 3,202 / 4,499 steps;
-/// `presliding_inner_loop.toml` 40.6 / 56.1 ms, 1,753 / 3,247 steps).
+/// (gross sliding; 1.8e-3 against 4.5e-5 at rtol 1e-4), though faster on
+/// `presliding_inner_loop.toml`, which `auto` sends to bdf for its reversal
+/// events (release CLI, best wall time of three, bdf5 / bdf: 40.6 / 56.1 ms,
+/// 1,753 / 3,247 steps). `breakaway_rate.toml`, smooth, is now bdf5's (182
+/// / 221 ms, 3,202 / 4,499 steps, final values 3.3e-7 apart).
 pub(crate) const RADAU_UP_TO: usize = 3;
 
 /// Above this `ω_max t_end` (ω_max the fastest undamped mode of a
