@@ -356,16 +356,20 @@ fn case_sweep(rounds: usize, method: Method, rtol: f64, res: &mut Vec<Value>) {
     let text = std::fs::read_to_string(&path).expect("example");
     let n = 1000;
     let fcs: Vec<Vec<f64>> = (0..n).map(|i| vec![0.5 + i as f64 / (n - 1) as f64]).collect();
-    let s = 1.0 / 1e-6 * rtol;
+    // the example's absolute tolerances, scaled with rtol as case_lugre's
+    let st = load_example("lugre_stick_slip.toml").solver;
+    let s = rtol / st.rtol;
     let sets = [
         ("solver.rtol", rtol),
         ("solver.max_step", 20.0),
         ("solver.output_dt", 20.0),
-        ("solver.atol.position", 1e-9 * s),
-        ("solver.atol.velocity", 1e-8 * s),
-        ("solver.atol.state", 1e-11 * s),
+        ("solver.atol.position", st.atol_position * s),
+        ("solver.atol.velocity", st.atol_velocity * s),
+        ("solver.atol.state", st.atol_state * s),
     ];
-    let text = text.replace("method = \"auto\"", &format!("method = \"{}\"", method.name()));
+    let auto = "method = \"auto\"";
+    assert!(text.contains(auto), "lugre_stick_slip.toml: no `{auto}` line for --method to replace");
+    let text = text.replace(auto, &format!("method = \"{}\"", method.name()));
     let mut table =
         scenario::Document::read(&text, "lugre_stick_slip.toml").expect("example").table().clone();
     for (k, v) in sets {
