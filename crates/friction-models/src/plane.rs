@@ -59,8 +59,8 @@
 //! | `jenkins` (θ = 1) | slider, with a mode | `dx, dy` (the deflection) |
 //!
 //! Others answer [`plane_law`] with the reason: set-valued maps (`coulomb`,
-//! `stribeck`, ...: exact stick on the friction disk is a constraint the
-//! engine does not impose in two directions yet); the parallel slider
+//! `stribeck`, ...: their stick on the friction disk is a constraint, which
+//! the engine imposes exactly, [`friction_disk`]); the parallel slider
 //! models (`iwan4`, `maxwell_slip`, `iwan5`) and
 //! `bouc_wen`, whose vector forms are per-step updates
 //! ([`crate::update::planar`]) but not continuous-time laws here yet; and
@@ -144,10 +144,10 @@ pub fn plane_law(m: &AnyModel) -> Result<PlaneLaw, String> {
     }
     let n = m.n_states();
     if m.max_static(&vec![0.0; n], &vec![0.0; m.n_memory()]).is_some() {
-        return Err("it is set-valued at rest, and exact stick on the friction disk (both tangential \
-                    directions held, |F| <= Fs N) is not imposed by the engine yet; use a regularised \
-                    map (`coulomb_tanh`, `coulomb_sat`, `stribeck_tanh`, `stribeck_sat`) or a bristle \
-                    law (`lugre`, `dahl`, `dankowicz`)"
+        return Err("it is set-valued at rest: its stick on the friction disk (both tangential \
+                    directions held, |F| <= Fs N) is a constraint, not a law ([`friction_disk`]); use \
+                    a regularised map (`coulomb_tanh`, `coulomb_sat`, `stribeck_tanh`, `stribeck_sat`) \
+                    or a bristle law (`lugre`, `dahl`, `dankowicz`) where a law is needed"
             .into());
     }
     match m {
@@ -169,6 +169,55 @@ pub fn plane_law(m: &AnyModel) -> Result<PlaneLaw, String> {
             m.info().id
         )),
     }
+}
+
+/// The friction disk of a set-valued model rubbing in the plane: the radius
+/// per unit normal load `Fs` within which a stuck contact's force stays,
+/// for an integrator that holds the stick exactly (both tangential
+/// directions as a constraint, `|F| <= Fs N`, the engine's contacts between
+/// bodies of dim 3). While the contact slides its force is the radial map
+/// `F = F₁(|v|) v/|v|` of the model's sliding force ([`PlaneLaw::Radial`]),
+/// the isotropic Coulomb law of the plane (Jean 1999, "The non-smooth
+/// contact dynamics method", Comput. Methods Appl. Mech. Engrg. 177, sec.
+/// 3: the force in the disk, on its rim opposite to the slip).
+///
+/// `Err` with the reason for a model that is not set-valued (it has a law:
+/// [`plane_law`]), one whose stick band, states or memory the disk does not
+/// carry (`karnopp`, the elasto-plastic and reset-integrator models), a
+/// one-way range, or one without an isotropic vector form.
+///
+/// ```
+/// use friction_models::{build, ParamMap, ParamValue};
+/// use friction_models::plane::friction_disk;
+/// let mut p = ParamMap::new();
+/// p.insert("fs".into(), ParamValue::Num(0.5));
+/// p.insert("fc".into(), ParamValue::Num(0.4));
+/// assert_eq!(friction_disk(&build("stribeck", &p).unwrap()), Ok(0.5));
+/// assert!(friction_disk(&build("coulomb_tanh", &ParamMap::new()).unwrap()).is_err());
+/// ```
+pub fn friction_disk(m: &AnyModel) -> Result<f64, String> {
+    if let Err(reason) = crate::update::planar::planar_form(m) {
+        return Err(format!("it has no isotropic vector form: {reason}"));
+    }
+    let id = m.info().id;
+    let (nz, nm) = (m.n_states(), m.n_memory());
+    let Some((lo, hi)) = m.static_range(&vec![0.0; nz], &vec![0.0; nm]) else {
+        return Err(format!("`{id}` is not set-valued at rest: it has a law in the plane"));
+    };
+    if nz > 0 || nm > 0 {
+        return Err(format!(
+            "`{id}` keeps a presliding state, which the friction disk of the engine does not carry;              use `coulomb` or `stribeck` (exact stick) or `jenkins` (an elastic slider)"
+        ));
+    }
+    if m.stick_band() > 0.0 {
+        return Err(format!(
+            "`{id}` sticks inside a velocity band, which has no exact form on the friction disk; use              `coulomb` or `stribeck` (exact stick)"
+        ));
+    }
+    if lo != -hi || !(hi >= 0.0 && hi.is_finite()) {
+        return Err(format!("`{id}` holds a one-way range [{lo}, {hi}], not a disk"));
+    }
+    Ok(hi)
 }
 
 /// The slip speed and direction (`e = 0` at rest).

@@ -251,8 +251,8 @@ fn refused(text: &str) -> String {
 /// line: `dim = 4`, `x0` of the wrong length, an unknown `direction`, `y`
 /// of a body without `dim`, a negative `normal_stiffness`, `gap` alone,
 /// `normal_stiffness` between one-coordinate members, a contact between
-/// bodies of dim 3 with a set-valued model (exact stick on the friction
-/// disk: not in the engine yet), an
+/// bodies of dim 3 with `karnopp` (its stick band has no form on the
+/// friction disk), an
 /// inclined spring's zero or non-numeric direction and one whose vector
 /// does not match its body's dim, a rotational body of dim 2, and
 /// `normal_stiffness` beside `normal_gap`.
@@ -291,8 +291,9 @@ fn bad_dim_direction_and_normal_keys_are_refused_naming_key_value_and_range() {
         (format!("{}{}{solver}", body("dim = 2"), contact("gap = 0.1")), &["`gap`", "give both"]),
         (format!("{}{}{solver}", body(""), contact("normal_stiffness = 1e4")), &["normal coordinate", "dim = 2"]),
         (
-            format!("{}{}{solver}", body("dim = 3"), contact("normal_stiffness = 1e4")),
-            &["two tangential directions", "model `coulomb` cannot", "friction disk", "coulomb_tanh"],
+            format!("{}{}{solver}", body("dim = 3"), contact("normal_stiffness = 1e4"))
+                .replace("\"coulomb\"", "\"karnopp\""),
+            &["two tangential directions", "model `karnopp` cannot", "stick band", "coulomb"],
         ),
         (
             format!("{}{}{solver}", body("dim = 2"), spring("[0.0, 0.0]")),

@@ -237,7 +237,8 @@ fn plane_contacts_without_a_law_or_with_heat_are_refused_with_the_reason() {
     for (contact, want) in [
         ("model = \"iwan4\"", &["model `iwan4` cannot", "per-step update", "jenkins"][..]),
         ("model = \"jenkins\"\nparams = { theta = 0.5 }", &["model `jenkins` cannot", "theta"][..]),
-        ("model = \"stribeck\"", &["model `stribeck` cannot", "friction disk"][..]),
+        ("model = \"karnopp\"", &["model `karnopp` cannot", "stick band"][..]),
+        ("model = \"elasto_plastic\"", &["model `elasto_plastic` cannot", "isotropic"][..]),
         ("model = \"magic_formula\"", &["model `magic_formula` cannot", "anisotropic"][..]),
         ("model = \"dahl\"\nparams = { exponent = 2.0 }", &["model `dahl` cannot", "exponent"][..]),
     ] {

@@ -238,7 +238,11 @@ pub(crate) fn contact_normal<S: AsRef<str>>(
 /// bristle deflections `(zx, zy)` for LuGre, Dahl and Dankowicz. Its normal
 /// load `N = max(0, KN (G0 - z))` is the force of its gap on z (its
 /// contact's `normal_gap`). While the contact is open its force is zero and
-/// the bristles keep following the slip, as along one direction.
+/// the bristles keep following the slip, as along one direction. A
+/// set-valued model (`coulomb`, `coulomb_viscous`, `stribeck`,
+/// `stribeck_exp`) sticks exactly: held in both directions while its force
+/// stays in the friction disk `|F| <= Fs N` ([`Plane::disk`]), sliding by
+/// its radial map otherwise.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plane {
     /// The contact (index into [`System::contacts`]): its `between` are the
@@ -246,14 +250,30 @@ pub struct Plane {
     pub contact: usize,
     /// The members' y coordinates (first, second).
     pub lateral: [Member; 2],
-    /// The model's law in the plane.
+    /// The model's law in the plane (while it slides, for a set-valued model).
     pub law: friction_models::plane::PlaneLaw,
+    /// A set-valued model's friction disk: `Fs` per unit load
+    /// ([`friction_models::plane::friction_disk`]); `None` for the laws.
+    pub disk: Option<f64>,
 }
 
 /// Mark contact `c` (between members of dim 3) as rubbing in the plane:
 /// its model must have a continuous law there.
 pub(crate) fn plane(contact: &Contact, c: usize, lateral: [Member; 2]) -> Result<Plane, Invalid> {
-    let law = friction_models::plane::plane_law(&contact.model).map_err(|why| {
+    use friction_models::plane::{friction_disk, plane_law, PlaneLaw};
+    let m = &contact.model;
+    let set_valued = friction_models::FrictionModel::max_static(
+        m,
+        &vec![0.0; friction_models::FrictionModel::n_states(m)],
+        &vec![0.0; friction_models::FrictionModel::n_memory(m)],
+    )
+    .is_some();
+    let found = if set_valued {
+        friction_disk(m).map(|fs| (PlaneLaw::Radial, Some(fs)))
+    } else {
+        plane_law(m).map(|law| (law, None))
+    };
+    let (law, disk) = found.map_err(|why| {
         Invalid::at(
             "model",
             format!(
@@ -264,13 +284,78 @@ pub(crate) fn plane(contact: &Contact, c: usize, lateral: [Member; 2]) -> Result
             ),
         )
     })?;
-    Ok(Plane { contact: c, lateral, law })
+    Ok(Plane { contact: c, lateral, law, disk })
+}
+
+/// A set-valued contact in a plane whose stick the engine cannot hold by
+/// itself: the contact's index and the reason. Its stuck force is found
+/// from the forces on its members' x and y alone, so no other constraint
+/// may act on those coordinates: a set-valued contact along one direction
+/// (which may stick), an end stop, another such contact in a plane, or a
+/// structure's DOF.
+pub(crate) fn disk_conflict(sys: &System) -> Option<(usize, String)> {
+    let coords = |p: &Plane| -> [Member; 4] {
+        let b = sys.contacts[p.contact].between;
+        [b[0], b[1], p.lateral[0], p.lateral[1]]
+    };
+    let set_valued = |m: &friction_models::AnyModel| {
+        use friction_models::FrictionModel;
+        m.max_static(&vec![0.0; m.n_states()], &vec![0.0; m.n_memory()]).is_some()
+    };
+    for p in sys.planes.iter().filter(|p| p.disk.is_some()) {
+        let c = &sys.contacts[p.contact];
+        let held = |what: String| {
+            Some((
+                p.contact,
+                format!(
+                    "contact \"{}\": a set-valued model in a plane (`{}`) is held stuck by the engine from \
+                     the forces on its members' x and y alone, and {what}; use a regularised map \
+                     (`coulomb_tanh`, `stribeck_tanh`) or a bristle law (`lugre`) for one of them",
+                    c.name,
+                    friction_models::FrictionModel::info(&c.model).id
+                ),
+            ))
+        };
+        for m in coords(p) {
+            let i = match m {
+                Member::Body(i) => i,
+                Member::Dof { .. } => return held("a DOF of a structure is held by its matrices".into()),
+                _ => continue,
+            };
+            let body = &sys.bodies[i].name;
+            let in_plane = |k: usize| sys.planes.iter().any(|q| q.contact == k);
+            for (k, o) in sys.contacts.iter().enumerate() {
+                if k != p.contact && !in_plane(k) && set_valued(&o.model) && o.between.contains(&m) {
+                    return held(format!(
+                        "coordinate \"{body}\" is also held by contact \"{}\" when it sticks",
+                        o.name
+                    ));
+                }
+            }
+            if sys.stops.iter().any(|st| st.body == i) {
+                return held(format!("coordinate \"{body}\" also has an end stop"));
+            }
+            for q in sys.planes.iter().filter(|q| q.disk.is_some() && q.contact != p.contact) {
+                if coords(q).contains(&m) {
+                    let other = &sys.contacts[q.contact].name;
+                    return held(format!(
+                        "coordinate \"{body}\" is also held by contact \"{other}\" in a plane"
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Refuse what a contact in the plane does not carry yet: heat (its power
-/// to a thermal node) and temperature laws; the error names the contact's
-/// index.
+/// to a thermal node) and temperature laws, and a set-valued one whose
+/// members another constraint holds ([`disk_conflict`]); the error names
+/// the contact's index.
 pub(crate) fn check_planes(sys: &System) -> Result<(), (usize, Invalid)> {
+    if let Some((c, why)) = disk_conflict(sys) {
+        return Err((c, Invalid::at("model", why)));
+    }
     for p in &sys.planes {
         let name = &sys.contacts[p.contact].name;
         let heated = sys.thermal.node_of(super::thermal::Dissipator::Contact(p.contact)).is_some();

@@ -74,6 +74,9 @@ impl Engine<'_> {
                 d.dir[c] = v.signum();
             }
         }
+        if !self.planes.is_empty() {
+            self.disk_accept(y, &mut d, &s);
+        }
         self.jac.borrow_mut().invalidate();
         jumped
     }

@@ -37,7 +37,9 @@ impl Engine<'_> {
         // the forces are needed only for contacts stuck and stops at rest;
         // relative velocities come from the state alone (most steps of most
         // systems need no evaluation here)
-        let forces = d.modes.contains(&Mode::Stuck) || d.stops.iter().any(|m| *m != StopMode::Free);
+        let forces = d.modes.contains(&Mode::Stuck)
+            || d.stops.iter().any(|m| *m != StopMode::Free)
+            || self.disk_held(&d);
         if forces {
             self.eval(t, y, &d, &mut s, None);
         } else if !self.root_rev.is_empty()
@@ -199,7 +201,8 @@ impl Engine<'_> {
         let engaged_sliding =
             events.iter().any(|e| e.from == Mode::Free.name() && e.to != Mode::Stuck.name());
         if idx >= self.root_plane && !self.plane_roots.is_empty() {
-            // a Jenkins slider in a plane reaching its rim or unloading
+            // a Jenkins slider in a plane reaching its rim or unloading, a
+            // contact on a friction disk breaking away or arriving
             events.extend(self.plane_event(t, y, idx - self.root_plane));
             if !arrived.is_empty() {
                 events.extend(self.resolve(t, y, arrived, &[], &[])?);
@@ -208,10 +211,12 @@ impl Engine<'_> {
         }
         if idx >= self.root_gap && !self.sys.gaps.is_empty() {
             // a gap's contact starting or ending, or its damping limit
-            // switching: a kink of a force, no mode changes
+            // switching: a kink of a force, no mode changes (a contact on
+            // a friction disk losing its load or landing at rest excepted)
             if !arrived.is_empty() {
                 events.extend(self.resolve(t, y, arrived, &[], &[])?);
             }
+            events.extend(self.disk_recheck(t, y));
             return Ok(events);
         }
         // read in place (a copy cloned every contact's memory); released
@@ -334,6 +339,7 @@ impl Engine<'_> {
         self.rebuild_rows(&mut d);
         drop(d);
         ev.extend(self.resolve(t, y, arrived, &[], &[])?);
+        ev.extend(self.disk_recheck(t, y));
         Ok(ev)
     }
 
@@ -395,6 +401,9 @@ impl Engine<'_> {
                 }
             }
         }
+        if self.disk_missed(t, y, &d) {
+            return true;
+        }
         // only contacts sliding in a set-valued mode can have reversed: without
         // them (smooth, state and hysteresis models) no evaluation is needed
         if !d.modes.iter().any(|m| matches!(m, Mode::Forward | Mode::Backward)) {
@@ -419,6 +428,7 @@ impl Engine<'_> {
         let mut ev = Vec::new();
         let arrived = self.engagement(t, y, &mut ev);
         ev.extend(self.resolve(t, y, arrived, over, &[])?);
+        ev.extend(self.disk_recheck(t, y));
         Ok(ev)
     }
 }

@@ -73,6 +73,17 @@ impl JacCache {
                 p[ra] = rb;
             }
         }
+        // the members of a contact held on its friction disk, along x and y
+        for pl in e.planes.iter().filter(|p| p.disk.is_some()) {
+            for [a, b] in [pl.x, pl.y] {
+                if let (Member::Body(a), Member::Body(b)) = (a, b) {
+                    let (ra, rb) = (find(&mut p, a), find(&mut p, b));
+                    if ra != rb {
+                        p[ra] = rb;
+                    }
+                }
+            }
+        }
         // a structure's coordinates accelerate together (`M⁻¹` couples them;
         // a diagonal mass does not)
         for b in e.blocks.iter().filter(|b| b.coupled()) {
@@ -581,6 +592,9 @@ impl Engine<'_> {
                 for &i in d.plan.bodies_of(cl) {
                     jv[nb + i] = a;
                 }
+            }
+            if !self.planes.is_empty() {
+                self.disk_jvp(&d, &jc.df, &mut jv[nb..2 * nb]);
             }
             for blk in &d.plan.coupled {
                 let bodies = &d.plan.bodies[blk.bodies.clone()];

@@ -140,6 +140,45 @@ fn jacobian_products_follow_a_contact_in_a_plane() {
     }
 }
 
+/// A `coulomb` contact in a plane between two bodies of dim 3 on springs:
+/// held on its friction disk (the members' x and y move with their common
+/// acceleration, `Σf / Σm`, whatever the springs and the load do), and
+/// sliding in an arbitrary direction (its radial map through x and y, its
+/// load through z).
+#[test]
+fn jacobian_products_follow_a_contact_on_its_friction_disk() {
+    let text = "[[body]]\nname = \"a\"\nmass = 1.0\ndim = 3\n[[body]]\nname = \"b\"\nmass = 3.0\ndim = 3\n\
+                [[spring]]\nname = \"ka\"\nbetween = [\"a\", \"ground\"]\nstiffness = 500.0\ndirection = [0.6, 0.8, 0.0]\n\
+                [[spring]]\nname = \"kb\"\nbetween = [\"b\", \"ground\"]\nstiffness = 300.0\ndirection = \"y\"\n\
+                [[spring]]\nname = \"kbx\"\nbetween = [\"b\", \"ground\"]\nstiffness = 700.0\n\
+                [[spring]]\nname = \"kz\"\nbetween = [\"b\", \"ground\"]\nstiffness = 1e4\ndirection = \"z\"\n\
+                [[damper]]\nname = \"da\"\nbetween = [\"a\", \"ground\"]\ncoefficient = 2.0\ndirection = \"y\"\n\
+                [[contact]]\nname = \"c\"\nbetween = [\"a\", \"b\"]\nmodel = \"coulomb\"\nparams = { fc = 0.4 }\n\
+                normal_stiffness = 1e5\n[solver]\nt_end = 1.0\n";
+    let sys = scenario::parse(text, "disk.toml", Path::new(".")).unwrap();
+    for (held, seed) in [(true, 43), (false, 47)] {
+        let e = Engine::new(&sys);
+        assert_eq!(e.planes.len(), 1);
+        let mut y = e.initial_state();
+        let mut s = seed;
+        // positions anywhere, a pressed into b; b's velocity anything, a's
+        // the same when held
+        for i in 0..e.nb {
+            y[i] = 1e-2 * next(&mut s);
+            y[e.nb + i] = 0.1 * next(&mut s);
+        }
+        let (a, b) = (|k: usize| k, |k: usize| 3 + k);
+        y[a(2)] = y[b(2)] - 1e-4;
+        if held {
+            for k in 0..2 {
+                y[e.nb + a(k)] = y[e.nb + b(k)];
+            }
+        }
+        check(if held { "coulomb held" } else { "coulomb sliding" }, &e, &mut y, seed);
+        assert_eq!(e.disc.borrow().plane_slide[0], !held, "the mode the check ran in");
+    }
+}
+
 /// Gaps in each branch of their force law: in contact with the damping
 /// force free, held at the spring force (compressing fast), released
 /// (separating fast), and out of contact; between bodies, the ground

@@ -33,6 +33,8 @@
 //!   constraint operator `G M⁻¹ Gᵀ`);
 //! - `planes.rs`: contacts that rub in a plane (between bodies of dim 3):
 //!   their forces, bristle rates, partials, powers and columns;
+//! - `plane_stick.rs`: a set-valued contact in a plane held exactly on its
+//!   friction disk (stuck forces, break-away and arrival, their events);
 //! - `messages.rs`: the state and what makes the steps small, as text for
 //!   the messages of a failed run;
 //! - `scratch.rs`: the work space of one evaluation and the run's counters.
@@ -55,6 +57,7 @@ mod loops;
 mod messages;
 mod modes;
 mod normal;
+mod plane_stick;
 pub(crate) mod planes;
 mod resolve;
 mod rhs;
@@ -136,8 +139,12 @@ pub(crate) struct Discrete {
     pub turn: Vec<f64>,
     pub impacts: f64,
     /// Per contact in a plane: whether its slider slides (Jenkins' element;
-    /// false for the laws without a mode).
+    /// a set-valued model: false while held on its friction disk; false for
+    /// the laws without a mode).
     pub plane_slide: Vec<bool>,
+    /// Per contact in a plane with a friction disk: the slip's direction at
+    /// the last accepted step (while it slides; `plane_stick.rs`).
+    pub plane_dir: Vec<[f64; 2]>,
 }
 
 // Cloned field by field so that `clone_from` reuses the vectors (and every
@@ -152,7 +159,7 @@ impl Clone for Discrete {
 
     fn clone_from(&mut self, o: &Self) {
         // destructured: a field added to `Discrete` must be added here
-        let Discrete { modes, stops, rows, plan, mem, dir, turn, impacts, plane_slide } = o;
+        let Discrete { modes, stops, rows, plan, mem, dir, turn, impacts, plane_slide, plane_dir } = o;
         self.modes.clone_from(modes);
         self.stops.clone_from(stops);
         self.rows.clone_from(rows);
@@ -162,6 +169,7 @@ impl Clone for Discrete {
         self.turn.clone_from(turn);
         self.impacts = *impacts;
         self.plane_slide.clone_from(plane_slide);
+        self.plane_dir.clone_from(plane_dir);
     }
 }
 
@@ -291,6 +299,15 @@ impl<'s> Engine<'s> {
                 Err(e) => (SysRef::Borrowed(given), Vec::new(), Some(e)),
             }
         };
+        // a system built in code: a set-valued contact in a plane whose
+        // members another constraint holds (a scenario refuses it on reading)
+        let unfit = unfit.or_else(|| {
+            crate::system::planar::disk_conflict(given).map(|(_, message)| crate::error::SimError::Input {
+                file: format!("scenario \"{}\"", given.name),
+                line: None,
+                message,
+            })
+        });
         // the contacts in a plane out of the line contacts
         let (sysref, mut planes, plane_cols) = if sysref.planes.is_empty() {
             (sysref, Vec::new(), None)
@@ -351,8 +368,10 @@ impl<'s> Engine<'s> {
                 n_turn += ct.model.n_turns();
             }
         }
-        // the contacts in a plane whose law has a mode: one root each
-        let plane_roots: Vec<usize> = (0..planes.len()).filter(|&p| planes[p].law.has_mode()).collect();
+        // the contacts in a plane whose law has a mode, or held on a
+        // friction disk: one root each
+        let plane_roots: Vec<usize> =
+            (0..planes.len()).filter(|&p| planes[p].law.has_mode() || planes[p].disk.is_some()).collect();
         let events = stuckable.iter().any(|&s| s)
             || !sys.stops.is_empty()
             || !root_rev.is_empty()
@@ -405,6 +424,7 @@ impl<'s> Engine<'s> {
                 turn: vec![0.0; n_turn],
                 impacts: 0.0,
                 plane_slide: vec![false; planes.len()],
+                plane_dir: vec![[1.0, 0.0]; planes.len()],
             }),
             scr: RefCell::new(Scratch {
                 f: vec![0.0; nb],

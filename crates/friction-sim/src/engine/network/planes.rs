@@ -40,6 +40,9 @@ pub(crate) struct PlaneEl {
     pub z_off: usize,
     /// Whether its bristles are output columns.
     pub cols: bool,
+    /// A set-valued model's friction disk, `Fs` per unit load
+    /// (`plane_stick.rs`); its law is then the radial map it slides by.
+    pub disk: Option<f64>,
 }
 
 /// What [`lower`] makes of a system with contacts in a plane.
@@ -78,6 +81,7 @@ pub(crate) fn lower(sys: &System) -> Lowered {
                 gap: c.normal_gap.expect("a contact in a plane has its normal gap"),
                 z_off: 0,
                 cols: on[p.contact],
+                disk: p.disk,
             }
         })
         .collect();
@@ -119,7 +123,7 @@ pub(crate) struct PlaneAt {
 impl Engine<'_> {
     /// The slip (position, velocity) of plane `p` along x and y.
     #[inline]
-    fn plane_slip(&self, y: &[f64], s: &Scratch, p: &PlaneEl) -> ([f64; 2], [f64; 2]) {
+    pub(crate) fn plane_slip(&self, y: &[f64], s: &Scratch, p: &PlaneEl) -> ([f64; 2], [f64; 2]) {
         let (xa, va) = self.pos(y, s, p.x[0]);
         let (xb, vb) = self.pos(y, s, p.x[1]);
         let (ya, wa) = self.pos(y, s, p.y[0]);
@@ -143,14 +147,23 @@ impl Engine<'_> {
         let (_, v) = self.plane_slip(y, s, pl);
         let factor = pl.normal.value(t).max(0.0);
         let n = factor * self.gap_force(y, s, pl.gap).force;
-        let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
-        let f = pl.law.eval_in(&pl.model, t, v, z, dz, d.plane_slide[p]);
+        let f = match pl.disk {
+            // held: the constraint's force (`Engine::disk_stick_forces`)
+            Some(_) if !d.plane_slide[p] => [0.0; 2],
+            Some(_) => super::plane_stick::slide_force(&pl.model, t, v, d.plane_dir[p]).0,
+            None => {
+                let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
+                pl.law.eval_in(&pl.model, t, v, z, dz, d.plane_slide[p])
+            }
+        };
         PlaneAt { v, factor, n, f }
     }
 
     /// Add every plane's force to its members (`-N F` on the first, `+N F`
     /// on the second, along x and y) and, with `dy`, its bristles' rates;
-    /// keeps each one's slip velocity and force for the powers.
+    /// keeps each one's slip velocity and force for the powers. A plane
+    /// held on its friction disk adds nothing here: its force is the
+    /// constraint's, found after all others (`Engine::disk_stick_forces`).
     pub(crate) fn plane_forces(
         &self,
         t: f64,
@@ -187,8 +200,13 @@ impl Engine<'_> {
     pub(crate) fn plane_row(&self, t: f64, y: &[f64], d: &Discrete, s: &Scratch, p: usize) -> [f64; 8] {
         let pl = &self.planes[p];
         let (x, _) = self.plane_slip(y, s, pl);
-        let at = self.plane_at(t, y, d, s, p, None);
-        let state = match (at.n > 0.0, pl.law.has_mode() && !d.plane_slide[p]) {
+        let mut at = self.plane_at(t, y, d, s, p, None);
+        let held = !d.plane_slide[p] && (pl.law.has_mode() || pl.disk.is_some());
+        if held && pl.disk.is_some() && at.n > 0.0 {
+            // the constraint's force from the evaluation at (t, y), per unit load
+            at.f = [s.plane[p].1[0] / at.n, s.plane[p].1[1] / at.n];
+        }
+        let state = match (at.n > 0.0, held) {
             (false, _) => 0,
             (true, true) => 1,
             (true, false) => 2,
@@ -229,7 +247,21 @@ impl Engine<'_> {
             let at = self.plane_at(t, y, d, s, p, None);
             let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
             let (parts, w) = (&mut pj.parts[p], &mut pj.work[p]);
-            pl.law.partials_in(&pl.model, t, at.v, z, w, &mut parts.0, d.plane_slide[p]);
+            match pl.disk {
+                // held: its force follows the others (`Engine::disk_jvp`)
+                Some(_) if !d.plane_slide[p] => parts.0 = PlanePartials::default(),
+                Some(_) => {
+                    pl.law.partials_in(&pl.model, t, at.v, z, w, &mut parts.0, true);
+                    // past the arrival the direction is held (`slide_force`)
+                    if super::plane_stick::slide_force(&pl.model, t, at.v, d.plane_dir[p]).1 < 0.0 {
+                        for r in &mut parts.0.df_dv {
+                            r[0] = -r[0];
+                            r[1] = -r[1];
+                        }
+                    }
+                }
+                None => pl.law.partials_in(&pl.model, t, at.v, z, w, &mut parts.0, d.plane_slide[p]),
+            }
             parts.1 = at;
         }
     }
@@ -296,6 +328,10 @@ impl Engine<'_> {
         for (gk, &p) in g.iter_mut().zip(&self.plane_roots) {
             let pl = &self.planes[p];
             let (_, v) = self.plane_slip(y, s, pl);
+            if let Some(fs) = pl.disk {
+                *gk = Self::disk_root(fs, v, d, s, p);
+                continue;
+            }
             let z = &y[pl.z_off..pl.z_off + pl.law.n_states()];
             *gk = pl.law.switch(v, z, d.plane_slide[p]).unwrap_or(1.0);
         }
@@ -309,6 +345,9 @@ impl Engine<'_> {
     pub(crate) fn plane_event(&self, t: f64, y: &mut [f64], k: usize) -> Option<Event> {
         let p = *self.plane_roots.get(k)?;
         let pl = &self.planes[p];
+        if pl.disk.is_some() {
+            return self.disk_event(t, y, p);
+        }
         let r = pl.law.radius()?;
         let mut d = self.disc.borrow_mut();
         let v = {

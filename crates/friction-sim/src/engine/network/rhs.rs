@@ -60,6 +60,9 @@ impl Engine<'_> {
             self.plane_forces(t, y, d, s, dy.as_deref_mut());
         }
         self.constraint_forces(d, s);
+        if !self.planes.is_empty() {
+            self.disk_stick_forces(d, s);
+        }
         if let Some(dy) = dy {
             short::copy(&mut dy[..nb], &y[nb..2 * nb]);
             short::copy(&mut dy[nb..2 * nb], &s.a);

@@ -301,9 +301,11 @@ impl Engine<'_> {
         let sys = &*self.sys;
         let d = self.disc.borrow();
         let mut s = self.scr.borrow_mut();
-        if !self.row_contacts {
+        // a contact held on its friction disk: its force is the evaluation's
+        let held = self.disk_held(&d);
+        if !self.row_contacts && !held {
             s.drivers_at(&sys.drivers, ts);
-        } else if d.rows.is_empty() {
+        } else if d.rows.is_empty() && !held {
             self.contact_forces(ts, y, &d, &mut s);
         } else {
             self.eval(ts, y, &d, &mut s, None);

@@ -54,6 +54,9 @@ impl Engine<'_> {
     /// starting energy ([`Engine::start_energy`]).
     pub(crate) fn initial_modes(&self, y: &mut [f64]) -> Result<Vec<Event>, SimError> {
         self.start_energy.set(Some(self.mechanical_energy(0.0, y)));
+        if !self.planes.is_empty() {
+            self.disk_start(y);
+        }
         {
             let mut d = self.disc.borrow_mut();
             let mut s = self.scr.borrow_mut();
@@ -78,7 +81,10 @@ impl Engine<'_> {
             .map(RowKind::Contact)
             .collect();
         // `resolve` takes the stops at their limits (moving into them or at
-        // rest) and decides everything at rest jointly
-        self.resolve(0.0, y, arrived, &[], &[])
+        // rest) and decides everything at rest jointly; the contacts on
+        // friction disks at rest after it
+        let mut ev = self.resolve(0.0, y, arrived, &[], &[])?;
+        ev.extend(self.disk_recheck(0.0, y));
+        Ok(ev)
     }
 }

@@ -1,0 +1,350 @@
+//! Set-valued contacts in a plane held exactly on their friction disk
+//! (`coulomb`, `stribeck` between bodies of dim 3), against closed forms: a
+//! puck sliding to rest along a skew direction and staying there, a puck
+//! held under a growing skew force that breaks away at `Fs N / k` and then
+//! follows the cubic of a constant net force, two bodies held together
+//! that share the force by their masses until the upper one slips, the
+//! circle of a rotating force; and the refusals.
+
+use std::f64::consts::PI;
+use std::path::Path;
+
+use friction_sim::{scenario, simulate, Outcome, SimError, System};
+
+const G: f64 = 9.81;
+
+fn parse(text: &str) -> Result<System, SimError> {
+    scenario::parse(text, "disk.toml", Path::new("."))
+}
+
+fn run(text: &str) -> Outcome {
+    let out = simulate(&parse(text).unwrap()).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    out
+}
+
+/// A puck of mass `m` of dim 3 resting on a penalty floor under its weight
+/// (z at equilibrium, so `N = m g`), velocity `v0`, `extra` elements;
+/// contact `c` with `model`.
+fn puck(m: f64, v0: [f64; 2], model: &str, extra: &str, solver: &str) -> String {
+    let (w, kn) = (G * m, 1e6);
+    format!(
+        "[[body]]\nname = \"m\"\nmass = {m}\ndim = 3\nx0 = [0.0, 0.0, {z0:e}]\nv0 = [{}, {}, 0.0]\n\
+         [[force]]\nname = \"weight\"\non = \"m\"\ndirection = \"z\"\nvalue = {:e}\n{extra}\n\
+         [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\n{model}\nnormal_stiffness = {kn:e}\ngap = 0.0\n\
+         [solver]\n{solver}\n",
+        v0[0],
+        v0[1],
+        -w,
+        z0 = -w / kn,
+    )
+}
+
+/// A force on `on` along `dir` with schedule `value`.
+fn force(name: &str, on: &str, dir: &str, value: &str) -> String {
+    format!("[[force]]\nname = \"{name}\"\non = \"{on}\"\ndirection = \"{dir}\"\nvalue = {value}\n")
+}
+
+fn event_times(out: &Outcome, from: &str, to: &str) -> Vec<f64> {
+    out.events.iter().filter(|e| e.contact == "c" && e.from == from && e.to == to).map(|e| e.t).collect()
+}
+
+/// Sliding along (3, 4)/5 with `coulomb`: it slows at `μ g` along its
+/// velocity, `s(t) = v0 t - μ g t²/2`, arrives at rest at `t* = v0/(μ g)`
+/// (one event), and then stays exactly where it stopped with no force: no
+/// creep, no chatter.
+#[test]
+fn a_coulomb_puck_sliding_in_the_plane_stops_at_v0_over_mu_g_and_stays_exactly_at_rest() {
+    let (m, mu, v0) = (2.0, 0.5, 0.5);
+    let e = [0.6, 0.8];
+    let text = puck(
+        m,
+        [e[0] * v0, e[1] * v0],
+        "model = \"coulomb\"\nparams = { fc = 0.5 }",
+        "",
+        "t_end = 0.3\noutput_dt = 0.002\nrtol = 1e-9",
+    );
+    let out = run(&text);
+    let a = mu * G;
+    let ts = v0 / a;
+    let arrivals = event_times(&out, "sliding", "stuck");
+    assert_eq!(arrivals.len(), 1, "{:?}", out.events);
+    assert!((arrivals[0] - ts).abs() < 1e-9 * ts, "arrival at {} s, closed form {ts} s", arrivals[0]);
+    assert!(event_times(&out, "stuck", "sliding").is_empty(), "{:?}", out.events);
+    let (t, x, y) = (out.series("t"), out.series("x.m"), out.series("y.m"));
+    let (vx, vy) = (out.series("vx.m"), out.series("vy.m"));
+    let (fx, fy, n, st) = (out.series("Fx.c"), out.series("Fy.c"), out.series("N.c"), out.series("state.c"));
+    let s_end = v0 * v0 / (2.0 * a);
+    let mut rows_at_rest = 0;
+    for i in 0..t.len() {
+        assert!((n[i] - m * G).abs() < 1e-9 * m * G, "N {} at {} s", n[i], t[i]);
+        if t[i] < ts * (1.0 - 1e-9) {
+            let s = v0 * t[i] - a * t[i] * t[i] / 2.0;
+            assert!(
+                (x[i] - e[0] * s).abs() < 1e-9 && (y[i] - e[1] * s).abs() < 1e-9,
+                "x {} y {} at {}",
+                x[i],
+                y[i],
+                t[i]
+            );
+            // μN on the puck against its velocity
+            assert!((fx[i] + mu * n[i] * e[0]).abs() < 1e-9 && (fy[i] + mu * n[i] * e[1]).abs() < 1e-9);
+            assert_eq!(st[i], 2.0, "sliding at {} s", t[i]);
+        } else if t[i] > ts * (1.0 + 1e-9) {
+            rows_at_rest += 1;
+            assert!((x[i] - e[0] * s_end).abs() < 1e-9 && (y[i] - e[1] * s_end).abs() < 1e-9);
+            assert!(
+                vx[i].abs() < 1e-14 && vy[i].abs() < 1e-14,
+                "creep {} {} m/s at {} s",
+                vx[i],
+                vy[i],
+                t[i]
+            );
+            assert!(fx[i].abs() < 1e-12 && fy[i].abs() < 1e-12, "force {} {} N at rest", fx[i], fy[i]);
+            assert_eq!(st[i], 1.0, "stuck at {} s", t[i]);
+        }
+    }
+    assert!(rows_at_rest > 50, "{rows_at_rest}");
+    // the rest is exact: the last row where the puck stopped
+    let last = t.len() - 1;
+    assert!(
+        (x[last] - e[0] * s_end).abs() < 1e-9 && (y[last] - e[1] * s_end).abs() < 1e-9,
+        "rest at ({}, {}), closed form {s_end} along (0.6, 0.8)",
+        x[last],
+        y[last]
+    );
+    // its work is the kinetic energy lost
+    let work = out.energy.contacts.iter().find(|c| c.0 == "c").unwrap().1;
+    let ke = 0.5 * m * v0 * v0;
+    assert!((work.abs() - ke).abs() < 1e-7 * ke, "work {work} J, kinetic energy {ke} J");
+}
+
+/// Held under a force growing at `k` along a skew direction φ, the puck
+/// does not move while `k t <= Fs N` (its force is exactly the load's
+/// opposite), breaks away at `t_b = Fs N / k` (with `coulomb`, Fs = Fc) and
+/// then, under the net force `k (t - t_b)` along φ, follows
+/// `s = k (t - t_b)³ / (6 m)`.
+#[test]
+fn a_puck_held_under_a_growing_skew_force_breaks_away_at_fs_n_over_k_and_follows_the_cubic() {
+    let (m, mu, k, phi) = (1.5, 0.4, 20.0, 2.2_f64);
+    let (c, s) = (phi.cos(), phi.sin());
+    let extra = force("px", "m", "x", &format!("{{ type = \"ramp\", rate = {:e} }}", k * c))
+        + &force("py", "m", "y", &format!("{{ type = \"ramp\", rate = {:e} }}", k * s));
+    let text = puck(
+        m,
+        [0.0, 0.0],
+        "model = \"coulomb\"\nparams = { fc = 0.4 }",
+        &extra,
+        "t_end = 0.6\noutput_dt = 0.005\nrtol = 1e-10\natol = 1e-12",
+    );
+    let out = run(&text);
+    let n = m * G;
+    let tb = mu * n / k;
+    let br = event_times(&out, "stuck", "sliding");
+    assert_eq!(br.len(), 1, "{:?}", out.events);
+    assert!((br[0] - tb).abs() < 3e-9 * tb, "break-away at {} s, closed form {tb} s", br[0]);
+    let (t, x, y) = (out.series("t"), out.series("x.m"), out.series("y.m"));
+    let (fx, fy) = (out.series("Fx.c"), out.series("Fy.c"));
+    let mut worst: f64 = 0.0;
+    let mut held = 0;
+    for i in 0..t.len() {
+        if t[i] < tb * (1.0 - 1e-9) {
+            held += 1;
+            assert!(x[i] == 0.0 && y[i] == 0.0, "moved to ({}, {}) at {} s while held", x[i], y[i], t[i]);
+            let p = k * t[i];
+            assert!(
+                (fx[i] + p * c).abs() < 1e-12 * (1.0 + p) && (fy[i] + p * s).abs() < 1e-12 * (1.0 + p),
+                "{} {} {} {} at {}",
+                fx[i],
+                -p * c,
+                fy[i],
+                -p * s,
+                t[i]
+            );
+        } else if t[i] > tb * (1.0 + 1e-9) {
+            let d = k * (t[i] - tb).powi(3) / (6.0 * m);
+            worst = worst.max((x[i] - d * c).abs().max((y[i] - d * s).abs()) / (1.0 + d));
+            // μN against the slip at every row; the slip along the pull (its
+            // error across the pull is the velocity tolerance's)
+            let (vx, vy) = (out.series("vx.m")[i], out.series("vy.m")[i]);
+            let v = vx.hypot(vy);
+            assert!((fx[i] + mu * n * vx / v).abs() < 1e-9 && (fy[i] + mu * n * vy / v).abs() < 1e-9);
+            assert!(
+                (vx * s - vy * c).abs() < 1e-8,
+                "slip across the pull {} m/s at {} s",
+                vx * s - vy * c,
+                t[i]
+            );
+        }
+    }
+    assert!(held > 20, "{held}");
+    assert!(worst < 1e-8, "off the cubic by {worst}");
+}
+
+/// Block A (mass `ma`) pressed by `W` onto block B (mass `mb`), no other
+/// friction, pulled by `k t` along φ: held together they move as one,
+/// `s = k t³ / (6 (ma + mb))`, the contact carrying `k t mb / (ma + mb)`
+/// (on A, against the pull); A slips where that reaches `μ W`, at
+/// `t_b = μ W (ma + mb) / (k mb)`, and B's momentum then grows by `μ W`
+/// per second along φ.
+#[test]
+fn two_blocks_held_on_the_disk_move_as_one_and_share_the_pull_by_their_masses() {
+    let (ma, mb, mu, w, k, phi) = (1.0, 3.0, 0.3, 20.0, 30.0, 0.7_f64);
+    let kn = 1e6;
+    let (c, s) = (phi.cos(), phi.sin());
+    let text = format!(
+        "[[body]]\nname = \"a\"\nmass = {ma}\ndim = 3\nx0 = [0.0, 0.0, {za:e}]\n\
+         [[body]]\nname = \"b\"\nmass = {mb}\ndim = 3\n\
+         {press}{react}{px}{py}\
+         [[contact]]\nname = \"c\"\nbetween = [\"a\", \"b\"]\nmodel = \"coulomb\"\nparams = {{ fc = {mu} }}\n\
+         normal_stiffness = {kn:e}\ngap = 0.0\n\
+         [solver]\nt_end = 0.5\noutput_dt = 0.005\nrtol = 1e-10\natol = 1e-12\n",
+        za = -w / kn,
+        press = force("w", "a", "z", &format!("{:e}", -w)),
+        react = force("r", "b", "z", &format!("{w:e}")),
+        px = force("px", "a", "x", &format!("{{ type = \"ramp\", rate = {:e} }}", k * c)),
+        py = force("py", "a", "y", &format!("{{ type = \"ramp\", rate = {:e} }}", k * s)),
+    );
+    let out = run(&text);
+    let mt = ma + mb;
+    let tb = mu * w * mt / (k * mb);
+    let br = event_times(&out, "stuck", "sliding");
+    assert_eq!(br.len(), 1, "{:?}", out.events);
+    assert!((br[0] - tb).abs() < 3e-9 * tb, "slip at {} s, closed form {tb} s", br[0]);
+    let (t, xa, ya, xb) = (out.series("t"), out.series("x.a"), out.series("y.a"), out.series("x.b"));
+    let (vxb, vyb) = (out.series("vx.b"), out.series("vy.b"));
+    let (fx, fy) = (out.series("Fx.c"), out.series("Fy.c"));
+    let mut checked = [0, 0];
+    for i in 0..t.len() {
+        if t[i] < tb * (1.0 - 1e-9) {
+            checked[0] += 1;
+            let d = k * t[i].powi(3) / (6.0 * mt);
+            assert!((xa[i] - d * c).abs() < 1e-10 * (1.0 + d) && (ya[i] - d * s).abs() < 1e-10 * (1.0 + d));
+            assert_eq!(xa[i], xb[i], "apart while held at {} s", t[i]);
+            let l = k * t[i] * mb / mt;
+            assert!((fx[i] + l * c).abs() < 1e-10 * (1.0 + l) && (fy[i] + l * s).abs() < 1e-10 * (1.0 + l));
+        } else if t[i] > tb * (1.0 + 1e-9) {
+            checked[1] += 1;
+            // B: held momentum at t_b, then μ W per second along φ
+            let vb = k * tb * tb / (2.0 * mt) + mu * w * (t[i] - tb) / mb;
+            assert!((vxb[i] - vb * c).abs() < 1e-8 && (vyb[i] - vb * s).abs() < 1e-8, "B at {} s", t[i]);
+            let (vx, vy) = (out.series("vx.a")[i] - vxb[i], out.series("vy.a")[i] - vyb[i]);
+            let v = vx.hypot(vy);
+            assert!((fx[i] + mu * w * vx / v).abs() < 1e-9 && (fy[i] + mu * w * vy / v).abs() < 1e-9);
+            assert!(
+                (vx * s - vy * c).abs() < 1e-8,
+                "slip across the pull {} m/s at {} s",
+                vx * s - vy * c,
+                t[i]
+            );
+        }
+    }
+    assert!(checked[0] > 20 && checked[1] > 20, "{checked:?}");
+}
+
+/// A rotating force of magnitude `P` keeps the puck on the circle
+/// `P² = (m ω² r)² + (μN)²` with `coulomb` as with a regularised map: it
+/// never comes to rest, and μN acts against the velocity at every row.
+#[test]
+fn a_rotating_force_drives_a_coulomb_puck_round_its_circle_without_sticking() {
+    let (m, mu, r, f) = (1.0, 0.3, 0.01, 5.0);
+    let w = 2.0 * PI * f;
+    let n = G * m;
+    let (cf, tf) = (m * w * w * r, mu * n);
+    let p = cf.hypot(tf);
+    let (ax, ay) = ((-cf).atan2(-tf), tf.atan2(-cf));
+    let sine = |name: &str, dir: &str, phase: f64| {
+        force(
+            name,
+            "m",
+            dir,
+            &format!("{{ type = \"sine\", amplitude = {p:e}, frequency = {f}, phase = {phase:e} }}"),
+        )
+    };
+    let text = puck(
+        m,
+        [0.0, w * r],
+        "model = \"coulomb\"\nparams = { fc = 0.3 }",
+        &(sine("px", "x", ax) + &sine("py", "y", ay)),
+        "t_end = 0.5\noutput_dt = 0.005\nrtol = 1e-10",
+    )
+    .replace("x0 = [0.0, 0.0,", &format!("x0 = [{r:e}, 0.0,"));
+    let out = run(&text);
+    assert!(out.events.iter().all(|e| e.contact != "c"), "{:?}", out.events);
+    let (tt, x, y) = (out.series("t"), out.series("x.m"), out.series("y.m"));
+    let (fx, fy, vx, vy) = (out.series("Fx.c"), out.series("Fy.c"), out.series("vx.m"), out.series("vy.m"));
+    let mut worst: f64 = 0.0;
+    for i in 0..tt.len() {
+        let ph = w * tt[i];
+        worst = worst.max((x[i] - r * ph.cos()).abs().max((y[i] - r * ph.sin()).abs()));
+        let v = vx[i].hypot(vy[i]);
+        assert!((fx[i] + tf * vx[i] / v).abs() < 1e-9 * tf && (fy[i] + tf * vy[i] / v).abs() < 1e-9 * tf);
+    }
+    assert!(worst < 1e-7 * r, "off the circle by {worst} m (r = {r} m)");
+}
+
+/// With `stribeck` (Fs > Fc) the puck under a constant skew force between
+/// `Fc N` and `Fs N` stays held for good; one above `Fs N` breaks away at
+/// once and slides along it.
+#[test]
+fn a_stribeck_puck_holds_a_force_between_fc_n_and_fs_n_and_slides_under_a_larger_one() {
+    let m = 1.0;
+    let n = G * m;
+    let model = "model = \"stribeck\"\nparams = { fc = 0.3, fs = 0.5, vs = 0.01 }";
+    let (c, s) = (0.28_f64, 0.96_f64);
+    let pull = |p: f64| {
+        force("px", "m", "x", &format!("{:e}", p * c)) + &force("py", "m", "y", &format!("{:e}", p * s))
+    };
+    let out = run(&puck(m, [0.0, 0.0], model, &pull(0.45 * n), "t_end = 1.0\noutput_dt = 0.01"));
+    let (x, y, fx, fy) = (out.series("x.m"), out.series("y.m"), out.series("Fx.c"), out.series("Fy.c"));
+    assert!(x.iter().chain(&y).all(|&v| v == 0.0), "moved under 0.45 N g < Fs N");
+    assert!(fx
+        .iter()
+        .zip(&fy)
+        .all(|(a, b)| (a + 0.45 * n * c).abs() < 1e-12 && (b + 0.45 * n * s).abs() < 1e-12));
+    assert!(out.events.iter().all(|e| e.contact != "c"), "{:?}", out.events);
+    let out =
+        run(&puck(m, [0.0, 0.0], model, &pull(0.55 * n), "t_end = 0.2\noutput_dt = 0.01\natol = 1e-12"));
+    let (x, y) = (out.series("x.m"), out.series("y.m"));
+    let last = x.len() - 1;
+    assert!(
+        x[last] > 0.0 && ((x[last] * s - y[last] * c).abs() < 1e-9 * x[last].hypot(y[last])),
+        "off the pull"
+    );
+}
+
+/// A set-valued contact in a plane is held from the forces on its members'
+/// x and y alone: one whose members another such contact or a stop also
+/// holds is refused with the reason, as is `karnopp` (a velocity band),
+/// both from a scenario and from a system built in code.
+#[test]
+fn set_valued_plane_contacts_sharing_a_member_or_with_a_stick_band_are_refused_with_the_reason() {
+    let two = "[solver]\nt_end = 0.1\n[[body]]\nname = \"a\"\nmass = 1.0\ndim = 3\n[[body]]\nname = \"b\"\nmass = 1.0\ndim = 3\n\
+               [[contact]]\nname = \"top\"\nbetween = [\"a\", \"b\"]\nmodel = \"coulomb\"\nnormal_stiffness = 1e5\n\
+               [[contact]]\nname = \"floor\"\nbetween = [\"b\", \"ground\"]\nmodel = \"coulomb\"\nnormal_stiffness = 1e5\n";
+    let e = parse(two).unwrap_err().to_string();
+    assert!(
+        e.contains("disk.toml") && e.contains("also held by contact") && e.contains("coulomb_tanh"),
+        "{e}"
+    );
+    let stop = puck(
+        1.0,
+        [0.0, 0.0],
+        "model = \"coulomb\"",
+        "[[stop]]\nbody = \"m\"\ndirection = \"y\"\nmin = -1.0\nmax = 1.0\n",
+        "t_end = 0.1",
+    );
+    match parse(&stop) {
+        Err(e) => assert!(e.to_string().contains("end stop"), "{e}"),
+        Ok(_) => panic!("a stop on a held coordinate was taken"),
+    }
+    let karnopp = puck(1.0, [0.0, 0.0], "model = \"karnopp\"", "", "t_end = 0.1");
+    let e = parse(&karnopp).unwrap_err().to_string();
+    assert!(e.contains("karnopp") && e.contains("stick band"), "{e}");
+    // the floor contact made regularised: taken
+    let tanh = two.replace(
+        "between = [\"b\", \"ground\"]\nmodel = \"coulomb\"",
+        "between = [\"b\", \"ground\"]\nmodel = \"coulomb_tanh\"",
+    );
+    assert!(parse(&tanh).is_ok());
+}
