@@ -205,7 +205,8 @@ impl Engine<'_> {
 
     /// Sliding contact `p` at rest: its members' velocities made equal
     /// along x and y (two bodies' momentum kept), then held if its force
-    /// stays on the disk, else sliding on from rest along it.
+    /// stays on the disk (`|λ| <= Fs N`: without load, if it is zero), else
+    /// sliding on from rest along it.
     fn disk_settle(&self, t: f64, y: &mut [f64], p: usize) -> Option<Event> {
         let pl = &self.planes[p];
         let mut d = self.disc.borrow_mut();
@@ -217,7 +218,9 @@ impl Engine<'_> {
         let (_, f, n) = s.plane[p];
         let len = f[0].hypot(f[1]);
         self.jac.borrow_mut().invalidate();
-        if n > 0.0 && len <= pl.disk.unwrap_or(0.0) * n {
+        // without load it holds only where nothing pulls (a puck landing
+        // at rest in the plane)
+        if len <= pl.disk.unwrap_or(0.0) * n.max(0.0) {
             return Some(Event { t, contact: pl.name.clone(), from: "sliding".into(), to: "stuck".into() });
         }
         d.plane_slide[p] = true;
@@ -249,9 +252,9 @@ impl Engine<'_> {
 
     /// Contacts on disks made consistent at `t` after a jump (a breakpoint
     /// of a schedule, the start, a gap opening or closing, a crossing the
-    /// root finder missed): a held one without load or with its force off
-    /// the disk slides; a sliding one under load at rest, or past its
-    /// arrival, settles.
+    /// root finder missed): a held one with its force off the disk slides
+    /// (without load it stays held only while nothing pulls it); a sliding
+    /// one at rest, or past its arrival, settles.
     pub(crate) fn disk_recheck(&self, t: f64, y: &mut [f64]) -> Vec<Event> {
         let mut ev = Vec::new();
         for p in 0..self.planes.len() {
@@ -267,10 +270,10 @@ impl Engine<'_> {
                 s.plane[p]
             };
             if held {
-                if n <= 0.0 || f[0].hypot(f[1]) > fs * n * (1.0 + RIM) {
+                if f[0].hypot(f[1]) > fs * n.max(0.0) * (1.0 + RIM) {
                     ev.extend(self.disk_break(t, y, p));
                 }
-            } else if n > 0.0 && (v[0].hypot(v[1]) <= self.disk_vtol() || v[0] * e[0] + v[1] * e[1] < 0.0) {
+            } else if v[0].hypot(v[1]) <= self.disk_vtol() || v[0] * e[0] + v[1] * e[1] < 0.0 {
                 ev.extend(self.disk_settle(t, y, p));
             }
         }
