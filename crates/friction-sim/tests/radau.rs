@@ -166,7 +166,8 @@ fn lugre_stick_slip_auto_is_radau5_within_1e_5_of_the_reference() {
 }
 
 /// Every example runs with Radau5, balances its energy, has the events BDF
-/// finds, and agrees with BDF's positions to the examples' tolerances.
+/// finds, and agrees with BDF's positions to the examples' tolerances (with
+/// a contact held on a friction disk, which BDF is refused, with Rodas5P).
 #[test]
 fn every_example_runs_with_radau5_and_agrees_with_bdf() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
@@ -180,7 +181,8 @@ fn every_example_runs_with_radau5_and_agrees_with_bdf() {
     assert!(names.len() >= 15);
     for name in &names {
         let r = run(&load(name, Method::Radau5));
-        let b = run(&load(name, Method::Bdf));
+        let disk = name == "plane_stick_slip.toml";
+        let b = run(&load(name, if disk { Method::Rodas5p } else { Method::Bdf }));
         assert_eq!(r.stats.method, "radau5");
         assert_eq!(r.events.len(), b.events.len(), "{name}: events {:?} vs {:?}", r.events, b.events);
         let scale = r

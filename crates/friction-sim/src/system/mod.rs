@@ -324,7 +324,9 @@ pub struct Stop {
 /// Integration method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// If no contact is stiff `dop853`, or `tsit45` when a contact's
+    /// `radau5` where a contact in a plane is held on its friction disk
+    /// (only `radau5`, `rodas5p` and `dop853` are taken there). Else if no
+    /// contact is stiff `dop853`, or `tsit45` when a contact's
     /// hysteresis turns at reversals (Iwan, Jenkins, Maxwell slip, GMS);
     /// `radau5` for a stiff network of at most 3 states besides the energy
     /// quadratures (one body, or driven contacts) without stick, stop or

@@ -27,17 +27,22 @@ impl Engine<'_> {
         interp: &mut dyn FnMut(f64, &mut [f64]) -> bool,
     ) -> Option<(f64, usize)> {
         const INTERIOR: usize = 4;
-        let watch = self.sys.contacts.len() + 2 * self.sys.stops.len();
+        let watch = self.interior_watch();
         if watch == 0 || self.nroots == 0 || t1.partial_cmp(&t0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
-        if self.disc.borrow().rows.is_empty() && self.sys.stops.is_empty() {
-            return None;
+        {
+            let d = self.disc.borrow();
+            if d.rows.is_empty() && self.sys.stops.is_empty() && !self.disk_held(&d) {
+                return None;
+            }
         }
-        // stuck contacts and stops: a sliding contact's arrival inside a step
-        // is `interior_arrival`'s (integrate/interior.rs)
+        // stuck contacts, stops and contacts held on a friction disk: a
+        // sliding contact's arrival inside a step is `interior_arrival`'s
+        // (integrate/interior.rs)
         let nc = self.sys.contacts.len();
-        let watched = |j: usize| j >= nc || self.disc.borrow().modes[j] == Mode::Stuck;
+        let nstop2 = 2 * self.sys.stops.len();
+        let watched = |j: usize| self.interior_watched(j);
         // the engine's work arrays (no allocation per step once grown):
         // the states, the roots at a time, and the watched roots at the
         // step's start, its interior samples and its end
@@ -112,7 +117,7 @@ impl Engine<'_> {
                     let limit = if (j - nc).is_multiple_of(2) { st.min } else { st.max };
                     4.0 * f64::EPSILON * (1.0 + limit.abs())
                 };
-                let back = (nc..watch).find(|&j| {
+                let back = (nc..nc + nstop2).find(|&j| {
                     hist[at(0, j)] == 0.0
                         && g[j] < -rounding(j)
                         && (1..i).all(|k| hist[at(k, j)].abs() <= rounding(j))
@@ -142,6 +147,36 @@ impl Engine<'_> {
         self.dip(&ts, hist, INTERIOR, watch, y, g, interp)
     }
 
+    /// How many roots, from the first, the interior screen samples: the
+    /// contacts' and the stops', and with contacts on a friction disk every
+    /// root (theirs are the last).
+    fn interior_watch(&self) -> usize {
+        if self.planes.iter().any(|p| p.disk.is_some()) {
+            self.nroots
+        } else {
+            self.sys.contacts.len() + 2 * self.sys.stops.len()
+        }
+    }
+
+    /// Whether root `j` is watched inside a step: a stuck contact's
+    /// capacity margin, a stop's, or that of a contact held on its
+    /// friction disk (its force may leave the disk under a force that
+    /// varies in time while every body rests, the steps long).
+    fn interior_watched(&self, j: usize) -> bool {
+        let nc = self.sys.contacts.len();
+        let d = self.disc.borrow();
+        if j < nc {
+            return d.modes[j] == Mode::Stuck;
+        }
+        if j < nc + 2 * self.sys.stops.len() {
+            return true;
+        }
+        match j.checked_sub(self.root_plane).and_then(|k| self.plane_roots.get(k)) {
+            Some(&p) => self.planes[p].disk.is_some() && !d.plane_slide[p],
+            None => false,
+        }
+    }
+
     /// A dip of a watched root below zero between the samples `0..=upto`
     /// of a step (times `ts`, roots `hist`, `watch` of them per sample),
     /// none of them negative: its first crossing, or `None`.
@@ -156,8 +191,7 @@ impl Engine<'_> {
         g: &mut [f64],
         interp: &mut dyn FnMut(f64, &mut [f64]) -> bool,
     ) -> Option<(f64, usize)> {
-        let nc = self.sys.contacts.len();
-        let watched = |j: usize| j >= nc || self.disc.borrow().modes[j] == Mode::Stuck;
+        let watched = |j: usize| self.interior_watched(j);
         let at = |i: usize, j: usize| i * watch + j;
         // a dip between samples: a stuck contact's margin (its capacity
         // less its force) or a stop's force that falls below zero and rises

@@ -145,6 +145,9 @@ pub(crate) struct Discrete {
     /// Per contact in a plane with a friction disk: the slip's direction at
     /// the last accepted step (while it slides; `plane_stick.rs`).
     pub plane_dir: Vec<[f64; 2]>,
+    /// Per contact in a plane with a friction disk: whether its slip has
+    /// exceeded the velocity tolerance since it last started from rest.
+    pub plane_moved: Vec<bool>,
 }
 
 // Cloned field by field so that `clone_from` reuses the vectors (and every
@@ -159,7 +162,19 @@ impl Clone for Discrete {
 
     fn clone_from(&mut self, o: &Self) {
         // destructured: a field added to `Discrete` must be added here
-        let Discrete { modes, stops, rows, plan, mem, dir, turn, impacts, plane_slide, plane_dir } = o;
+        let Discrete {
+            modes,
+            stops,
+            rows,
+            plan,
+            mem,
+            dir,
+            turn,
+            impacts,
+            plane_slide,
+            plane_dir,
+            plane_moved,
+        } = o;
         self.modes.clone_from(modes);
         self.stops.clone_from(stops);
         self.rows.clone_from(rows);
@@ -170,6 +185,7 @@ impl Clone for Discrete {
         self.impacts = *impacts;
         self.plane_slide.clone_from(plane_slide);
         self.plane_dir.clone_from(plane_dir);
+        self.plane_moved.clone_from(plane_moved);
     }
 }
 
@@ -425,6 +441,7 @@ impl<'s> Engine<'s> {
                 impacts: 0.0,
                 plane_slide: vec![false; planes.len()],
                 plane_dir: vec![[1.0, 0.0]; planes.len()],
+                plane_moved: vec![false; planes.len()],
             }),
             scr: RefCell::new(Scratch {
                 f: vec![0.0; nb],

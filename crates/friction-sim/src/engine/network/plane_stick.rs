@@ -199,6 +199,7 @@ impl Engine<'_> {
             d.plane_dir[p] = [f[0] / len, f[1] / len];
         }
         d.plane_slide[p] = true;
+        d.plane_moved[p] = false;
         self.jac.borrow_mut().invalidate();
         Some(Event { t, contact: self.planes[p].name.clone(), from: "stuck".into(), to: "sliding".into() })
     }
@@ -224,6 +225,7 @@ impl Engine<'_> {
             return Some(Event { t, contact: pl.name.clone(), from: "sliding".into(), to: "stuck".into() });
         }
         d.plane_slide[p] = true;
+        d.plane_moved[p] = false;
         if len > 0.0 {
             d.plane_dir[p] = [f[0] / len, f[1] / len];
         }
@@ -293,8 +295,11 @@ impl Engine<'_> {
             let Some(fs) = pl.disk else { return false };
             let (v, f, n) = s.plane[p];
             if d.plane_slide[p] {
+                // past its arrival, or at rest to the tolerance after it
+                // moved: the steps towards an arrival shrink with the speed
+                // (at atol 1e-12 Radau5's fell below 1e-13 s at 1e-13 m/s)
                 let e = d.plane_dir[p];
-                v[0] * e[0] + v[1] * e[1] < -vtol
+                v[0] * e[0] + v[1] * e[1] < -vtol || (d.plane_moved[p] && v[0].hypot(v[1]) <= vtol)
             } else {
                 f[0].hypot(f[1]) > fs * n.max(0.0) * (1.0 + 1e-6) + 1e-12 * (1.0 + fs * n.abs())
             }
@@ -315,6 +320,9 @@ impl Engine<'_> {
             if speed > 0.0 && v[0] * e[0] + v[1] * e[1] > 0.0 {
                 d.plane_dir[p] = [v[0] / speed, v[1] / speed];
             }
+            if speed > self.disk_vtol() {
+                d.plane_moved[p] = true;
+            }
         }
     }
 
@@ -333,6 +341,7 @@ impl Engine<'_> {
             let (_, v) = self.plane_slip(y, &s, pl);
             let speed = v[0].hypot(v[1]);
             d.plane_slide[p] = speed > self.disk_vtol();
+            d.plane_moved[p] = d.plane_slide[p];
             if d.plane_slide[p] {
                 d.plane_dir[p] = [v[0] / speed, v[1] / speed];
             } else {
