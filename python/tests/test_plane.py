@@ -94,12 +94,13 @@ def test_plane_contacts_a_disk_cannot_hold_are_refused_with_the_reason():
         friction.simulate(d)
 
 
-def test_spatial_joint_fmu_matches_friction_run(cli, tmp_path):
+def _fmu_against_run(cli, tmp_path, text, tolerances):
+    """The FMU of scenario `text` under FMPy against `friction run` at the
+    FMU's output times, column by column; returns FMPy's result."""
     fmpy = pytest.importorskip("fmpy")
-    text = SPATIAL.read_text().replace("t_end = 1.0", "t_end = 0.3").replace("rtol = 1e-8", "rtol = 1e-10")
-    scenario = tmp_path / "spatial.toml"
+    scenario = tmp_path / "scenario.toml"
     scenario.write_text(text)
-    fmu = tmp_path / "spatial.fmu"
+    fmu = tmp_path / "scenario.fmu"
     r = subprocess.run([cli, "fmu", str(scenario), "-o", str(fmu)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     res = fmpy.simulate_fmu(str(fmu), output_interval=0.01)
@@ -112,31 +113,20 @@ def test_spatial_joint_fmu_matches_friction_run(cli, tmp_path):
     csv = {c: data[:, i] for i, c in enumerate(cols)}
     idx = np.searchsorted(csv["t"], res["time"] - 1e-9)
     np.testing.assert_allclose(csv["t"][idx], res["time"], atol=1e-9)
-    for c, tol in [("x.m", 1e-7), ("y.m", 1e-7), ("z.m", 1e-9), ("N.j", 1e-4), ("Fx.j", 1e-3), ("Fy.j", 1e-3)]:
+    for c, tol in tolerances:
         diff = np.abs(csv[c][idx] - res[c]).max()
         assert diff < tol, (c, diff)
+    return res
+
+
+def test_spatial_joint_fmu_matches_friction_run(cli, tmp_path):
+    text = SPATIAL.read_text().replace("t_end = 1.0", "t_end = 0.3").replace("rtol = 1e-8", "rtol = 1e-10")
+    _fmu_against_run(cli, tmp_path, text,
+                     [("x.m", 1e-7), ("y.m", 1e-7), ("z.m", 1e-9), ("N.j", 1e-4), ("Fx.j", 1e-3), ("Fy.j", 1e-3)])
 
 
 def test_plane_stick_slip_fmu_matches_friction_run(cli, tmp_path):
     # the friction disk inside an FMU: the same stick and slip as `friction run`
-    fmpy = pytest.importorskip("fmpy")
     text = (ROOT / "examples" / "plane_stick_slip.toml").read_text().replace("t_end = 3.0", "t_end = 1.0")
-    scenario = tmp_path / "pss.toml"
-    scenario.write_text(text)
-    fmu = tmp_path / "pss.fmu"
-    r = subprocess.run([cli, "fmu", str(scenario), "-o", str(fmu)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    res = fmpy.simulate_fmu(str(fmu), output_interval=0.01)
-    r = subprocess.run([cli, "run", str(scenario), "--out", str(tmp_path / "run")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    with open(tmp_path / "run" / "timeseries.csv") as f:
-        lines = [ln for ln in f if not ln.startswith("#")]
-    cols = lines[0].strip().split(",")
-    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
-    csv = {c: data[:, i] for i, c in enumerate(cols)}
-    idx = np.searchsorted(csv["t"], res["time"] - 1e-9)
-    np.testing.assert_allclose(csv["t"][idx], res["time"], atol=1e-9)
+    res = _fmu_against_run(cli, tmp_path, text, [("x.m", 1e-6), ("y.m", 1e-6), ("Fx.c", 1e-3), ("Fy.c", 1e-3)])
     assert np.any(res["state.c"] == 1.0) and np.any(res["state.c"] == 2.0)
-    for c, tol in [("x.m", 1e-6), ("y.m", 1e-6), ("Fx.c", 1e-3), ("Fy.c", 1e-3)]:
-        diff = np.abs(csv[c][idx] - res[c]).max()
-        assert diff < tol, (c, diff)
