@@ -35,7 +35,14 @@
 //! momentum of two bodies kept) and the contact is held if `|λ| <= Fs N`,
 //! else it slides on from rest along `λ`. A root with `|v|` larger is a
 //! slip that turned through a right angle within one step: `e` is taken
-//! anew and nothing else changes.
+//! anew and nothing else changes. A slip that has moved and ends a step at
+//! rest to the velocity tolerance without its root (the steps shrink with
+//! the speed as it arrives) arrives there too.
+//!
+//! **Methods.** A slip that starts from rest turns towards the free force
+//! at a rate `F₁ N / (m |v|)`, without bound: only the engine's one-step
+//! methods (`radau5`, `auto`'s choice, `rodas5p`, `dop853`) are taken
+//! (`integrate/method.rs`, where the measurements are).
 //!
 //! [`Discrete::plane_dir`]: crate::engine::network::Discrete
 
