@@ -348,3 +348,25 @@ fn floquet_exponents_of_a_joint_in_a_plane_are_the_rate_at_which_the_engine_s_mo
         );
     }
 }
+
+/// A set-valued contact in a plane (`coulomb` between bodies of dim 3),
+/// which `friction run` holds exactly on its friction disk, is refused by
+/// harmonic balance with the reason and what to use, not regularised:
+/// the dynamic Lagrangian method here is written for one direction.
+#[test]
+fn a_set_valued_contact_in_a_plane_is_refused_with_the_reason() {
+    let sys = parse(
+        "[[body]]\nname = \"m\"\nmass = 1.0\ndim = 3\nx0 = [0.0, 0.0, -9.81e-6]\n\
+         [[force]]\nname = \"weight\"\non = \"m\"\ndirection = \"z\"\nvalue = -9.81\n\
+         [[spring]]\nname = \"kx\"\nbetween = [\"m\", \"ground\"]\nstiffness = 400.0\n\
+         [[spring]]\nname = \"ky\"\nbetween = [\"m\", \"ground\"]\nstiffness = 900.0\ndirection = \"y\"\n\
+         [[force]]\nname = \"px\"\non = \"m\"\nvalue = { type = \"sine\", amplitude = 6.0, frequency = 2.0 }\n\
+         [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\nmodel = \"coulomb\"\nparams = { fc = 0.6 }\n\
+         normal_stiffness = 1e6\ngap = 0.0\n[solver]\nt_end = 1.0\n",
+    );
+    for e in [Structure::from_system(&sys, "px").err(), Structure::unforced(&sys).err()] {
+        let e = e.expect("refused").to_string();
+        assert!(e.contains("\"c\"") && e.contains("friction disk") && e.contains("two directions"), "{e}");
+        assert!(e.contains("jenkins") && e.contains("coulomb_tanh"), "{e}");
+    }
+}
