@@ -3,9 +3,9 @@
 //! puck sliding to rest along a skew direction and staying there, a puck
 //! held under a growing skew force that breaks away at `Fs N / k` and then
 //! follows the cubic of a constant net force, two bodies held together
-//! that share the force by their masses until the upper one slips, the
-//! circle of a rotating force; and the refusals (its bounce while it
-//! slides is `plane_contact.rs`'s, with the regularised map).
+//! that share the force by their masses until the upper one slips; and the
+//! refusals (its bounce while it slides and the circle of a rotating force
+//! are `plane_contact.rs`'s, with the regularised map).
 
 use std::f64::consts::PI;
 use std::path::Path;
@@ -241,47 +241,6 @@ fn two_blocks_held_on_the_disk_move_as_one_and_share_the_pull_by_their_masses() 
         }
     }
     assert!(checked[0] > 20 && checked[1] > 20, "{checked:?}");
-}
-
-/// A rotating force of magnitude `P` keeps the puck on the circle
-/// `P² = (m ω² r)² + (μN)²` with `coulomb` as with a regularised map: it
-/// never comes to rest, and μN acts against the velocity at every row.
-#[test]
-fn a_rotating_force_drives_a_coulomb_puck_round_its_circle_without_sticking() {
-    let (m, mu, r, f) = (1.0, 0.3, 0.01, 5.0);
-    let w = 2.0 * PI * f;
-    let n = G * m;
-    let (cf, tf) = (m * w * w * r, mu * n);
-    let p = cf.hypot(tf);
-    let (ax, ay) = ((-cf).atan2(-tf), tf.atan2(-cf));
-    let sine = |name: &str, dir: &str, phase: f64| {
-        force(
-            name,
-            "m",
-            dir,
-            &format!("{{ type = \"sine\", amplitude = {p:e}, frequency = {f}, phase = {phase:e} }}"),
-        )
-    };
-    let text = puck(
-        m,
-        [0.0, w * r],
-        "model = \"coulomb\"\nparams = { fc = 0.3 }",
-        &(sine("px", "x", ax) + &sine("py", "y", ay)),
-        "t_end = 0.5\noutput_dt = 0.005\nrtol = 1e-10",
-    )
-    .replace("x0 = [0.0, 0.0,", &format!("x0 = [{r:e}, 0.0,"));
-    let out = run(&text);
-    assert!(out.events.iter().all(|e| e.contact != "c"), "{:?}", out.events);
-    let (tt, x, y) = (out.series("t"), out.series("x.m"), out.series("y.m"));
-    let (fx, fy, vx, vy) = (out.series("Fx.c"), out.series("Fy.c"), out.series("vx.m"), out.series("vy.m"));
-    let mut worst: f64 = 0.0;
-    for i in 0..tt.len() {
-        let ph = w * tt[i];
-        worst = worst.max((x[i] - r * ph.cos()).abs().max((y[i] - r * ph.sin()).abs()));
-        let v = vx[i].hypot(vy[i]);
-        assert!((fx[i] + tf * vx[i] / v).abs() < 1e-9 * tf && (fy[i] + tf * vy[i] / v).abs() < 1e-9 * tf);
-    }
-    assert!(worst < 1e-7 * r, "off the circle by {worst} m (r = {r} m)");
 }
 
 /// With `stribeck` (Fs > Fc) the puck under a constant skew force between

@@ -46,6 +46,7 @@
 //!
 //! [`Discrete::plane_dir`]: crate::engine::network::Discrete
 
+use friction_models::plane::PlaneLaw;
 use friction_models::{AnyModel, FrictionModel, Input};
 
 use crate::engine::network::{Discrete, Engine, Scratch};
@@ -61,11 +62,11 @@ const RIM: f64 = 1e-9;
 /// force is `F₁(0+) e`).
 #[inline]
 pub(crate) fn slide_force(m: &AnyModel, t: f64, v: [f64; 2], e: [f64; 2]) -> ([f64; 2], f64) {
-    let s = v[0].hypot(v[1]);
-    if s > 0.0 {
+    if v[0] != 0.0 || v[1] != 0.0 {
+        // the radial map `F₁(|v|) v/|v|`, held through an arrival
         let sgn = if v[0] * e[0] + v[1] * e[1] < 0.0 { -1.0 } else { 1.0 };
-        let k = sgn * m.force(&Input::new(t, 0.0, s), &[], &[]) / s;
-        ([k * v[0], k * v[1]], sgn)
+        let f = PlaneLaw::Radial.eval_in(m, t, v, &[], None, true);
+        ([sgn * f[0], sgn * f[1]], sgn)
     } else {
         let f1 = m.force(&Input::new(t, 0.0, f64::MIN_POSITIVE), &[], &[]);
         ([f1 * e[0], f1 * e[1]], 1.0)
