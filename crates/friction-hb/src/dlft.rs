@@ -20,10 +20,19 @@
 //! ```text
 //! λ_stick = λ_u + ε (x_n - x̂_{n-1})            (prediction: stick, x̂_n = x̂_{n-1})
 //! |λ_stick| <= L  :  λ_n = λ_stick, x̂_n = x̂_{n-1}          (stick)
-//! otherwise       :  λ_n = Fc sign(λ_stick),
+//! otherwise       :  λ_n = N Fc λ_stick/|λ_stick|,
 //!                    x̂_n = x_n - (λ_n - λ_u)/ε              (slip, correction to the limit)
 //! L = N Fs after a stuck sample, N Fc after a slipping one
+//! N = 0 (open)    :  λ_n = 0, x̂_n = x_n + λ_u/ε             (the corrected motion follows)
 //! ```
+//!
+//! The same holds in a plane, with `x`, `x̂` and `λ` the vectors of the
+//! two tangential directions and `|·|` their length (the friction disk),
+//! and with a normal load `N` that follows a gap sample by sample. While
+//! the contact is open it carries no force and its corrected motion follows
+//! the motion, so a contact that closes again sticks where it lands (the
+//! force it then carries is the multiplier's change since it closed) or
+//! slides if it lands moving; the limit after an open sample is `N Fc`.
 //! over as many periods as it takes `λ` to repeat (x̂ starts at the rest
 //! position 0: a structure that came to its steady state from rest). The
 //! coefficients of `λ` are `Λ`. Substituted in the balance, the equations
@@ -86,11 +95,17 @@ pub fn limits(model: &AnyModel) -> (f64, f64) {
     (fc, fs)
 }
 
-/// Work arrays of one DLFT contact (allocated once).
+/// Work arrays of one DLFT contact (allocated once): one tangential
+/// direction, or two for a contact that rubs in a plane.
 #[derive(Debug, Clone)]
 pub struct ContactDlft {
+    /// The tangential directions (1, or 2 in a plane).
+    axes: usize,
+    /// The relative displacement's samples, axis by axis (`axes × N`).
     x: Vec<f64>,
+    /// The multiplier's samples, axis by axis.
     lu: Vec<f64>,
+    /// The contact force's samples, axis by axis.
     lam: Vec<f64>,
     prev: Vec<f64>,
     /// Periods run by the last evaluation.
@@ -100,51 +115,77 @@ pub struct ContactDlft {
 }
 
 impl ContactDlft {
-    /// Work arrays on `grid`.
-    pub fn new(grid: &Grid) -> Self {
-        let z = || vec![0.0; grid.n];
-        ContactDlft { x: z(), lu: z(), lam: z(), prev: z(), periods: 0, settled: true }
+    /// Work arrays on `grid` for `axes` tangential directions (1 or 2).
+    pub fn new(grid: &Grid, axes: usize) -> Self {
+        let z = || vec![0.0; axes * grid.n];
+        ContactDlft { axes, x: z(), lu: z(), lam: z(), prev: z(), periods: 0, settled: true }
     }
 
-    /// The force samples of the last evaluation (one period) \[N\].
+    /// The tangential directions this contact's arrays hold.
+    pub fn axes(&self) -> usize {
+        self.axes
+    }
+
+    /// The force samples of the last evaluation (one period, axis by axis) \[N\].
     #[cfg(test)]
     pub fn force_samples(&self) -> &[f64] {
         &self.lam
     }
 
     /// The coefficients `out` of the contact force λ \[N\] (on the first
-    /// body, against its motion) for the relative displacement of
-    /// coefficients `rel`, the multiplier `lam_u` (coefficients of the force
-    /// the linear balance asks of the contact), slip force `fc` and stick
-    /// limit `fs` \[N\] (normal load included) and penalty `eps` \[N/m\].
+    /// member, against its motion; `axes × (2H + 1)`, axis by axis) for the
+    /// relative displacement of coefficients `rel` and the multiplier
+    /// `lam_u` (coefficients of the force the linear balance asks of the
+    /// contact; both axis by axis), slip force `fc` and stick limit `fs`
+    /// per unit load, the normal load's samples `load` \[N\] (negative ones
+    /// count as 0: the contact is open there) and penalty `eps` \[N/m\].
     #[allow(clippy::too_many_arguments)]
     pub fn eval(
         &mut self,
         grid: &Grid,
         rel: &[f64],
         lam_u: &[f64],
-        fc: f64,
-        fs: f64,
+        (fc, fs): (f64, f64),
+        load: &[f64],
         eps: f64,
         out: &mut [f64],
     ) {
-        let n = grid.n;
-        grid.synth(rel, &mut self.x);
-        grid.synth(lam_u, &mut self.lu);
-        let mut xh = 0.0;
+        let (n, l, axes) = (grid.n, grid.len(), self.axes);
+        for a in 0..axes {
+            grid.synth(&rel[a * l..(a + 1) * l], &mut self.x[a * n..(a + 1) * n]);
+            grid.synth(&lam_u[a * l..(a + 1) * l], &mut self.lu[a * n..(a + 1) * n]);
+        }
+        let mut xh = [0.0; 2];
         let mut stuck = true;
         self.settled = false;
         for p in 0..MAX_PERIODS {
             for i in 0..n {
-                let pred = self.lu[i] + eps * (self.x[i] - xh);
-                let limit = if stuck { fs } else { fc };
-                if pred.abs() <= limit {
-                    self.lam[i] = pred;
+                let nl = load[i].max(0.0);
+                let mut pred = [0.0; 2];
+                for a in 0..axes {
+                    pred[a] = self.lu[a * n + i] + eps * (self.x[a * n + i] - xh[a]);
+                }
+                let mag = if axes == 1 { pred[0].abs() } else { pred[0].hypot(pred[1]) };
+                let limit = nl * if stuck { fs } else { fc };
+                if nl > 0.0 && mag <= limit {
+                    for a in 0..axes {
+                        self.lam[a * n + i] = pred[a];
+                    }
                     stuck = true;
                 } else {
-                    let l = fc * pred.signum();
-                    self.lam[i] = l;
-                    xh = self.x[i] - (l - self.lu[i]) / eps;
+                    // slip to the limit along the prediction; open (no
+                    // load): no force, the corrected motion follows
+                    for a in 0..axes {
+                        let lam = if nl <= 0.0 {
+                            0.0
+                        } else if axes == 1 {
+                            nl * fc * pred[a].signum()
+                        } else {
+                            nl * fc * pred[a] / mag
+                        };
+                        self.lam[a * n + i] = lam;
+                        xh[a] = self.x[a * n + i] - (lam - self.lu[a * n + i]) / eps;
+                    }
                     stuck = false;
                 }
             }
@@ -155,7 +196,9 @@ impl ContactDlft {
             }
             self.prev.copy_from_slice(&self.lam);
         }
-        grid.analyse(&self.lam, out);
+        for a in 0..axes {
+            grid.analyse(&self.lam[a * n..(a + 1) * n], &mut out[a * l..(a + 1) * l]);
+        }
     }
 }
 
@@ -171,14 +214,62 @@ mod tests {
     #[test]
     fn stick_carries_the_multiplier_and_slip_saturates_at_fc() {
         let grid = Grid::new(2, 64);
-        let mut c = ContactDlft::new(&grid);
+        let mut c = ContactDlft::new(&grid, 1);
         let mut out = [0.0; 5];
-        c.eval(&grid, &[0.0; 5], &[0.0, 0.5, 0.0, 0.0, 0.0], 1.0, 1.0, 1e3, &mut out);
+        let load = [1.0; 64];
+        c.eval(&grid, &[0.0; 5], &[0.0, 0.5, 0.0, 0.0, 0.0], (1.0, 1.0), &load, 1e3, &mut out);
         assert!((out[1] - 0.5).abs() < 1e-12 && out[0].abs() < 1e-12, "{out:?}");
-        c.eval(&grid, &[0.0; 5], &[0.0, 5.0, 0.0, 0.0, 0.0], 1.0, 1.0, 1e3, &mut out);
+        c.eval(&grid, &[0.0; 5], &[0.0, 5.0, 0.0, 0.0, 0.0], (1.0, 1.0), &load, 1e3, &mut out);
         let f = c.force_samples();
         assert!(f.iter().all(|v| v.abs() <= 1.0 + 1e-12), "{f:?}");
         assert!((f[0] - 1.0).abs() < 1e-12 && (f[32] + 1.0).abs() < 1e-12, "{f:?}");
+    }
+
+    /// In a plane: a multiplier turning on a circle of radius 0.5 inside
+    /// the disk of radius 1 is carried exactly (stick, no motion); one of
+    /// radius 5 gives a force of magnitude Fc N at every sample, turning
+    /// with the multiplier at a constant angle to it; where the load falls
+    /// to 0 (the second half of the period) the force is 0, the corrected
+    /// motion follows the motion there, and the contact sticks again from
+    /// its first loaded sample, where it landed: its force the multiplier's
+    /// change since the last open sample, `λu(τ) - λu(τ_63)`.
+    #[test]
+    fn in_a_plane_the_force_sticks_inside_the_disk_slides_on_its_rim_and_vanishes_open() {
+        let grid = Grid::new(2, 64);
+        let mut c = ContactDlft::new(&grid, 2);
+        let mut out = [0.0; 10];
+        let load = [2.0; 64];
+        // λu = r (cos τ, sin τ): x coefficients [0, r, 0, ..], y [0, 0, r, ..]
+        let lu = |r: f64| [0.0, r, 0.0, 0.0, 0.0, 0.0, 0.0, r, 0.0, 0.0];
+        c.eval(&grid, &[0.0; 10], &lu(0.5), (0.5, 0.6), &load, 1e3, &mut out);
+        assert!((out[1] - 0.5).abs() < 1e-12 && (out[7] - 0.5).abs() < 1e-12, "{out:?}");
+        c.eval(&grid, &[0.0; 10], &lu(5.0), (0.5, 0.6), &load, 1e3, &mut out);
+        let f = c.force_samples();
+        // the rim, and a constant angle to the multiplier (the motion is the
+        // same at every sample up to a rotation), less than a right angle
+        let lag = |i: usize| {
+            let tau = 2.0 * std::f64::consts::PI * i as f64 / 64.0;
+            (tau.cos() * f[64 + i] - tau.sin() * f[i]).atan2(tau.cos() * f[i] + tau.sin() * f[64 + i])
+        };
+        for i in 0..64 {
+            let (fx, fy) = (f[i], f[64 + i]);
+            assert!((fx.hypot(fy) - 1.0).abs() < 1e-12, "sample {i}: |F| = {}", fx.hypot(fy));
+            assert!((lag(i) - lag(0)).abs() < 1e-9, "sample {i}: lag {} against {}", lag(i), lag(0));
+        }
+        assert!(lag(0).abs() < std::f64::consts::FRAC_PI_2, "lag {}", lag(0));
+        let half: Vec<f64> = (0..64).map(|i| if i < 32 { 2.0 } else { 0.0 }).collect();
+        c.eval(&grid, &[0.0; 10], &lu(0.5), (0.5, 0.6), &half, 1e3, &mut out);
+        let f = c.force_samples();
+        for i in 0..64 {
+            let tau = 2.0 * std::f64::consts::PI * i as f64 / 64.0;
+            let t63 = 2.0 * std::f64::consts::PI * 63.0 / 64.0;
+            let want = if i < 32 {
+                [0.5 * (tau.cos() - t63.cos()), 0.5 * (tau.sin() - t63.sin())]
+            } else {
+                [0.0; 2]
+            };
+            assert!((f[i] - want[0]).abs() < 1e-12 && (f[64 + i] - want[1]).abs() < 1e-12, "sample {i}");
+        }
     }
 
     /// `coulomb` with fs > fc: stick limit fs, slip force fc.

@@ -496,3 +496,51 @@ fn the_plane_stick_slip_example_is_the_same_by_every_method_taken() {
         }
     }
 }
+
+/// A joint on a penalty floor, pressed by 20 N and pulled along x by 10 N
+/// at 12 Hz through springs that couple x to y and z (the spatial joint of
+/// the harmonic-balance tests), `coulomb` with Fs = Fc = 0.3: it sticks
+/// while the floor's load settles, and breaks away where the pull reaches
+/// `Fc N` while that load falls, so the slip starts from rest with a net
+/// force growing from zero. At rtol 1e-10 and atol 1e-13 Radau5's steps
+/// fell below 1e-13 s there (t = 0.012 s): the slip's direction turned at
+/// `Fc N / (m |v|)`, without bound. Now it runs one second: the force never
+/// leaves the disk, a held contact does not move, and the energy balances
+/// to 1e-9 of the work done.
+#[test]
+fn a_slip_from_rest_with_fs_equal_to_fc_under_a_falling_load_does_not_stall_radau5() {
+    let text = "[[body]]\nname = \"m\"\nmass = 1.0\ndim = 3\n\
+        [[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 1e4\n\
+        [[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 1.5e4\ndirection = \"y\"\n\
+        [[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 1e4\ndirection = \"z\"\n\
+        [[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 5e3\ndirection = [1.0, 0.0, 1.0]\n\
+        [[spring]]\nbetween = [\"m\", \"ground\"]\nstiffness = 4e3\ndirection = [1.0, 1.0, 0.0]\n\
+        [[damper]]\nbetween = [\"m\", \"ground\"]\ncoefficient = 5.0\n\
+        [[damper]]\nbetween = [\"m\", \"ground\"]\ncoefficient = 5.0\ndirection = \"y\"\n\
+        [[damper]]\nbetween = [\"m\", \"ground\"]\ncoefficient = 10.0\ndirection = \"z\"\n\
+        [[force]]\nname = \"press\"\non = \"m\"\ndirection = \"z\"\nvalue = -20.0\n\
+        [[force]]\nname = \"px\"\non = \"m\"\nvalue = { type = \"sine\", amplitude = 10.0, frequency = 12.0 }\n\
+        [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\nmodel = \"coulomb\"\nparams = { fc = 0.3 }\n\
+        normal_stiffness = 1e5\ngap = 0.0\n\
+        [solver]\nt_end = 1.0\noutput_dt = 1e-3\nrtol = 1e-10\natol = 1e-13\n";
+    let out = run(text);
+    let (fx, fy, n) = (out.series("Fx.c"), out.series("Fy.c"), out.series("N.c"));
+    let (vx, vy, state) = (out.series("vx.m"), out.series("vy.m"), out.series("state.c"));
+    let mut held = 0;
+    for i in 0..n.len() {
+        assert!(fx[i].hypot(fy[i]) <= 0.3 * n[i] * (1.0 + 1e-9) + 1e-12, "row {i}: off the disk");
+        if state[i] == 1.0 {
+            held += 1;
+            assert!(vx[i] == 0.0 && vy[i] == 0.0, "row {i}: moved while held");
+        }
+    }
+    let breaks = out.events.iter().filter(|e| e.contact == "c" && e.from == "stuck").count();
+    assert!(held > 10 && breaks > 10, "{held} rows held, {breaks} break-aways");
+    let e = &out.energy;
+    assert!(
+        e.residual.abs() < 1e-9 * e.work_forces.abs(),
+        "energy residual {} of {}",
+        e.residual,
+        e.work_forces
+    );
+}

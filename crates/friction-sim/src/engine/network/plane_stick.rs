@@ -73,6 +73,29 @@ pub(crate) fn slide_force(m: &AnyModel, t: f64, v: [f64; 2], e: [f64; 2]) -> ([f
     }
 }
 
+/// The slip velocity at which the sliding law's partial derivatives are
+/// taken for the Jacobian, `w = sgn(v·e) v` (the direction held past an
+/// arrival), or `delta e` at rest, and `sgn(v·e)` (1 at rest). At rest the
+/// law's derivative across the slip, `F₁ / |v|`, is not defined, and the
+/// model's slope `F₁'(0) I` (0 for `coulomb`) has none of it: where a slip
+/// started from rest with the free force barely above the rim (Fs = Fc
+/// under a load that falls), Radau5's Newton iterations failed on it until
+/// its steps fell below 1e-13 s. Taken at `delta e` the slip's first
+/// iterations see a stiffness `F₁ / delta` across it. Measured for `delta`
+/// (a multiple of the velocity tolerance, 1e-9 m/s by default): 1e3 takes
+/// that case through and leaves `examples/plane_stick_slip.toml`'s
+/// dissipation by Radau5 and Rodas5P at 1.428608-9 J (as before, to 1e-6);
+/// 1 and 1e-3 also take it through but move that dissipation by 1.7e-5 and
+/// 2.4e-5 of it at rtol 1e-8 (the Jacobian enters the Rosenbrock formula
+/// and Radau5's Newton stops at its own tolerance); 1e6 stalls again. The
+/// force itself is the law's at `v` ([`slide_force`]).
+#[inline]
+pub(crate) fn slide_velocity(v: [f64; 2], e: [f64; 2], delta: f64) -> ([f64; 2], f64) {
+    let sgn = if v[0] * e[0] + v[1] * e[1] < 0.0 { -1.0 } else { 1.0 };
+    let d = if v[0] == 0.0 && v[1] == 0.0 { delta } else { 0.0 };
+    ([sgn * v[0] + d * e[0], sgn * v[1] + d * e[1]], sgn)
+}
+
 impl Engine<'_> {
     /// Whether any contact in a plane is held on its friction disk.
     pub(crate) fn disk_held(&self, d: &Discrete) -> bool {
@@ -83,6 +106,12 @@ impl Engine<'_> {
     /// arrived at rest (as along one direction without a stick band).
     fn disk_vtol(&self) -> f64 {
         10.0 * self.sys.solver.atol_velocity
+    }
+
+    /// The slip velocity at which a sliding disk contact's Jacobian is taken
+    /// at rest ([`slide_velocity`]): 1e3 velocity tolerances.
+    pub(crate) fn disk_delta(&self) -> f64 {
+        1e3 * self.sys.solver.atol_velocity
     }
 
     /// Hold members `a`, `b` along one axis to one acceleration: sets their

@@ -251,9 +251,11 @@ impl Engine<'_> {
                 // held: its force follows the others (`Engine::disk_jvp`)
                 Some(_) if !d.plane_slide[p] => parts.0 = PlanePartials::default(),
                 Some(_) => {
-                    pl.law.partials_in(&pl.model, t, at.v, z, w, &mut parts.0, true);
-                    // past the arrival the direction is held (`slide_force`)
-                    if super::plane_stick::slide_force(&pl.model, t, at.v, d.plane_dir[p]).1 < 0.0 {
+                    // at `sgn(v·e) v + delta e` (`slide_velocity`), past the arrival the direction held
+                    let (u, sgn) =
+                        super::plane_stick::slide_velocity(at.v, d.plane_dir[p], self.disk_delta());
+                    pl.law.partials_in(&pl.model, t, u, z, w, &mut parts.0, true);
+                    if sgn < 0.0 {
                         for r in &mut parts.0.df_dv {
                             r[0] = -r[0];
                             r[1] = -r[1];
