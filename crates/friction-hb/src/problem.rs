@@ -47,7 +47,11 @@ pub struct Problem {
     gaps: GapSamples,
     /// Force samples of a contact under a gap's normal load.
     fs: Vec<f64>,
-    lam_u: Vec<f64>,
+    /// The dynamic Lagrangian contacts' relative coefficients, multipliers
+    /// and forces, axis by axis (`2 × (2H + 1)`).
+    dl_rel: Vec<f64>,
+    dl_lu: Vec<f64>,
+    dl_out: Vec<f64>,
     r0: Vec<f64>,
     r1: Vec<f64>,
     rel: Vec<f64>,
@@ -108,7 +112,13 @@ impl Problem {
         let kmax = kmax.max(1e-300);
         let xscale = (s.force_amplitude.abs() / kmax).max(1e-300);
         let xp = vec![0.0; s.dofs() * l];
-        let dlft = s.contacts.iter().map(|c| is_dlft(&c.model).then(|| ContactDlft::new(&grid))).collect();
+        let dlft = s
+            .contacts
+            .iter()
+            .map(|c| {
+                is_dlft(&c.model).then(|| ContactDlft::new(&grid, if c.plane.is_some() { 2 } else { 1 }))
+            })
+            .collect();
         let epsilon =
             if kmax > 1e-300 { 100.0 * kmax } else { (mmax * (2.0 * std::f64::consts::PI).powi(2)).max(1.0) };
         let n = xp.len();
@@ -126,8 +136,12 @@ impl Problem {
                 basis[i * l + j] = *v;
             }
         }
-        let planes =
-            s.contacts.iter().map(|c| c.plane.as_ref().map(|p| PlaneAft::new(&p.law, &grid))).collect();
+        // a `coulomb` contact in a plane is the dynamic Lagrangian method's
+        let planes = s
+            .contacts
+            .iter()
+            .map(|c| c.plane.as_ref().filter(|_| !is_dlft(&c.model)).map(|p| PlaneAft::new(&p.law, &grid)))
+            .collect();
         Problem {
             planes,
             gaps: GapSamples::new(&s.gaps, &grid),
@@ -143,7 +157,9 @@ impl Problem {
             grid,
             aft,
             dlft,
-            lam_u: vec![0.0; l],
+            dl_rel: vec![0.0; 2 * l],
+            dl_lu: vec![0.0; 2 * l],
+            dl_out: vec![0.0; 2 * l],
             r0: vec![0.0; n],
             r1: vec![0.0; n],
             rel: vec![0.0; l],
@@ -187,29 +203,51 @@ impl Problem {
 
     /// Add the forces of the dynamic Lagrangian contacts to `r`, which
     /// holds the rest of the balance: each contact's multiplier is the
-    /// force that balance asks of it (the first body's row with its sign
-    /// reversed; with two bodies, half the difference of their rows).
+    /// force that balance asks of it (the first member's row with its sign
+    /// reversed; with two members, half the difference of their rows), in
+    /// x alone or, for a contact in a plane, in x and y. Its load is
+    /// `|normal|`, or `max(normal, 0) P` sample by sample under a gap's
+    /// force `P` (from the gaps' samples of the same `x`).
     fn add_dlft(&mut self, x: &[f64], r: &mut [f64]) {
         let l = self.grid.len();
         for c in 0..self.s.contacts.len() {
             let Some(mut d) = self.dlft[c].take() else { continue };
-            self.relative(c, x);
             let ct = &self.s.contacts[c];
-            let members = ct.first.is_some() as usize + ct.second.is_some() as usize;
-            for j in 0..l {
-                let a = ct.first.map_or(0.0, |i| -r[i * l + j]);
-                let b = ct.second.map_or(0.0, |i| r[i * l + j]);
-                self.lam_u[j] = (a + b) / members.max(1) as f64;
+            let mut rows = [(ct.first, ct.second); 2];
+            if let Some(p) = &ct.plane {
+                rows[1] = (p.first_y, p.second_y);
             }
-            let (fc, fs) = limits(&ct.model);
-            let nrm = ct.normal.abs();
-            d.eval(&self.grid, &self.rel, &self.lam_u, nrm * fc, nrm * fs, self.epsilon, &mut self.fc);
-            for j in 0..l {
-                if let Some(i) = ct.first {
-                    r[i * l + j] += self.fc[j];
+            let rows = &rows[..d.axes()];
+            for (a, (first, second)) in rows.iter().enumerate() {
+                let members = first.is_some() as usize + second.is_some() as usize;
+                for j in 0..l {
+                    let xa = first.map_or(0.0, |i| x[i * l + j]);
+                    let xb = second.map_or(0.0, |i| x[i * l + j]);
+                    self.dl_rel[a * l + j] = xa - xb;
+                    let ra = first.map_or(0.0, |i| -r[i * l + j]);
+                    let rb = second.map_or(0.0, |i| r[i * l + j]);
+                    self.dl_lu[a * l + j] = (ra + rb) / members.max(1) as f64;
                 }
-                if let Some(i) = ct.second {
-                    r[i * l + j] -= self.fc[j];
+            }
+            match ct.normal_gap {
+                None => self.fs.fill(ct.normal.abs()),
+                Some(g) => {
+                    for (f, p) in self.fs.iter_mut().zip(&self.gaps.p[g]) {
+                        *f = ct.normal.max(0.0) * p;
+                    }
+                }
+            }
+            let k = d.axes() * l;
+            let (rel, lu, out) = (&self.dl_rel[..k], &self.dl_lu[..k], &mut self.dl_out[..k]);
+            d.eval(&self.grid, rel, lu, limits(&ct.model), &self.fs, self.epsilon, out);
+            for (a, (first, second)) in rows.iter().enumerate() {
+                for j in 0..l {
+                    if let Some(i) = first {
+                        r[i * l + j] += self.dl_out[a * l + j];
+                    }
+                    if let Some(i) = second {
+                        r[i * l + j] -= self.dl_out[a * l + j];
+                    }
                 }
             }
             self.dlft[c] = Some(d);

@@ -312,26 +312,7 @@ impl Structure {
                     c.name
                 )));
             };
-            if sys.planes.iter().any(|p| p.contact == ci && p.disk.is_some()) {
-                return Err(refuse(format!(
-                    "contact \"{}\": model `{}` rubs in a plane (two tangential directions) with set-valued \
-                     stick, which `friction run` holds exactly on its friction disk; harmonic balance does not \
-                     hold such stick in two directions yet (its dynamic Lagrangian method is written for one); \
-                     use `jenkins` (its `kt` the contact's tangential stiffness), `lugre` or a regularised map \
-                     (`coulomb_tanh`) in the plane",
-                    c.name,
-                    friction_models::FrictionModel::info(&c.model).id
-                )));
-            }
             super::aft::check_model(&c.name, &c.model)?;
-            if c.normal_gap.is_some() && super::dlft::is_dlft(&c.model) {
-                return Err(refuse(format!(
-                    "contact \"{}\": `coulomb` under a normal load that follows a gap: harmonic balance keeps \
-                     its set-valued stick exact by the dynamic Lagrangian AFT, which needs a constant load; use \
-                     `jenkins` (its `kt` the contact's tangential stiffness) or a regularised law",
-                    c.name
-                )));
-            }
             let plane = sys.planes.iter().find(|p| p.contact == ci).map(|p| HbPlane {
                 first_y: dof(p.lateral[0]),
                 second_y: dof(p.lateral[1]),

@@ -100,9 +100,15 @@ atol = 1e-13
 /// (kt = 2e4 /m, Fs = 0.3 per unit load: the stuck stiffness of its LuGre
 /// joint) in place of LuGre; refused if the LuGre contact is not there.
 fn as_jenkins(text: &str) -> String {
+    as_model(text, "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }")
+}
+
+/// The scenario `text` of `spatial` with the model and parameters `with`
+/// in place of its LuGre contact (refused if that is not there).
+fn as_model(text: &str, with: &str) -> String {
     let lugre = "model = \"lugre\"\nparams = { sigma0 = 2e4, sigma1 = 1.0, sigma2 = 0.0, fc = 0.3, fs = 0.4, vs = 1e-3 }";
     assert!(text.contains(lugre), "no LuGre contact to replace");
-    text.replace(lugre, "model = \"jenkins\"\nparams = { kt = 2e4, fs = 0.3 }")
+    text.replace(lugre, with)
 }
 
 /// The joint of `spatial` forced along x at 12 Hz by 2 N (mostly
@@ -136,9 +142,49 @@ fn a_jenkins_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
     }
 }
 
+/// The same joint with exact Coulomb stick in the plane (`coulomb`, Fc =
+/// Fs = 0.3 per unit load: held on its friction disk by the engine, by the
+/// dynamic Lagrangian method in x and y by harmonic balance, H = 31 and
+/// 2048 samples, from rest at H = 1, 3, 7, 15), against the engine as
+/// above: held on the disk for 9 of the last period's 201 rows at 10 N,
+/// sliding all period at 15 N, lifting off the floor at 40 N (15 Hz).
+/// Measured, against the slip's amplitude for x and y and their own ranges
+/// for z and N: 10 N 0.34 % (x), 0.40 % (z, N); 15 N 0.31 %, 0.43 %; 40 N
+/// 0.03 %, 0.07 % (held at 1 %). The error is the truncation's: at 10 N
+/// and Fs = 0.4 it was 1.73 % at H = 31 and 1.62 % at H = 63, but there the
+/// balance starts the slip early (see the note in `friction_hb`'s `dlft`
+/// module on Fs > Fc).
+#[test]
+fn a_coulomb_joint_rubbing_in_a_plane_matches_the_engine_s_steady_state() {
+    let coulomb = |a: f64, f: f64, x0: [f64; 3], v0: [f64; 3], p: f64| {
+        as_model(&spatial(a, f, x0, v0, p), "model = \"coulomb\"\nparams = { fc = 0.3 }")
+    };
+    for (amp, f, open, held) in
+        [(10.0, 12.0, false, true), (15.0, 12.0, false, false), (40.0, 15.0, true, false)]
+    {
+        let rows = against_the_engine_at(&coulomb, amp, f, open, (31, 2048));
+        assert_eq!(rows > 0, held, "F = {amp} N: held {rows} of 201 rows");
+    }
+}
+
 /// The scenario of a joint forced along x by `amp` at `f`, started at `x0`,
 /// `v0` and run `periods` periods.
 type Scenario<'a> = &'a dyn Fn(f64, f64, [f64; 3], [f64; 3], f64) -> String;
+
+/// The solution at `h` harmonics from those at 1, 3, 7, ... (each from
+/// the last, the first from rest), or `None` if one of them fails: the
+/// frequency response's start where Newton's method from rest fails.
+fn ladder(st: &Structure, f: f64, h: usize, n: usize) -> Option<Vec<f64>> {
+    let mut c: Option<Vec<f64>> = None;
+    let mut k = 1;
+    loop {
+        c = Some(solve_at(st, f, k.min(h), n, c.as_deref()).ok()?);
+        if k >= h {
+            return c;
+        }
+        k = 2 * k + 1;
+    }
+}
 
 /// Solve the joint of `scenario` by harmonic balance (H = 15, 512 samples;
 /// above 15 N continued from 15 N in steps), run the engine from the
@@ -146,7 +192,21 @@ type Scenario<'a> = &'a dyn Fn(f64, f64, [f64; 3], [f64; 3], f64) -> String;
 /// and y within 1 % of the slip's amplitude in the plane, z and N within 1 %
 /// of their ranges; `open`: whether the body leaves the floor.
 fn against_the_engine(scenario: Scenario<'_>, amp: f64, f: f64, open: bool) {
-    let (h, n) = (15, 512);
+    against_the_engine_at(scenario, amp, f, open, (15, 512));
+}
+
+/// [`against_the_engine`] at `h` harmonics and `n` samples per period
+/// (where Newton's method from rest fails, from the solutions at 1, 3, 7,
+/// ... harmonics, each from the last); returns the rows of the last
+/// period where the engine held the contact on its friction disk (0 for a
+/// contact without that state).
+fn against_the_engine_at(
+    scenario: Scenario<'_>,
+    amp: f64,
+    f: f64,
+    open: bool,
+    (h, n): (usize, usize),
+) -> usize {
     let l = 2 * h + 1;
     let w = 2.0 * PI * f;
     // Newton's method from rest fails once the body lifts off the floor
@@ -154,7 +214,11 @@ fn against_the_engine(scenario: Scenario<'_>, amp: f64, f: f64, open: bool) {
     let mut c: Option<Vec<f64>> = None;
     for a in [15.0, 30.0, amp].into_iter().filter(|a| *a <= amp && (*a == amp || amp > 15.0)) {
         let st = Structure::from_system(&parse(&scenario(a, f, [0.0; 3], [0.0; 3], 1.0)), "px").unwrap();
-        c = Some(solve_at(&st, f, h, n, c.as_deref()).unwrap_or_else(|e| panic!("F = {a} N: {e}")));
+        c = Some(
+            solve_at(&st, f, h, n, c.as_deref())
+                .or_else(|e| ladder(&st, f, h, n).ok_or(e))
+                .unwrap_or_else(|e| panic!("F = {a} N: {e}")),
+        );
     }
     let c = c.unwrap();
     let at = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t);
@@ -180,7 +244,10 @@ fn against_the_engine(scenario: Scenario<'_>, amp: f64, f: f64, open: bool) {
         report.push((col, worst, hi - lo, worst / (hi - lo)));
     }
     let opened = out.series("N.j")[last..].iter().filter(|&&v| v == 0.0).count();
-    eprintln!("F = {amp} N: {report:?}; open {opened} of 201 rows");
+    // rows held on the friction disk (state 1), for a set-valued contact
+    let held =
+        out.col("state.j").map_or(0, |_| out.series("state.j")[last..].iter().filter(|&&s| s == 1.0).count());
+    eprintln!("F = {amp} N: {report:?}; open {opened}, held {held} of 201 rows");
     assert_eq!(opened > 0, open, "F = {amp} N: {opened} rows open");
     // x and y against the slip's amplitude in the plane (y alone is 0.5 %
     // of x while the joint presslides), z and N against their own range
@@ -189,6 +256,7 @@ fn against_the_engine(scenario: Scenario<'_>, amp: f64, f: f64, open: bool) {
         let range = if k < 2 { plane } else { range };
         assert!(worst < 1e-2 * range, "F = {amp} N: {col} differs by {worst:e} of the range {range:e}");
     }
+    held
 }
 
 /// A LuGre contact between bodies of dim 3 whose motion stays along x (no
@@ -349,24 +417,24 @@ fn floquet_exponents_of_a_joint_in_a_plane_are_the_rate_at_which_the_engine_s_mo
     }
 }
 
-/// A set-valued contact in a plane (`coulomb` between bodies of dim 3),
-/// which `friction run` holds exactly on its friction disk, is refused by
-/// harmonic balance with the reason and what to use, not regularised:
-/// the dynamic Lagrangian method here is written for one direction.
+/// A set-valued contact in a plane other than `coulomb` (`stribeck`
+/// between bodies of dim 3), which `friction run` holds exactly on its
+/// friction disk, is refused by harmonic balance with the reason and what
+/// to use, not regularised: its dynamic Lagrangian method treats `coulomb`.
 #[test]
-fn a_set_valued_contact_in_a_plane_is_refused_with_the_reason() {
+fn a_set_valued_contact_in_a_plane_other_than_coulomb_is_refused_with_the_reason() {
     let sys = parse(
         "[[body]]\nname = \"m\"\nmass = 1.0\ndim = 3\nx0 = [0.0, 0.0, -9.81e-6]\n\
          [[force]]\nname = \"weight\"\non = \"m\"\ndirection = \"z\"\nvalue = -9.81\n\
          [[spring]]\nname = \"kx\"\nbetween = [\"m\", \"ground\"]\nstiffness = 400.0\n\
          [[spring]]\nname = \"ky\"\nbetween = [\"m\", \"ground\"]\nstiffness = 900.0\ndirection = \"y\"\n\
          [[force]]\nname = \"px\"\non = \"m\"\nvalue = { type = \"sine\", amplitude = 6.0, frequency = 2.0 }\n\
-         [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\nmodel = \"coulomb\"\nparams = { fc = 0.6 }\n\
-         normal_stiffness = 1e6\ngap = 0.0\n[solver]\nt_end = 1.0\n",
+         [[contact]]\nname = \"c\"\nbetween = [\"m\", \"ground\"]\nmodel = \"stribeck\"\n\
+         params = { fc = 0.6, fs = 0.8, vs = 0.01 }\nnormal_stiffness = 1e6\ngap = 0.0\n[solver]\nt_end = 1.0\n",
     );
     for e in [Structure::from_system(&sys, "px").err(), Structure::unforced(&sys).err()] {
         let e = e.expect("refused").to_string();
-        assert!(e.contains("\"c\"") && e.contains("friction disk") && e.contains("two directions"), "{e}");
-        assert!(e.contains("jenkins") && e.contains("coulomb_tanh"), "{e}");
+        assert!(e.contains("\"c\"") && e.contains("stribeck") && e.contains("set-valued"), "{e}");
+        assert!(e.contains("jenkins") && e.contains("coulomb_tanh") && e.contains("`coulomb`"), "{e}");
     }
 }
