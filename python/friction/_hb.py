@@ -2,6 +2,7 @@
 
 import json
 import numbers
+import warnings
 from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
@@ -98,10 +99,14 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
         ``columns``: ``f`` [Hz]; per body ``a.NAME`` (fundamental amplitude
         [m]), ``phase.NAME`` [rad], ``peak.NAME`` (largest |x| over the
         period [m]); ``stable`` (bool). ``summary``: harmonics used, their
-        H -> 2H change, points, the peak of every body.
+        H -> 2H change, points, the peak of every body, and ``warnings``:
+        what the response cannot vouch for (a ``coulomb`` contact with
+        Fs > Fc, whose slip the dynamic Lagrangian method may start early),
+        each also issued as a ``RuntimeWarning``.
 
     Bad arguments raise ``ValueError`` naming them; a contact harmonic
-    balance cannot treat (true Coulomb stick) raises ``ValueError`` saying why.
+    balance cannot treat (set-valued stick other than ``coulomb``) raises
+    ``ValueError`` saying why.
 
     >>> r = frf("examples/jointed_frf.toml", "shaker", 150.0, 320.0)   # doctest: +SKIP
     >>> r.summary["harmonics"]                                          # doctest: +SKIP
@@ -117,7 +122,10 @@ def frf(scenario: Scenario, force: str, f_min: float, f_max: float, harmonics: O
     n = None if samples is None else _count("samples", samples, 8, 1_000_000)
     eps = None if dlft_penalty is None else _positive("dlft_penalty", dlft_penalty, "N/m")
     text, file, d = _source(scenario)
-    return HbResult(*_friction.frf_table(text, file, d, force, lo, hi, h, n, eps))
+    r = HbResult(*_friction.frf_table(text, file, d, force, lo, hi, h, n, eps))
+    for w in r.summary.get("warnings", []):
+        warnings.warn(w, RuntimeWarning, stacklevel=2)
+    return r
 
 
 def nnm(scenario: Scenario, amplitudes: Optional[Sequence[float]] = None, body: Optional[str] = None, mode: int = 1,

@@ -146,3 +146,83 @@ def test_nnm_without_amplitudes_spans_a_tenth_to_100_times_the_first_slip():
     # stuck: sqrt(2e4)/2pi; at 100 times the slip onset close to the spring alone, sqrt(1e4)/2pi
     assert abs(f[0] - np.sqrt(2e4) / (2 * np.pi)) < 1e-9 * f[0]
     assert abs(f[-1] - np.sqrt(1e4) / (2 * np.pi)) < 2e-3 * f[-1]
+
+
+COULOMB_PLANE = """
+name = "coulomb_plane"
+[[body]]
+name = "m"
+mass = 1.0
+dim = 3
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1.5e4
+direction = "y"
+[[spring]]
+between = ["m", "ground"]
+stiffness = 1e4
+direction = "z"
+[[spring]]
+between = ["m", "ground"]
+stiffness = 4e3
+direction = [1.0, 1.0, 0.0]
+[[damper]]
+between = ["m", "ground"]
+coefficient = 5.0
+[[damper]]
+between = ["m", "ground"]
+coefficient = 5.0
+direction = "y"
+[[damper]]
+between = ["m", "ground"]
+coefficient = 10.0
+direction = "z"
+[[force]]
+name = "press"
+on = "m"
+direction = "z"
+value = -20.0
+[[force]]
+name = "px"
+on = "m"
+value = { type = "sine", amplitude = 15.0, frequency = 12.0 }
+[[contact]]
+name = "j"
+between = ["m", "ground"]
+model = "coulomb"
+params = { fc = 0.3 }
+normal_stiffness = 1e5
+gap = 0.0
+[solver]
+t_end = 1.0
+"""
+
+
+def test_frf_of_a_coulomb_contact_in_a_plane_is_the_cli_s_and_warns_where_fs_exceeds_fc(cli, tmp_path):
+    """A `coulomb` joint rubbing in a plane under a floor's load (the
+    dynamic Lagrangian method in x and y): Python's response is the CLI's,
+    bit for bit, with no warning at Fs = Fc; with Fs > Fc both say that the
+    method may start the slip early (a RuntimeWarning, and `warnings` in the
+    summary naming the contact)."""
+    args = ["--harmonics", "7", "--samples", "512"]
+    for fs, warned in [(None, False), (0.4, True)]:
+        text = COULOMB_PLANE if fs is None else COULOMB_PLANE.replace("{ fc = 0.3 }", f"{{ fc = 0.3, fs = {fs} }}")
+        scen = tmp_path / f"coulomb_plane_{warned}.toml"
+        scen.write_text(text)
+        out = tmp_path / f"frf_{warned}"
+        p = subprocess.run([cli, "frf", str(scen), "--force", "px", "--f-min", "11.5", "--f-max", "12.5", *args,
+                            "--out", str(out)], check=True, capture_output=True, text=True)
+        if warned:
+            with pytest.warns(RuntimeWarning, match='"j"'):
+                r = friction.frf(scen, "px", 11.5, 12.5, harmonics=7, samples=512)
+        else:
+            r = friction.frf(scen, "px", 11.5, 12.5, harmonics=7, samples=512)
+        _same_as_csv(r.columns, out / "frf.csv")
+        cli_summary = json.loads((out / "summary.json").read_text())
+        assert r.summary["warnings"] == cli_summary["warnings"]
+        assert (len(r.summary["warnings"]) == 1) == warned, r.summary["warnings"]
+        assert ("warning: contact \"j\"" in p.stderr) == warned, p.stderr
+        assert r.columns["a.m.x"].max() > 0.0
