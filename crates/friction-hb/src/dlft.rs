@@ -72,6 +72,20 @@
 //! largest response only: off resonance a `coulomb` contact may need more
 //! harmonics than it chooses (give `--harmonics`).
 //!
+//! # Fs > Fc
+//! Once the force has passed `N Fc`, a slip that starts goes on. The
+//! samples of a stuck contact's prediction carry the truncated motion's
+//! ripple times ε, which can cross `N Fs` before the force itself does, and
+//! the balance then has a solution that slips early, one `friction run`
+//! does not reach from it. Measured against the engine's steady state
+//! (tests/hb_planes.rs, tests/hb_gaps.rs): a joint in a plane at 10 N,
+//! Fs = 0.4 and Fc = 0.3, 1.7 % of its slip's amplitude at H = 31 and
+//! 1.6 % at H = 63 (0.34 % with Fs = Fc); a joint on a floor at 7 N, 5.7 %
+//! at H = 31 (1.9 % with Fs = Fc). `friction frf` says so for every such
+//! contact ([`super::frf::cautions`]). Taking the stuck limit after a
+//! slipping sample whose motion turned back (an arrival) did not change
+//! the plane's solution (1e-12).
+//!
 //! Only `coulomb` is treated (its `fs` >= `fc` as the model defines it).
 //! Two DLFT contacts may not share a body (their multipliers would depend
 //! on each other); that is refused by [`super::structure::Structure`].

@@ -45,8 +45,10 @@
 //! Python package and the tests call them); the others are its inside.
 //!
 //! True Coulomb stick (model `coulomb`) is kept exact by the dynamic
-//! Lagrangian AFT (`dlft.rs`); other set-valued models and wrappers are
-//! refused with the reason (`aft::check_model`).
+//! Lagrangian AFT (`dlft.rs`), along one direction or on the friction disk
+//! of a contact in a plane, under a constant load or a gap's load sample by
+//! sample; other set-valued models and wrappers are refused with the reason
+//! (`aft::check_model`).
 
 #![warn(missing_docs)]
 // Index loops over parallel sample arrays read best as such.

@@ -327,7 +327,7 @@ fn a_coupled_joint_stuck_slipping_and_opening_matches_the_engine_s_steady_state(
 /// stuck for 47 of the last period's 201 rows at 7 N, slipping all period
 /// at 30 N, off the floor for 64 rows at 75 N. x, y and N over the last
 /// period each within 1 % of its range (held); measured at most 0.70 %
-/// (N at 75 N), 0.70 % (y at 7 N), 0.31 % (y at 30 N).
+/// (y at 7 N, N at 75 N) and 0.31 % (y at 30 N).
 ///
 /// The error is the truncation's and the penalty's: with the default
 /// penalty it was 0.81 % (7 N), 0.50 % (30 N) and 1.19 % (75 N) at H = 63,

@@ -251,7 +251,7 @@ impl Engine<'_> {
                 // held: its force follows the others (`Engine::disk_jvp`)
                 Some(_) if !d.plane_slide[p] => parts.0 = PlanePartials::default(),
                 Some(_) => {
-                    // at `sgn(v·e) v + delta e` (`slide_velocity`), past the arrival the direction held
+                    // at `sgn(v·e) v` (`delta e` at rest, `slide_velocity`): past the arrival the direction held
                     let (u, sgn) =
                         super::plane_stick::slide_velocity(at.v, d.plane_dir[p], self.disk_delta());
                     pl.law.partials_in(&pl.model, t, u, z, w, &mut parts.0, true);
