@@ -544,3 +544,45 @@ fn a_slip_from_rest_with_fs_equal_to_fc_under_a_falling_load_does_not_stall_rada
         e.work_forces
     );
 }
+
+/// `examples/plane_coulomb_joint.toml` (a joint on a floor pulled along x
+/// through skew springs, `coulomb` in the plane): Radau5 and DOP853 (an
+/// explicit method, no Jacobian) find the same stick and slip events (to
+/// 1e-6 s) and dissipation (to 1e-6 of it); at every row the force is on
+/// the disk, `μ N` while it slides, and a held joint does not move; it is
+/// held at some rows and slides at others.
+#[test]
+fn the_plane_coulomb_joint_example_is_the_same_by_radau5_and_dop853_and_stays_on_the_disk() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plane_coulomb_joint.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut first: Option<(f64, Vec<f64>)> = None;
+    for method in ["radau5", "dop853"] {
+        let out = run(&text.replace("rtol = 1e-8", &format!("rtol = 1e-8\nmethod = \"{method}\"")));
+        let (fx, fy, n) = (out.series("Fx.j"), out.series("Fy.j"), out.series("N.j"));
+        let (vx, vy, state) = (out.series("vx.m"), out.series("vy.m"), out.series("state.j"));
+        let mut seen = [0; 2];
+        for i in 0..n.len() {
+            let f = fx[i].hypot(fy[i]);
+            assert!(f <= 0.3 * n[i] * (1.0 + 1e-9) + 1e-12, "{method} row {i}: off the disk");
+            if state[i] == 1.0 {
+                seen[0] += 1;
+                assert!(vx[i] == 0.0 && vy[i] == 0.0, "{method} row {i}: moved while held");
+            } else if state[i] == 2.0 {
+                seen[1] += 1;
+                assert!((f - 0.3 * n[i]).abs() <= 1e-9 * n[i], "{method} row {i}: |F| {f} against μN");
+            }
+        }
+        assert!(seen[0] > 10 && seen[1] > 10, "{method}: held and sliding rows {seen:?}");
+        let diss = out.energy.contacts.iter().find(|c| c.0 == "j").unwrap().1;
+        let times: Vec<f64> = out.events.iter().filter(|e| e.contact == "j").map(|e| e.t).collect();
+        match &first {
+            None => first = Some((diss, times)),
+            Some((d0, t0)) => {
+                assert!((diss - d0).abs() < 1e-6 * d0, "{method}: {diss} J against {d0} J");
+                assert_eq!(times.len(), t0.len(), "{method}: events");
+                let dt = t0.iter().zip(&times).fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
+                assert!(dt < 1e-6, "{method}: events {dt} s apart");
+            }
+        }
+    }
+}

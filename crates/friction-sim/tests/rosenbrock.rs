@@ -177,7 +177,8 @@ fn every_example_runs_with_rodas5p_and_bdf5_and_agrees_with_bdf() {
     assert!(names.len() >= 15);
     // a contact held on a friction disk is refused bdf and bdf5
     // (`plane_stick.rs` holds that example by the methods taken there)
-    let names: Vec<String> = names.into_iter().filter(|n| n != "plane_stick_slip.toml").collect();
+    let disk = ["plane_stick_slip.toml", "plane_coulomb_joint.toml"];
+    let names: Vec<String> = names.into_iter().filter(|n| !disk.contains(&n.as_str())).collect();
     for (name, method) in names.iter().flat_map(|n| [(n, Method::Rodas5p), (n, Method::Bdf5)]) {
         let r = run(&load(name, method));
         let b = run(&load(name, Method::Bdf));
