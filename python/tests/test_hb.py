@@ -148,68 +148,17 @@ def test_nnm_without_amplitudes_spans_a_tenth_to_100_times_the_first_slip():
     assert abs(f[-1] - np.sqrt(1e4) / (2 * np.pi)) < 2e-3 * f[-1]
 
 
-COULOMB_PLANE = """
-name = "coulomb_plane"
-[[body]]
-name = "m"
-mass = 1.0
-dim = 3
-[[spring]]
-between = ["m", "ground"]
-stiffness = 1e4
-[[spring]]
-between = ["m", "ground"]
-stiffness = 1.5e4
-direction = "y"
-[[spring]]
-between = ["m", "ground"]
-stiffness = 1e4
-direction = "z"
-[[spring]]
-between = ["m", "ground"]
-stiffness = 4e3
-direction = [1.0, 1.0, 0.0]
-[[damper]]
-between = ["m", "ground"]
-coefficient = 5.0
-[[damper]]
-between = ["m", "ground"]
-coefficient = 5.0
-direction = "y"
-[[damper]]
-between = ["m", "ground"]
-coefficient = 10.0
-direction = "z"
-[[force]]
-name = "press"
-on = "m"
-direction = "z"
-value = -20.0
-[[force]]
-name = "px"
-on = "m"
-value = { type = "sine", amplitude = 15.0, frequency = 12.0 }
-[[contact]]
-name = "j"
-between = ["m", "ground"]
-model = "coulomb"
-params = { fc = 0.3 }
-normal_stiffness = 1e5
-gap = 0.0
-[solver]
-t_end = 1.0
-"""
-
-
-def test_frf_of_a_coulomb_contact_in_a_plane_is_the_cli_s_and_warns_where_fs_exceeds_fc(cli, tmp_path):
-    """A `coulomb` joint rubbing in a plane under a floor's load (the
-    dynamic Lagrangian method in x and y): Python's response is the CLI's,
-    bit for bit, with no warning at Fs = Fc; with Fs > Fc both say that the
-    method may start the slip early (a RuntimeWarning, and `warnings` in the
-    summary naming the contact)."""
+def test_frf_of_a_coulomb_contact_in_a_plane_is_the_cli_s_and_warns_where_fs_exceeds_fc(root, cli, tmp_path):
+    """examples/plane_coulomb_joint.toml, a `coulomb` joint rubbing in a
+    plane under a floor's load (the dynamic Lagrangian method in x and y):
+    Python's response is the CLI's, bit for bit, with no warning at Fs = Fc;
+    with Fs > Fc both say that the method may start the slip early (a
+    RuntimeWarning, and `warnings` in the summary naming the contact)."""
+    example = (root / "examples" / "plane_coulomb_joint.toml").read_text()
+    assert "params = { fc = 0.3 }" in example
     args = ["--harmonics", "7", "--samples", "512"]
     for fs, warned in [(None, False), (0.4, True)]:
-        text = COULOMB_PLANE if fs is None else COULOMB_PLANE.replace("{ fc = 0.3 }", f"{{ fc = 0.3, fs = {fs} }}")
+        text = example if fs is None else example.replace("{ fc = 0.3 }", f"{{ fc = 0.3, fs = {fs} }}")
         scen = tmp_path / f"coulomb_plane_{warned}.toml"
         scen.write_text(text)
         out = tmp_path / f"frf_{warned}"

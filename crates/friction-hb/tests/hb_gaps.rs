@@ -17,7 +17,7 @@ mod gaps;
 
 use std::f64::consts::PI;
 
-use common::{parse, synth};
+use common::{last_period, parse, synth};
 use friction_hb::frf::{solve_at, solve_problem};
 use friction_hb::problem::Problem;
 use friction_hb::structure::Structure;
@@ -288,20 +288,7 @@ fn a_coupled_joint_stuck_slipping_and_opening_matches_the_engine_s_steady_state(
         let last = t.len() - 201;
         let hb_x = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t).0;
         let hb_n = |t: f64| 1e5 * (-hb_x(1, t)).max(0.0);
-        let mut report = Vec::new();
-        for (col, hb) in
-            [("x.m", &(|t| hb_x(0, t)) as &dyn Fn(f64) -> f64), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]
-        {
-            let e = out.series(col);
-            let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
-            for i in last..t.len() {
-                let v = hb(t[i]);
-                worst = worst.max((e[i] - v).abs());
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-            report.push((col, worst, hi - lo, worst / (hi - lo)));
-        }
+        let report = last_period(&out, &[("x.m", &|t| hb_x(0, t)), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]);
         let (ne, fe) = (out.series("N.j"), out.series("F.j"));
         let slip =
             (last..t.len()).filter(|&i| ne[i] > 0.0 && fe[i].abs() >= (1.0 - 1e-9) * 0.3 * ne[i]).count();
@@ -310,8 +297,8 @@ fn a_coupled_joint_stuck_slipping_and_opening_matches_the_engine_s_steady_state(
         assert_eq!(slip > 0, slipping, "F = {amp} N: {slip} rows slipping");
         assert!(!slipping || slip < 200, "F = {amp} N: never stuck ({slip} rows slipping)");
         assert_eq!(opened > 0, open, "F = {amp} N: {opened} rows open");
-        for (col, worst, range, rel) in report {
-            assert!(rel < 5e-3, "F = {amp} N: {col} differs by {worst:e} of its range {range:e}");
+        for (col, worst, range) in report {
+            assert!(worst < 5e-3 * range, "F = {amp} N: {col} differs by {worst:e} of its range {range:e}");
         }
         solved += 1;
     }
@@ -367,27 +354,14 @@ fn a_coulomb_joint_pressed_by_a_floor_matches_the_engine_s_steady_state() {
         let last = t.len() - 201;
         let hb_x = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t).0;
         let hb_n = |t: f64| 1e5 * (-hb_x(1, t)).max(0.0);
-        let mut report = Vec::new();
-        for (col, hb) in
-            [("x.m", &(|t| hb_x(0, t)) as &dyn Fn(f64) -> f64), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]
-        {
-            let e = out.series(col);
-            let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
-            for i in last..t.len() {
-                let v = hb(t[i]);
-                worst = worst.max((e[i] - v).abs());
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-            report.push((col, worst, hi - lo, worst / (hi - lo)));
-        }
+        let report = last_period(&out, &[("x.m", &|t| hb_x(0, t)), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]);
         let held = out.series("state.j")[last..].iter().filter(|&&s| s == 1.0).count();
         let opened = out.series("N.j")[last..].iter().filter(|&&v| v == 0.0).count();
         eprintln!("F = {amp} N: {report:?}; stuck {held}, open {opened} of 201 rows");
         assert_eq!(opened > 0, open, "F = {amp} N: {opened} rows open");
         assert_eq!(held > 0, stuck, "F = {amp} N: {held} rows stuck");
-        for (col, worst, range, rel) in report {
-            assert!(rel < 1e-2, "F = {amp} N: {col} differs by {worst:e} of its range {range:e}");
+        for (col, worst, range) in report {
+            assert!(worst < 1e-2 * range, "F = {amp} N: {col} differs by {worst:e} of its range {range:e}");
         }
     }
 }

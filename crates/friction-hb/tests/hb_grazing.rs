@@ -12,7 +12,7 @@ mod gaps;
 
 use std::f64::consts::PI;
 
-use common::{parse, synth};
+use common::{last_period, parse, synth};
 use friction_hb::frf::{frf, Frf, FrfOptions, FrfPoint};
 use friction_sim::simulate;
 use gaps::coupled_at;
@@ -26,20 +26,11 @@ fn against_engine(c: &[f64], f: f64, cols: &[&str], text: impl Fn(&[f64], &[f64]
     let (x0, v0): (Vec<f64>, Vec<f64>) = c.chunks(l).map(|ck| synth(ck, w, 0.0)).unzip();
     let out = simulate(&parse(&text(&x0, &v0))).unwrap();
     assert!(out.failure.is_none(), "{:?}", out.failure);
-    let t = out.series("t");
-    let last = t.len() - 201;
-    let mut rel = Vec::new();
-    for (k, col) in cols.iter().enumerate() {
-        let e = out.series(col);
-        let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
-        for i in last..t.len() {
-            let v = synth(&c[k * l..(k + 1) * l], w, t[i]).0;
-            worst = worst.max((e[i] - v).abs());
-            (lo, hi) = (lo.min(v), hi.max(v));
-        }
-        rel.push(worst / (hi - lo));
-    }
-    rel
+    let hb: Vec<Box<dyn Fn(f64) -> f64 + '_>> =
+        (0..cols.len()).map(|k| Box::new(move |t| synth(&c[k * l..(k + 1) * l], w, t).0) as _).collect();
+    let pairs: Vec<(&str, &dyn Fn(f64) -> f64)> =
+        cols.iter().zip(&hb).map(|(c, f)| (*c, f.as_ref())).collect();
+    last_period(&out, &pairs).into_iter().map(|(_, worst, range)| worst / range).collect()
 }
 
 /// The point of `r`'s branch nearest to `f` Hz.

@@ -14,7 +14,7 @@ mod decay;
 
 use std::f64::consts::PI;
 
-use common::{parse, synth};
+use common::{last_period, parse, synth};
 use friction_hb::floquet::Monodromy;
 use friction_hb::frf::solve_at;
 use friction_hb::problem::Problem;
@@ -229,20 +229,9 @@ fn against_the_engine_at(
     let t = out.series("t");
     let last = t.len() - 201;
     let hb_n = |t: f64| 1e5 * (-at(2, t).0).max(0.0);
-    let mut report = Vec::new();
     let cols: [(&str, &dyn Fn(f64) -> f64); 4] =
         [("x.m", &|t| at(0, t).0), ("y.m", &|t| at(1, t).0), ("z.m", &|t| at(2, t).0), ("N.j", &hb_n)];
-    for (col, hb) in cols {
-        let e = out.series(col);
-        let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
-        for i in last..t.len() {
-            let v = hb(t[i]);
-            worst = worst.max((e[i] - v).abs());
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
-        report.push((col, worst, hi - lo, worst / (hi - lo)));
-    }
+    let report = last_period(&out, &cols);
     let opened = out.series("N.j")[last..].iter().filter(|&&v| v == 0.0).count();
     // rows held on the friction disk (state 1), for a set-valued contact
     let held =
@@ -252,7 +241,7 @@ fn against_the_engine_at(
     // x and y against the slip's amplitude in the plane (y alone is 0.5 %
     // of x while the joint presslides), z and N against their own range
     let plane = report[0].2.max(report[1].2);
-    for (k, (col, worst, range, _)) in report.into_iter().enumerate() {
+    for (k, (col, worst, range)) in report.into_iter().enumerate() {
         let range = if k < 2 { plane } else { range };
         assert!(worst < 1e-2 * range, "F = {amp} N: {col} differs by {worst:e} of the range {range:e}");
     }

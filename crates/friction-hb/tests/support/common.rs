@@ -1,8 +1,9 @@
 //! Helpers shared by the tests of harmonic balance with gaps and in planes
-//! (`hb_gaps.rs`, `hb_grazing.rs`, `hb_planes.rs`): a scenario from text and
-//! the motion of harmonic coefficients.
+//! (`hb_gaps.rs`, `hb_grazing.rs`, `hb_planes.rs`): a scenario from text,
+//! the motion of harmonic coefficients, and an engine's last period against
+//! it.
 
-use friction_sim::{scenario, System};
+use friction_sim::{scenario, Outcome, System};
 
 /// The scenario of `text`.
 pub fn parse(text: &str) -> System {
@@ -20,4 +21,27 @@ pub fn synth(c: &[f64], w: f64, t: f64) -> (f64, f64) {
         v += kw * (b * (kw * t).cos() - a * (kw * t).sin());
     }
     (x, v)
+}
+
+/// An engine's run `out` against the harmonic balance over its last
+/// period (its last 201 rows): per column of `cols` (its name and the
+/// balance's value at time t), the largest difference and the balance's
+/// range over that period.
+#[allow(dead_code)]
+pub fn last_period(out: &Outcome, cols: &[(&str, &dyn Fn(f64) -> f64)]) -> Vec<(String, f64, f64)> {
+    let t = out.series("t");
+    let last = t.len() - 201;
+    cols.iter()
+        .map(|(col, hb)| {
+            let e = out.series(col);
+            let (mut worst, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
+            for i in last..t.len() {
+                let v = hb(t[i]);
+                worst = worst.max((e[i] - v).abs());
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+            (col.to_string(), worst, hi - lo)
+        })
+        .collect()
 }
