@@ -248,6 +248,25 @@ fn coupled(amp: f64, x0: [f64; 2], v0: [f64; 2], periods: f64, per_period: usize
     coupled_at(amp, 10.0, x0, v0, periods, per_period)
 }
 
+/// The engine run of `text(x0, v0)` started on the coupled joint's
+/// harmonic-balance motion `c` at `f` Hz (x and y), and its last period
+/// against that motion: x, y and the floor's load N (`last_period`).
+fn coupled_from(
+    text: &dyn Fn([f64; 2], [f64; 2]) -> String,
+    c: &[f64],
+    f: f64,
+) -> (friction_sim::Outcome, Vec<(String, f64, f64)>) {
+    let (w, l) = (2.0 * PI * f, c.len() / 2);
+    let (x0, vx0) = synth(&c[..l], w, 0.0);
+    let (y0, vy0) = synth(&c[l..], w, 0.0);
+    let out = simulate(&parse(&text([x0, y0], [vx0, vy0]))).unwrap();
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    let hb_x = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t).0;
+    let hb_n = |t: f64| 1e5 * (-hb_x(1, t)).max(0.0);
+    let report = last_period(&out, &[("x.m", &|t| hb_x(0, t)), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]);
+    (out, report)
+}
+
 /// The coupled oscillator of issue 45: a body of dim 2 (1 kg) on springs
 /// along x and y and an inclined spring at 45° (which couples its tangential
 /// motion x to its normal motion y), pressed by 20 N onto a floor of normal
@@ -268,8 +287,6 @@ fn coupled(amp: f64, x0: [f64; 2], v0: [f64; 2], periods: f64, per_period: usize
 fn a_coupled_joint_stuck_slipping_and_opening_matches_the_engine_s_steady_state() {
     let (f, h, n) = (10.0, 24, 1024);
     let text = |amp: f64, x0: [f64; 2], v0: [f64; 2]| coupled(amp, x0, v0, 20.0, 200);
-    let l = 2 * h + 1;
-    let w = 2.0 * PI * f;
     let mut solved = 0;
     // (force amplitude, whether it slips, whether it opens) over the last period
     for (amp, slipping, open) in
@@ -280,15 +297,9 @@ fn a_coupled_joint_stuck_slipping_and_opening_matches_the_engine_s_steady_state(
             Ok(c) => c,
             Err(e) => panic!("F = {amp} N: {e}"),
         };
-        let (x0, vx0) = synth(&c[..l], w, 0.0);
-        let (y0, vy0) = synth(&c[l..2 * l], w, 0.0);
-        let out = simulate(&parse(&text(amp, [x0, y0], [vx0, vy0]))).unwrap();
-        assert!(out.failure.is_none(), "{:?}", out.failure);
+        let (out, report) = coupled_from(&|x0, v0| text(amp, x0, v0), &c, f);
         let t = out.series("t");
         let last = t.len() - 201;
-        let hb_x = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t).0;
-        let hb_n = |t: f64| 1e5 * (-hb_x(1, t)).max(0.0);
-        let report = last_period(&out, &[("x.m", &|t| hb_x(0, t)), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]);
         let (ne, fe) = (out.series("N.j"), out.series("F.j"));
         let slip =
             (last..t.len()).filter(|&i| ne[i] > 0.0 && fe[i].abs() >= (1.0 - 1e-9) * 0.3 * ne[i]).count();
@@ -329,8 +340,6 @@ fn a_coulomb_joint_pressed_by_a_floor_matches_the_engine_s_steady_state() {
             "model = \"coulomb\"\nparams = { fc = 0.3 }",
         )
     };
-    let l = 2 * h + 1;
-    let w = 2.0 * PI * f;
     for (amp, open, stuck) in [(7.0, false, true), (30.0, false, false), (75.0, true, false)] {
         let st = Structure::from_system(&parse(&text(amp, [0.0; 2], [0.0; 2])), "p").unwrap();
         // from rest at H = 1, 3, 7, ... (each from the last); where that
@@ -346,15 +355,9 @@ fn a_coulomb_joint_pressed_by_a_floor_matches_the_engine_s_steady_state() {
             );
         }
         let c = c.unwrap();
-        let (x0, vx0) = synth(&c[..l], w, 0.0);
-        let (y0, vy0) = synth(&c[l..2 * l], w, 0.0);
-        let out = simulate(&parse(&text(amp, [x0, y0], [vx0, vy0]))).unwrap();
-        assert!(out.failure.is_none(), "{:?}", out.failure);
+        let (out, report) = coupled_from(&|x0, v0| text(amp, x0, v0), &c, f);
         let t = out.series("t");
         let last = t.len() - 201;
-        let hb_x = |k: usize, t: f64| synth(&c[k * l..(k + 1) * l], w, t).0;
-        let hb_n = |t: f64| 1e5 * (-hb_x(1, t)).max(0.0);
-        let report = last_period(&out, &[("x.m", &|t| hb_x(0, t)), ("y.m", &|t| hb_x(1, t)), ("N.j", &hb_n)]);
         let held = out.series("state.j")[last..].iter().filter(|&&s| s == 1.0).count();
         let opened = out.series("N.j")[last..].iter().filter(|&&v| v == 0.0).count();
         eprintln!("F = {amp} N: {report:?}; stuck {held}, open {opened} of 201 rows");
