@@ -85,10 +85,10 @@ pub(crate) fn slide_force(m: &AnyModel, t: f64, v: [f64; 2], e: [f64; 2]) -> ([f
 /// (a multiple of the velocity tolerance, 1e-9 m/s by default): 1e3 takes
 /// that case through and leaves `examples/plane_stick_slip.toml`'s
 /// dissipation by Radau5 and Rodas5P at 1.428608-9 J (as before, to 1e-6);
-/// 1 and 1e-3 also take it through but move that dissipation by 1.7e-5 and
-/// 2.4e-5 of it at rtol 1e-8 (the Jacobian enters the Rosenbrock formula
-/// and Radau5's Newton stops at its own tolerance); 1e6 stalls again. The
-/// force itself is the law's at `v` ([`slide_force`]).
+/// 1 also takes it through but moves that dissipation by 1.7e-5 (Radau5)
+/// and 2.4e-5 (Rodas5P) of it at rtol 1e-8 (the Jacobian enters the
+/// Rosenbrock formula, and Radau5's Newton stops at its own tolerance); 1e6
+/// stalls again. The force itself is the law's at `v` ([`slide_force`]).
 #[inline]
 pub(crate) fn slide_velocity(v: [f64; 2], e: [f64; 2], delta: f64) -> ([f64; 2], f64) {
     let sgn = if v[0] * e[0] + v[1] * e[1] < 0.0 { -1.0 } else { 1.0 };
