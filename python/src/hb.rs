@@ -2,7 +2,7 @@
 //! the columns and the summary of `friction frf` / `friction nnm`
 //! (friction_hb::table), so both give the same numbers.
 
-use friction_hb::frf::{cautions, frf, FrfOptions};
+use friction_hb::frf::{frf, FrfOptions};
 use friction_hb::nnm::{nnm, NnmOptions};
 use friction_hb::table::{frf_columns, frf_summary, nnm_columns, nnm_summary, Columns};
 use std::path::Path;
@@ -40,9 +40,7 @@ pub fn frf_table(
         let sys = doc.validate(Path::new(dir)).map_err(py_err)?;
         let opts = FrfOptions { f_min, f_max, harmonics, samples, dlft_penalty, ..Default::default() };
         let r = frf(&sys, force, &opts).map_err(py_err)?;
-        let mut summary = frf_summary(&r, &sys.name, force, &opts);
-        summary["warnings"] = serde_json::json!(cautions(&sys));
-        Ok(split(frf_columns(&r), summary))
+        Ok(split(frf_columns(&r), frf_summary(&r, &sys.name, force, &opts)))
     })
 }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use friction_analysis::AnalysisError;
 use friction_hb::budget::{self, Limits};
-use friction_hb::frf::{cautions, frf_within, Frf, FrfOptions, StabilityVerdict};
+use friction_hb::frf::{frf_within, Frf, FrfOptions, StabilityVerdict};
 use friction_hb::overlay::{plot_frf_levels, FrfLevels};
 use friction_hb::plot::plot_frf;
 use friction_hb::table::{csv, frf_columns, frf_summary};
@@ -125,12 +125,10 @@ fn go(a: &FrfArgs) -> Result<(), AnalysisError> {
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let csv_path = dir.join("frf.csv");
     std::fs::write(&csv_path, csv(&frf_columns(&r))).map_err(io(&csv_path))?;
-    let mut summary = frf_summary(&r, &sys.name, &a.force, &opts);
-    let warnings = cautions(&sys);
-    for w in &warnings {
+    let summary = frf_summary(&r, &sys.name, &a.force, &opts);
+    for w in &r.warnings {
         eprintln!("warning: {w}");
     }
-    summary["warnings"] = serde_json::json!(warnings);
     let json_path = dir.join("summary.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&summary).unwrap_or_default())
         .map_err(io(&json_path))?;
@@ -175,11 +173,9 @@ fn levels(a: &FrfArgs) -> Result<(), AnalysisError> {
         println!("F = {level} N: {}", line(&sys.name, a, &r));
         let mut s = frf_summary(&r, &sys.name, &a.force, &opts);
         s["F"] = serde_json::json!(level);
-        let warnings = cautions(&sys);
-        for w in &warnings {
+        for w in &r.warnings {
             eprintln!("warning: F = {level} N: {w}");
         }
-        s["warnings"] = serde_json::json!(warnings);
         summaries.push(s);
         if let Some(f) = sys.forces.iter().find(|f| f.name == a.force) {
             body = f.on;

@@ -190,13 +190,8 @@ impl ContactDlft {
                     // slip to the limit along the prediction; open (no
                     // load): no force, the corrected motion follows
                     for a in 0..axes {
-                        let lam = if nl <= 0.0 {
-                            0.0
-                        } else if axes == 1 {
-                            nl * fc * pred[a].signum()
-                        } else {
-                            nl * fc * pred[a] / mag
-                        };
+                        // (pred/mag is exactly ±1 along one direction)
+                        let lam = if nl > 0.0 { nl * fc * (pred[a] / mag) } else { 0.0 };
                         self.lam[a * n + i] = lam;
                         xh[a] = self.x[a * n + i] - (lam - self.lu[a * n + i]) / eps;
                     }

@@ -113,6 +113,9 @@ pub struct Frf {
     pub stability_assessed: bool,
     /// How the `stable` column was decided, or why it was not.
     pub stability: StabilityVerdict,
+    /// What the response cannot vouch for ([`cautions`]), written in
+    /// `summary.json` under `warnings`.
+    pub warnings: Vec<String>,
 }
 
 /// How the stability of a frequency response's points was decided.
@@ -388,8 +391,8 @@ pub fn frf(sys: &System, force: &str, opts: &FrfOptions) -> Result<Frf, Analysis
 /// What a frequency response of `sys` cannot vouch for, one sentence per
 /// contact: a `coulomb` contact with `Fs > Fc`, whose slip the dynamic
 /// Lagrangian method may start before its force reaches `Fs N`
-/// (`super::dlft`). `friction frf` prints each as a warning and writes them
-/// in `summary.json` under `warnings`.
+/// (`super::dlft`). A response keeps them ([`Frf::warnings`]); `friction
+/// frf` prints each as a warning.
 ///
 /// ```
 /// use friction_hb::frf::cautions;
@@ -546,6 +549,7 @@ pub fn frf_within(
                     points,
                     stability_assessed: !matches!(stability, StabilityVerdict::Unassessed(_)),
                     stability,
+                    warnings: cautions(sys),
                 },
             ));
         }

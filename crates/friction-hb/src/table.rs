@@ -52,6 +52,7 @@ pub fn frf_summary(r: &Frf, scenario: &str, force: &str, opts: &FrfOptions) -> V
         "points": r.points.len(),
         "unstable_points": r.points.iter().filter(|p| !p.stable).count(),
         "stability": r.stability.describe(),
+        "warnings": r.warnings,
         "bodies": peaks,
         "method": "harmonic balance, alternating frequency-time contacts, pseudo-arclength continuation",
     })
