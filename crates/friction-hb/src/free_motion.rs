@@ -26,8 +26,24 @@ impl Problem {
     /// `col` (the damping `-ξ M` in harmonic k adds `-kω M b_k` to the rows
     /// of `a_k` and `kω M a_k` to those of `b_k`; condensed, the modal
     /// receptance's derivative).
+    /// With a dynamic Lagrangian contact, whose force is the one the rest
+    /// of the balance (and so `-ξ M`) asks of it while it sticks, the whole
+    /// column by a forward difference of the residual in ξ.
     pub fn add_xi_column(&mut self, x: &[f64], omega: f64, col: &mut [f64]) {
         let xi = self.xi;
+        if self.has_dlft() {
+            let (mut r0, mut r1) = (std::mem::take(&mut self.r0), std::mem::take(&mut self.r1));
+            self.residual(x, omega, &mut r0);
+            let dxi = 1e-7 * omega.max(xi.abs());
+            self.xi = xi + dxi;
+            self.residual(x, omega, &mut r1);
+            self.xi = xi;
+            for (c, (a, b)) in col.iter_mut().zip(r0.iter().zip(&r1)) {
+                *c += (b - a) / dxi;
+            }
+            (self.r0, self.r1) = (r0, r1);
+            return;
+        }
         if let Some(Linear::Free(f)) = &mut self.lin {
             return f.add_xi_column(x, omega, xi, col);
         }

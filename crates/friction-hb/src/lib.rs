@@ -76,4 +76,5 @@ pub mod problem;
 mod scaled;
 pub mod stability;
 pub mod structure;
+mod stuck_constraints;
 pub mod table;

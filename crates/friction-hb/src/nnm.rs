@@ -45,6 +45,7 @@ use super::continuation::{newton_fixed, Equations};
 use super::dense_lu::DenseLu;
 use super::problem::Problem;
 use super::structure::Structure;
+use super::stuck_constraints::StuckConstraints;
 use friction_analysis::AnalysisError;
 
 /// Settings of [`nnm`].
@@ -181,6 +182,27 @@ impl Epmc<'_> {
     }
 }
 
+impl Epmc<'_> {
+    /// `y` at amplitude `a` as absolute coefficients (ω/ω0 and ξ/ω0 in
+    /// their places as they are, the amplitude last).
+    fn absolute(&self, y: &[f64], a: f64) -> Vec<f64> {
+        let (l, b) = (self.p.grid.len(), self.b);
+        y.iter()
+            .enumerate()
+            .map(|(i, v)| if i == b * l + 1 || i == b * l + 2 || i == y.len() - 1 { *v } else { v * a })
+            .collect()
+    }
+
+    /// The inverse of [`Epmc::absolute`] at amplitude `a`, into `y`.
+    fn relative(&self, z: &[f64], a: f64, y: &mut [f64]) {
+        let (l, b) = (self.p.grid.len(), self.b);
+        let n = y.len();
+        for (i, (y, v)) in y.iter_mut().zip(z).enumerate() {
+            *y = if i == b * l + 1 || i == b * l + 2 || i == n - 1 { *v } else { v / a };
+        }
+    }
+}
+
 impl Equations for Epmc<'_> {
     fn n(&self) -> usize {
         self.x.len()
@@ -211,7 +233,7 @@ impl Equations for Epmc<'_> {
         }
     }
     fn squared_norm_search(&self) -> bool {
-        !self.p.s.gaps.is_empty()
+        !self.p.s.gaps.is_empty() || self.p.has_dlft()
     }
 }
 
@@ -235,6 +257,76 @@ fn last_point(p: &NnmPoint, b: usize, l: usize, h: usize) -> String {
         )
     });
     format!("; the last point converged at {:e} m, {:.4} Hz{share}", p.amplitude, p.f)
+}
+
+/// Move the converged `y` at amplitude `from` to amplitude `to` and solve
+/// it there by Newton's method: in one step, and where that fails, from
+/// `from` again in 2, 4 and then 8 steps spaced geometrically. A `coulomb`
+/// contact's force turns at every stick and slip, and Newton's method on
+/// its dynamic Lagrangian balance (a Jacobian by differences) has a
+/// smaller reach: on `tests/hb_nnm_coulomb.rs`'s slider at H = 31 the
+/// step from 1.9e-5 to 3.2e-5 m failed at once (residual 2.8e-3), and took
+/// two. Where one step converges, nothing else is tried.
+fn advance(
+    eq: &mut Epmc,
+    y: &mut [f64],
+    last: &mut Option<(f64, Vec<f64>)>,
+    from: f64,
+    to: f64,
+    kmax: f64,
+) -> Result<(), AnalysisError> {
+    let total = (to / from).ln();
+    let mut step = total;
+    let mut at = from;
+    let mut saved = y.to_vec();
+    let mut first = None;
+    let secant = eq.p.has_dlft();
+    while at != to {
+        let next = if (to / at).ln().abs() <= step.abs() * (1.0 + 1e-12) { to } else { at * step.exp() };
+        saved.copy_from_slice(y);
+        let here = eq.absolute(y, at);
+        match last.as_ref().filter(|_| secant) {
+            Some((a0, z0)) if *a0 != at => {
+                let t = (next / at).ln() / (at / a0).ln();
+                let z: Vec<f64> = here.iter().zip(z0).map(|(h, p)| h + t * (h - p)).collect();
+                eq.relative(&z, next, y);
+                scale_to(eq, y, next, next, kmax);
+            }
+            _ => scale_to(eq, y, at, next, kmax),
+        }
+        match newton_fixed(eq, y, 1e-10, 60) {
+            Ok(_) => {
+                *last = Some((at, here));
+                at = next;
+                step = (2.0 * step).clamp(-total.abs(), total.abs());
+            }
+            Err(e) => {
+                first.get_or_insert(e);
+                y.copy_from_slice(&saved);
+                eq.a = at;
+                step *= 0.5;
+                if step.abs() < total.abs() / MAX_SPLIT {
+                    return Err(first.unwrap_or_else(|| AnalysisError::Model("harmonic balance: no step".into())));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Rescale `y` from amplitude `from` to `to` (the shape scales with the
+/// amplitude; ω and ξ carry over) and set the equations' scales for `to`.
+fn scale_to(eq: &mut Epmc, y: &mut [f64], from: f64, to: f64, kmax: f64) {
+    let (nn, l, b) = (eq.x.len(), eq.p.grid.len(), eq.b);
+    let ratio = from / to;
+    for (i, v) in y[..nn].iter_mut().enumerate() {
+        if i != b * l + 1 && i != b * l + 2 {
+            *v *= ratio;
+        }
+    }
+    eq.a = to;
+    eq.rs = kmax * to;
+    eq.p.xscale = 1e-3 * to;
 }
 
 /// Up to `steps` more Newton steps from a converged `y`, each kept only
@@ -287,13 +379,6 @@ fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
             s.dofs()
         ));
     }
-    if let Some(c) = s.contacts.iter().find(|c| super::dlft::is_dlft(&c.model)) {
-        return bad(format!(
-            "contact \"{}\": model `coulomb` (true stick) is treated by the frequency response's dynamic \
-             Lagrangian AFT, not yet by nonlinear modes; use `jenkins` with a large `kt` for a backbone",
-            c.name
-        ));
-    }
     if !(1..=256).contains(&opts.harmonics) {
         return bad(format!("--harmonics = {} is out of range; valid range [1, 256]", opts.harmonics));
     }
@@ -311,6 +396,9 @@ fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
 /// How many amplitudes [`default_amplitudes`] chooses.
 pub const DEFAULT_POINTS: usize = 30;
 
+/// The smallest step [`advance`] takes between two amplitudes, as a fraction of the whole (in the logarithm).
+const MAX_SPLIT: f64 = 128.0;
+
 /// The amplitudes of a backbone when none are given: [`DEFAULT_POINTS`]
 /// spaced logarithmically from a tenth to a hundred times the amplitude
 /// `A_s` at which the first contact would start to slip in the stuck linear
@@ -318,12 +406,30 @@ pub const DEFAULT_POINTS: usize = 30;
 /// `A_c = N F_c / (k_c |φ_first - φ_second|)` with `F_c` its steady sliding
 /// force at 1 mm/s ([`friction_analysis::analysis::steady::steady_force`]) and `k_c`
 /// its stuck stiffness (the mode's stiffness `modal_k` for a contact
-/// without one: a static map), `A_s` the least. From well inside the stuck
+/// without one: a static map), `A_s` the least. A `coulomb` contact held
+/// at rest does not move in the mode: for it `A_c = N_0 F_c / |λ_c|`, with
+/// `N_0` its load at rest and `λ_c` the force it carries in the mode
+/// ([`StuckConstraints`], the mode's angular frequency from `modal_k` and
+/// the mode's mass). From well inside the stuck
 /// range through micro-slip to gross slip. Refused, asking for amplitudes,
 /// when no contact moves in the mode or none has a sliding force.
 pub fn default_amplitudes(s: &Structure, shape: &[f64], modal_k: f64) -> Result<Vec<f64>, AnalysisError> {
     let mut least = f64::INFINITY;
-    for c in &s.contacts {
+    let held = StuckConstraints::of(s).map(|h| {
+        let sv = DVector::from_column_slice(shape);
+        let mass = (sv.transpose() * &s.m * &sv)[(0, 0)];
+        let ks = s.stuck_stiffness();
+        (h.forces(&ks, &s.m, (modal_k / mass).sqrt(), shape), s.rest_loads())
+    });
+    for (i, c) in s.contacts.iter().enumerate() {
+        if let Some((Some(lam), load)) = held.as_ref().map(|(f, n)| (f.get(i).copied().flatten(), n[i])) {
+            let f = friction_analysis::analysis::steady::steady_force(&c.model, 1e-3, &|| false);
+            let a = load * f.force.abs() / lam;
+            if f.settled && a.is_finite() && a > 0.0 {
+                least = least.min(a);
+            }
+            continue;
+        }
         let at = |d: Option<usize>| d.map_or(0.0, |i| shape[i]);
         let d = (at(c.first) - at(c.second)).abs();
         let f = friction_analysis::analysis::steady::steady_force(&c.model, 1e-3, &|| false);
@@ -398,22 +504,36 @@ pub fn estimate(sys: &System, opts: &NnmOptions) -> Result<Estimate, AnalysisErr
 }
 
 /// The stuck linear mode `mode` (1-based) of `s`: its angular frequency
-/// and mass-normalised shape. `fast`: by the flexibility's eigenproblem in
+/// and mass-normalised shape. With `coulomb` contacts loaded at rest, the
+/// constrained mode ([`StuckConstraints`]; refused when `mode` exceeds the
+/// free directions). Otherwise, `fast`: by the flexibility's eigenproblem in
 /// faer ([`super::condensed::flexibility_modes`], about ten times faster at
 /// 1,000 DOFs), falling back to [`linear_modes`] where the stuck stiffness
 /// is not positive definite.
-fn stuck_mode(s: &Structure, ks: &DMatrix<f64>, mode: usize, fast: bool) -> (f64, Vec<f64>) {
+fn stuck_mode(s: &Structure, ks: &DMatrix<f64>, mode: usize, fast: bool) -> Result<(f64, Vec<f64>), AnalysisError> {
     let n = s.dofs();
+    if let Some(c) = StuckConstraints::of(s) {
+        if mode > c.free() {
+            return Err(AnalysisError::Model(format!(
+                "--mode = {mode} is out of range; valid range [1, {}]: the `coulomb` contacts stuck at rest hold \
+                 {} of the {n} degrees of freedom",
+                c.free(),
+                n - c.free()
+            )));
+        }
+        let (wl, phi) = c.modes(ks, &s.m);
+        return Ok((wl[mode - 1], phi.column(mode - 1).iter().copied().collect()));
+    }
     if fast {
         if let Ok((psi, mu)) = super::condensed::flexibility_modes(&s.m, ks) {
             // μ ascending: the lowest frequency last; ψ/sqrt(μ) is mass-normalised
             let j = n - mode;
             let scale = 1.0 / mu[j].sqrt();
-            return (scale, (0..n).map(|i| psi[(i, j)] * scale).collect());
+            return Ok((scale, (0..n).map(|i| psi[(i, j)] * scale).collect()));
         }
     }
     let (wl, phi) = linear_modes(ks, &s.m);
-    (wl[mode - 1], phi.column(mode - 1).iter().copied().collect())
+    Ok((wl[mode - 1], phi.column(mode - 1).iter().copied().collect()))
 }
 
 /// [`nnm`] refused before any work array is allocated when its estimate
@@ -426,7 +546,7 @@ pub fn nnm_within(sys: &System, opts: &NnmOptions, limits: &Limits) -> Result<Nn
         budget::check("friction nnm", &s, &largest(&s, &[phase(opts)], limits), limits)?;
     }
     let ks = s.stuck_stiffness();
-    let (w0, shape) = stuck_mode(&s, &ks, opts.mode, wanted);
+    let (w0, shape) = stuck_mode(&s, &ks, opts.mode, wanted)?;
     if w0 <= 0.0 {
         return Err(AnalysisError::Model(format!(
             "--mode {}: the linearised mode has zero frequency (a rigid-body mode); nonlinear modes need a \
@@ -521,18 +641,9 @@ pub fn nnm_within(sys: &System, opts: &NnmOptions, limits: &Limits) -> Result<Nn
         p: &mut p,
     };
     let mut prev_a = opts.amplitudes[0];
+    let mut last = None;
     for &a in &opts.amplitudes {
-        // the shape scales with the amplitude; ω and ξ carry over
-        let ratio = prev_a / a;
-        for (i, v) in y[..nn].iter_mut().enumerate() {
-            if i != b * l + 1 && i != b * l + 2 {
-                *v *= ratio;
-            }
-        }
-        eq.a = a;
-        eq.rs = kmax * a;
-        eq.p.xscale = 1e-3 * a;
-        newton_fixed(&mut eq, &mut y, 1e-10, 60).map_err(|e| {
+        advance(&mut eq, &mut y, &mut last, prev_a, a, kmax).map_err(|e| {
             AnalysisError::Model(format!(
                 "nonlinear mode {} at amplitude {a:e} m: {e}{}",
                 opts.mode,

@@ -378,19 +378,31 @@ impl Structure {
     /// (and such contacts unloaded): a Jenkins joint pressed by 20 N onto
     /// a floor is stuck with 20 times its stiffness at N = 1.
     pub fn stuck_stiffness(&self) -> DMatrix<f64> {
-        let plain = self.stiffness_with(|c| if c.normal_gap.is_some() { 0.0 } else { c.normal });
+        self.stiffness_with(&self.rest_loads())
+    }
+
+    /// Each contact's normal load at rest, as [`Structure::stuck_stiffness`]
+    /// takes it: its `normal`, or under a gap's load `normal` times the
+    /// gap's force at the rest of the structure with every gap closed and
+    /// such contacts unloaded (0 where that structure is singular).
+    pub fn rest_loads(&self) -> Vec<f64> {
+        let plain: Vec<f64> =
+            self.contacts.iter().map(|c| if c.normal_gap.is_some() { 0.0 } else { c.normal }).collect();
         if self.contacts.iter().all(|c| c.normal_gap.is_none()) {
             return plain;
         }
-        let Some(rest) = self.rest_with(&plain) else { return plain };
+        let Some(rest) = self.rest_with(&self.stiffness_with(&plain)) else { return plain };
         let at = |i: Option<usize>| i.map_or(0.0, |i| rest[i]);
-        self.stiffness_with(|c| match c.normal_gap {
-            None => c.normal,
-            Some(g) => {
-                let g = &self.gaps[g];
-                c.normal * g.gap.law(at(g.second) - at(g.first), 0.0).force
-            }
-        })
+        self.contacts
+            .iter()
+            .map(|c| match c.normal_gap {
+                None => c.normal,
+                Some(g) => {
+                    let g = &self.gaps[g];
+                    c.normal * g.gap.law(at(g.second) - at(g.first), 0.0).force
+                }
+            })
+            .collect()
     }
 
     /// The structure's rest under its constant loads `f0` with stiffness
@@ -413,17 +425,17 @@ impl Structure {
     /// [`Structure::stuck_stiffness`] with every contact's load its
     /// `normal` alone (a contact under a gap's load as under 1 N).
     pub fn stiffness_at_normal(&self) -> DMatrix<f64> {
-        self.stiffness_with(|c| c.normal)
+        self.stiffness_with(&self.contacts.iter().map(|c| c.normal).collect::<Vec<_>>())
     }
 
     /// `K` with every gap closed and every contact's initial stiffness
-    /// times its load `load(contact)`.
-    fn stiffness_with(&self, load: impl Fn(&HbContact) -> f64) -> DMatrix<f64> {
+    /// times its load `loads[contact]`.
+    fn stiffness_with(&self, loads: &[f64]) -> DMatrix<f64> {
         let mut k = self.k.clone();
         let gaps = self.gaps.iter().map(|g| (g.first, g.second, g.gap.stiffness));
         // a contact in a plane is as stiff along y as along x (an isotropic law)
-        let contacts = self.contacts.iter().flat_map(|c| {
-            let kc = load(c) * super::aft::initial_stiffness(&c.model);
+        let contacts = self.contacts.iter().zip(loads).flat_map(|(c, load)| {
+            let kc = load * super::aft::initial_stiffness(&c.model);
             let y = c.plane.as_ref().map(|p| (p.first_y, p.second_y, kc));
             std::iter::once((c.first, c.second, kc)).chain(y)
         });
