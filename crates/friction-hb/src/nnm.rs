@@ -407,10 +407,12 @@ const MAX_SPLIT: f64 = 128.0;
 /// force at 1 mm/s ([`friction_analysis::analysis::steady::steady_force`]) and `k_c`
 /// its stuck stiffness (the mode's stiffness `modal_k` for a contact
 /// without one: a static map), `A_s` the least. A `coulomb` contact held
-/// at rest does not move in the mode: for it `A_c = N_0 F_c / |λ_c|`, with
-/// `N_0` its load at rest and `λ_c` the force it carries in the mode
-/// ([`StuckConstraints`], the mode's angular frequency from `modal_k` and
-/// the mode's mass). From well inside the stuck
+/// at rest does not move in the mode: for it `A_c = N_0 F_c / (|λ_c| + F_c
+/// n k_n |Δφ_g|)`, with `N_0` its load at rest, `λ_c` the force it carries
+/// in the mode ([`StuckConstraints`], the mode's angular frequency from
+/// `modal_k` and the mode's mass) and, under a gap's load (`n` its
+/// `normal`), the fall of that load with the gap's closure `Δφ_g` in the
+/// mode (0 under a constant load). From well inside the stuck
 /// range through micro-slip to gross slip. Refused, asking for amplitudes,
 /// when no contact moves in the mode or none has a sliding force.
 pub fn default_amplitudes(s: &Structure, shape: &[f64], modal_k: f64) -> Result<Vec<f64>, AnalysisError> {
@@ -424,7 +426,13 @@ pub fn default_amplitudes(s: &Structure, shape: &[f64], modal_k: f64) -> Result<
     for (i, c) in s.contacts.iter().enumerate() {
         if let Some((Some(lam), load)) = held.as_ref().map(|(f, n)| (f.get(i).copied().flatten(), n[i])) {
             let f = friction_analysis::analysis::steady::steady_force(&c.model, 1e-3, &|| false);
-            let a = load * f.force.abs() / lam;
+            // under a gap's load, the load falls by `normal kn Δφ` per unit amplitude as the force grows
+            let fall = c.normal_gap.map_or(0.0, |g| {
+                let g = &s.gaps[g];
+                let at = |d: Option<usize>| d.map_or(0.0, |i| shape[i]);
+                c.normal.abs() * g.gap.stiffness * (at(g.second) - at(g.first)).abs()
+            });
+            let a = load * f.force.abs() / (lam + f.force.abs() * fall);
             if f.settled && a.is_finite() && a > 0.0 {
                 least = least.min(a);
             }
