@@ -138,7 +138,10 @@ def nnm(scenario: Scenario, amplitudes: Optional[Sequence[float]] = None, body: 
     Structures 154): a negative mass-proportional damping makes the damped
     free motion periodic; harmonic balance finds it at each prescribed
     fundamental amplitude of ``body``, from the linear mode ``mode`` with
-    every contact stuck. ``sine`` forces are left out.
+    every contact stuck. A ``coulomb`` contact loaded at rest holds its
+    members together there (the constrained mode; ``mode`` counts the free
+    directions) and keeps its stick exact by the dynamic Lagrangian method.
+    ``sine`` forces are left out.
 
     Parameters
     ----------

@@ -175,3 +175,19 @@ def test_frf_of_a_coulomb_contact_in_a_plane_is_the_cli_s_and_warns_where_fs_exc
         assert (len(r.summary["warnings"]) == 1) == warned, r.summary["warnings"]
         assert ("warning: contact \"j\"" in p.stderr) == warned, p.stderr
         assert r.columns["a.m.x"].max() > 0.0
+
+
+def test_nnm_of_a_coulomb_joint_in_a_plane_is_the_cli_s_from_its_held_mode(root, cli, tmp_path):
+    """examples/plane_coulomb_joint.toml's backbone (`coulomb` held in x and y at
+    rest): Python's is the CLI's bit for bit, starting at the stuck mode normal
+    to the floor, sqrt((kz + kxz/2 + kn)/m)/(2 pi), and falling as it slips."""
+    scen = root / "examples" / "plane_coulomb_joint.toml"
+    out = tmp_path / "nnm"
+    subprocess.run([cli, "nnm", str(scen), "--out", str(out)], check=True, capture_output=True)
+    r = friction.nnm(scen)
+    _same_as_csv(r.columns, out / "backbone.csv")
+    assert r.summary == json.loads((out / "summary.json").read_text())
+    f = r.columns["f"]
+    stuck = np.sqrt(1e4 + 2.5e3 + 1e5) / (2 * np.pi)
+    assert abs(f[0] / stuck - 1.0) < 1e-8 and f[-1] < 0.52 * stuck
+    assert np.all(np.diff(f) <= 1e-9 * f[:-1])

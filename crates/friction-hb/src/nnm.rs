@@ -19,7 +19,16 @@
 //! mode is the linear one and `ξ = α + β ω²` exactly. The backbone starts
 //! from the linearised mode with every contact stuck (its initial
 //! stiffness, [`Structure::stuck_stiffness`]) and follows the amplitudes in
-//! the given order, each solved by Newton's method from the previous one.
+//! the given order, each solved by Newton's method from the previous one
+//! (the step in amplitude halved where that fails, `advance`).
+//!
+//! A `coulomb` contact (true stick) has no initial stiffness: loaded at
+//! rest, it holds its members together, and the stuck mode is the
+//! constrained one (`super::stuck_constraints`). Its force is kept exact by
+//! the dynamic Lagrangian method (`super::dlft`), which takes the force the
+//! rest of the balance asks of it, `-ξ M ẋ` included: the column `∂r/∂ξ` is
+//! then taken by differences, and each amplitude is predicted by a secant
+//! through the last two solutions.
 //!
 //! A structure of more than [`super::condensed::CONDENSE_ABOVE`] DOFs is
 //! balanced condensed onto its contacts' DOFs and the prescribed body, as
@@ -306,7 +315,9 @@ fn advance(
                 eq.a = at;
                 step *= 0.5;
                 if step.abs() < total.abs() / MAX_SPLIT {
-                    return Err(first.unwrap_or_else(|| AnalysisError::Model("harmonic balance: no step".into())));
+                    return Err(
+                        first.unwrap_or_else(|| AnalysisError::Model("harmonic balance: no step".into()))
+                    );
                 }
             }
         }
@@ -518,7 +529,12 @@ pub fn estimate(sys: &System, opts: &NnmOptions) -> Result<Estimate, AnalysisErr
 /// faer ([`super::condensed::flexibility_modes`], about ten times faster at
 /// 1,000 DOFs), falling back to [`linear_modes`] where the stuck stiffness
 /// is not positive definite.
-fn stuck_mode(s: &Structure, ks: &DMatrix<f64>, mode: usize, fast: bool) -> Result<(f64, Vec<f64>), AnalysisError> {
+fn stuck_mode(
+    s: &Structure,
+    ks: &DMatrix<f64>,
+    mode: usize,
+    fast: bool,
+) -> Result<(f64, Vec<f64>), AnalysisError> {
     let n = s.dofs();
     if let Some(c) = StuckConstraints::of(s) {
         if mode > c.free() {

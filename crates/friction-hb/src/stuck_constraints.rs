@@ -86,7 +86,13 @@ impl StuckConstraints {
     /// The force each held contact carries in the stuck mode `shape` at
     /// angular frequency `w0` (per unit of `shape`): `|λ|` of its rows
     /// (`None` for a contact that is not held).
-    pub(super) fn forces(&self, ks: &DMatrix<f64>, m: &DMatrix<f64>, w0: f64, shape: &[f64]) -> Vec<Option<f64>> {
+    pub(super) fn forces(
+        &self,
+        ks: &DMatrix<f64>,
+        m: &DMatrix<f64>,
+        w0: f64,
+        shape: &[f64],
+    ) -> Vec<Option<f64>> {
         let phi = DVector::from_column_slice(shape);
         let r = (ks - m * (w0 * w0)) * phi;
         let bbt = &self.b * self.b.transpose();

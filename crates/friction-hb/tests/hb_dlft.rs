@@ -257,13 +257,3 @@ fn frf_traces_a_coulomb_contact_through_resonance() {
     let summary = friction_hb::table::frf_summary(&r, "sdof", "p", &FrfOptions::default());
     assert!(summary["stability"].as_str().unwrap().starts_with("not assessed"), "{summary}");
 }
-
-/// Nonlinear modes do not treat a `coulomb` contact yet: refused by the
-/// contact's name, not computed with a Jacobian that ignores the multiplier.
-#[test]
-fn nnm_refuses_a_coulomb_contact_with_the_reason() {
-    let sys = sdof(0.2, 10.0, 1.0);
-    let opts = friction_hb::nnm::NnmOptions { amplitudes: vec![1e-4], ..Default::default() };
-    let e = friction_hb::nnm::nnm(&sys, &opts).unwrap_err().to_string();
-    assert!(e.contains("\"dry\"") && e.contains("coulomb"), "{e}");
-}

@@ -128,13 +128,19 @@ fn a_coulomb_joint_on_a_floor_is_held_in_its_stuck_mode_and_slips_where_the_floo
     let n0 = kn * press * a / (a * d - b * b);
     let f = d.sqrt() / (2.0 * PI);
     let a_s = mu * n0 / (b + mu * kn);
-    let r = nnm(&sys, &NnmOptions { body: Some("m.y".into()), amplitudes: vec![], ..Default::default() }).unwrap();
-    eprintln!("linear {} Hz (closed form {f}), first amplitude {:e} m (A_s {a_s:e} m)", r.linear_f, r.points[0].amplitude);
+    let r = nnm(&sys, &NnmOptions { body: Some("m.y".into()), amplitudes: vec![], ..Default::default() })
+        .unwrap();
+    eprintln!(
+        "linear {} Hz (closed form {f}), first amplitude {:e} m (A_s {a_s:e} m)",
+        r.linear_f, r.points[0].amplitude
+    );
     assert!((r.linear_f / f - 1.0).abs() < 1e-12);
     assert!(r.linear_shape[0].abs() < 1e-12, "x is held: {:?}", r.linear_shape);
     assert!((r.points[0].amplitude / (0.1 * a_s) - 1.0).abs() < 1e-12);
     assert!((r.points[0].f / f - 1.0).abs() < 1e-8, "stuck at a tenth of A_s: {} Hz", r.points[0].f);
-    let e = nnm(&sys, &NnmOptions { mode: 2, amplitudes: vec![1e-5], ..Default::default() }).unwrap_err().to_string();
+    let e = nnm(&sys, &NnmOptions { mode: 2, amplitudes: vec![1e-5], ..Default::default() })
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--mode = 2") && e.contains("valid range [1, 1]") && e.contains("coulomb"), "{e}");
 }
 
@@ -189,11 +195,57 @@ fn a_coulomb_joint_s_backbone_slipping_and_lifting_off_is_the_engine_s_periodic_
         let st = out.series("state.j");
         let open = st[st.len() - 201..].iter().filter(|s| **s == 0.0).count();
         opened += (open > 0) as usize;
-        eprintln!("A = {:.3e} m, {:.4} Hz, ζ {:.4e}: off the floor {open} of 201 rows, {rep:?}", p.amplitude, p.f, p.zeta);
+        eprintln!(
+            "A = {:.3e} m, {:.4} Hz, ζ {:.4e}: off the floor {open} of 201 rows, {rep:?}",
+            p.amplitude, p.f, p.zeta
+        );
         let (x, y, n) = (&rep[0], &rep[1], &rep[2]);
         assert!(y.1 < 3e-3 * y.2 && n.1 < 3e-3 * n.2, "A = {:e}: {rep:?}", p.amplitude);
         assert!(x.1 < 2e-3 * y.2, "A = {:e}: {rep:?}", p.amplitude);
     }
     assert_eq!(opened, 4, "lift-off at every amplitude past 1.6e-4 m");
     assert!(r.points[1].f > 0.9999 * r.linear_f && r.points[5].f < 0.86 * r.linear_f);
+}
+
+/// README's backbone of `examples/plane_coulomb_joint.toml` (defaults, H =
+/// 5): held in x and y at rest, its stuck mode is z alone,
+/// `sqrt((kz + kxz/2 + kn)/m)` (53.38 Hz, to 1e-12); it slips from
+/// `A_s = μ N0 / (kxz/2 + μ kn)` (0.165 mm, N0 from the rest under the
+/// press, just below the rest's penetration 0.178 mm), the default
+/// amplitudes from a tenth of it to a hundred times (1e-12), and its
+/// frequency falls from 53.38 Hz to 27.2 Hz at 16 mm.
+#[test]
+fn the_plane_coulomb_joint_s_backbone_is_held_to_its_slip_onset_and_falls_to_27_hz() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plane_coulomb_joint.toml");
+    let sys = friction_sim::scenario::load(&path).unwrap();
+    let r = nnm(&sys, &NnmOptions { amplitudes: vec![], ..Default::default() }).unwrap();
+    let (kxz, kn, mu) = (5e3_f64, 1e5_f64, 0.3_f64);
+    let (kxx, kxy, kyy, kzz) = (1e4 + kxz / 2.0 + 2e3, 2e3, 1.5e4 + 2e3, 1e4 + kxz / 2.0 + kn);
+    // the rest under the press: z by the Schur complement of x and y
+    let kz_eff = kzz - (kxz / 2.0).powi(2) * kyy / (kxx * kyy - kxy * kxy);
+    let z0 = -20.0 / kz_eff;
+    let a_s = mu * kn * -z0 / (kxz / 2.0 + mu * kn);
+    let f = kzz.sqrt() / (2.0 * PI);
+    let (first, last) = (&r.points[0], r.points.last().unwrap());
+    eprintln!(
+        "{}: linear {} Hz ({f}), rest z {z0:e}, A_s {a_s:e}, {} points, last {} Hz at {:e} m",
+        r.body,
+        r.linear_f,
+        r.points.len(),
+        last.f,
+        last.amplitude
+    );
+    assert_eq!(r.body, "m.z");
+    assert!((r.linear_f / f - 1.0).abs() < 1e-12);
+    assert!(
+        (first.amplitude / (0.1 * a_s) - 1.0).abs() < 1e-12
+            && (last.amplitude / (100.0 * a_s) - 1.0).abs() < 1e-12
+    );
+    assert!((1.64e-4..1.66e-4).contains(&a_s) && (1.77e-4..1.79e-4).contains(&-z0));
+    assert!((first.f / f - 1.0).abs() < 1e-8);
+    assert!((27.1..27.3).contains(&last.f), "{} Hz", last.f);
+    for w in r.points.windows(2) {
+        assert!(w[1].f <= w[0].f * (1.0 + 1e-9), "the frequency falls: {} then {} Hz", w[0].f, w[1].f);
+    }
 }
