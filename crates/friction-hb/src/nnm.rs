@@ -420,7 +420,7 @@ const MAX_SPLIT: f64 = 128.0;
 /// without one: a static map), `A_s` the least. A `coulomb` contact held
 /// at rest does not move in the mode: for it `A_c = N_0 F_c / (|λ_c| + F_c
 /// n k_n |Δφ_g|)`, with `N_0` its load at rest, `λ_c` the force it carries
-/// in the mode ([`StuckConstraints`], the mode's angular frequency from
+/// in the mode (`super::stuck_constraints`, the mode's angular frequency from
 /// `modal_k` and the mode's mass) and, under a gap's load (`n` its
 /// `normal`), the fall of that load with the gap's closure `Δφ_g` in the
 /// mode (0 under a constant load). From well inside the stuck
