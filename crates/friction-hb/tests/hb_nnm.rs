@@ -1,23 +1,16 @@
 //! Nonlinear modes (extended periodic motion concept) against closed forms,
 //! linear limits and our own engine's free decay.
 
+#[path = "support/common.rs"]
+mod common;
+
 use std::f64::consts::PI;
+
+use common::{eig2, log_space};
 
 use friction_analysis::analysis::{transient_decay, TransientOptions};
 use friction_hb::nnm::{nnm, NnmOptions};
 use friction_sim::{simulate, Ground, JenkinsParams, SolverSettings, System};
-
-/// The two angular frequencies of `det(K - ω² M) = 0` for a diagonal M, in
-/// closed form.
-fn eig2(m1: f64, m2: f64, k11: f64, k12: f64, k22: f64) -> [f64; 2] {
-    let (a, b, c) = (m1 * m2, -(m1 * k22 + m2 * k11), k11 * k22 - k12 * k12);
-    let d = (b * b - 4.0 * a * c).sqrt();
-    [((-b - d) / (2.0 * a)).sqrt(), ((-b + d) / (2.0 * a)).sqrt()]
-}
-
-fn log_space(a1: f64, a2: f64, n: usize) -> Vec<f64> {
-    (0..n).map(|i| a1 * (a2 / a1).powf(i as f64 / (n - 1) as f64)).collect()
-}
 
 /// A linear chain (ground - k1 - m1 - k2 - m2) with Rayleigh damping
 /// C = αM + βK built from dampers: each mode is the linear one at every

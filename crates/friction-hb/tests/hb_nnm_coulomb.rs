@@ -10,20 +10,10 @@ mod common;
 
 use std::f64::consts::PI;
 
+use common::{eig2, log_space};
+
 use friction_hb::nnm::{nnm, NnmOptions};
 use friction_sim::{CoulombParams, Ground, JenkinsParams, SolverSettings, System};
-
-/// The two angular frequencies of `det(K - ω² M) = 0` for a diagonal M, in
-/// closed form.
-fn eig2(m1: f64, m2: f64, k11: f64, k12: f64, k22: f64) -> [f64; 2] {
-    let (a, b, c) = (m1 * m2, -(m1 * k22 + m2 * k11), k11 * k22 - k12 * k12);
-    let d = (b * b - 4.0 * a * c).sqrt();
-    [((-b - d) / (2.0 * a)).sqrt(), ((-b + d) / (2.0 * a)).sqrt()]
-}
-
-fn log_space(a1: f64, a2: f64, n: usize) -> Vec<f64> {
-    (0..n).map(|i| a1 * (a2 / a1).powf(i as f64 / (n - 1) as f64)).collect()
-}
 
 /// `tests/hb_nnm.rs`'s jointed structure (base 0.05 kg on 1e5 N/m, tip
 /// 0.02 kg on 4e5 N/m, mass-proportional damping α = 2 /s), its joint on
