@@ -666,10 +666,17 @@ pub fn nnm_within(sys: &System, opts: &NnmOptions, limits: &Limits) -> Result<Nn
     };
     let mut prev_a = opts.amplitudes[0];
     let mut last = None;
+    let dlft = if eq.p.has_dlft() {
+        "; with a `coulomb` contact Newton's method may also stall where the contact starts to slip or to \
+         open (its force turns at every stick; measured: a slider that converged at H = 31 failed at H = 63): \
+         fewer --harmonics converge more readily"
+    } else {
+        ""
+    };
     for &a in &opts.amplitudes {
         advance(&mut eq, &mut y, &mut last, prev_a, a, kmax).map_err(|e| {
             AnalysisError::Model(format!(
-                "nonlinear mode {} at amplitude {a:e} m: {e}{}",
+                "nonlinear mode {} at amplitude {a:e} m: {e}{}{dlft}",
                 opts.mode,
                 points.last().map_or_else(String::new, |p| last_point(p, b, l, h))
             ))
