@@ -269,13 +269,16 @@ fn last_point(p: &NnmPoint, b: usize, l: usize, h: usize) -> String {
 }
 
 /// Move the converged `y` at amplitude `from` to amplitude `to` and solve
-/// it there by Newton's method: in one step, and where that fails, from
-/// `from` again in 2, 4 and then 8 steps spaced geometrically. A `coulomb`
-/// contact's force turns at every stick and slip, and Newton's method on
-/// its dynamic Lagrangian balance (a Jacobian by differences) has a
-/// smaller reach: on `tests/hb_nnm_coulomb.rs`'s slider at H = 31 the
-/// step from 1.9e-5 to 3.2e-5 m failed at once (residual 2.8e-3), and took
-/// two. Where one step converges, nothing else is tried.
+/// it there by Newton's method: in one step where it converges, else in
+/// steps halved (in the logarithm of the amplitude) after each failure and
+/// doubled after each success, down to [`MAX_SPLIT`] of the whole. With a
+/// `coulomb` contact each step starts from a secant through the last two
+/// solutions (`last`, updated here), not from the last one scaled: its
+/// force turns at every stick and slip, and Newton's method on the dynamic
+/// Lagrangian balance has a short reach. Measured on
+/// `tests/hb_nnm_coulomb.rs`'s slider at H = 31: from the last solution
+/// scaled, the step from 1.9e-5 to 3.2e-5 m failed even in eighths; with
+/// the secant every amplitude converged in one step.
 fn advance(
     eq: &mut Epmc,
     y: &mut [f64],
@@ -537,6 +540,12 @@ fn stuck_mode(
 ) -> Result<(f64, Vec<f64>), AnalysisError> {
     let n = s.dofs();
     if let Some(c) = StuckConstraints::of(s) {
+        if c.free() == 0 {
+            return Err(AnalysisError::Model(format!(
+                "the `coulomb` contacts stuck at rest hold all {n} degrees of freedom: there is no stuck linear \
+                 mode to start a backbone from"
+            )));
+        }
         if mode > c.free() {
             return Err(AnalysisError::Model(format!(
                 "--mode = {mode} is out of range; valid range [1, {}]: the `coulomb` contacts stuck at rest hold \

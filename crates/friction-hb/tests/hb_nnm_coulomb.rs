@@ -239,3 +239,18 @@ fn the_plane_coulomb_joint_s_backbone_is_held_to_its_slip_onset_and_falls_to_27_
         assert!(w[1].f <= w[0].f * (1.0 + 1e-9), "the frequency falls: {} then {} Hz", w[0].f, w[1].f);
     }
 }
+
+/// A body held to the ground by `coulomb` alone has no stuck mode to start
+/// from: refused with the reason, not solved from a zero shape.
+#[test]
+fn a_body_held_by_coulomb_alone_has_no_stuck_mode_and_is_refused() {
+    let sys = System::builder("held")
+        .body("m", 1.0)
+        .spring("k", ("m", Ground), 1e4)
+        .contact("dry", ("m", Ground), CoulombParams { fc: 1.0, fs: None })
+        .solver(SolverSettings::with_t_end(1.0))
+        .build()
+        .unwrap();
+    let e = nnm(&sys, &NnmOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("hold all 1 degrees of freedom") && e.contains("no stuck linear mode"), "{e}");
+}
