@@ -24,7 +24,7 @@
 //!
 //! A `coulomb` contact (true stick) has no initial stiffness: loaded at
 //! rest, it holds its members together, and the stuck mode is the
-//! constrained one (`super::stuck_constraints`). Its force is kept exact by
+//! constrained one (`super::stuck_mode`). Its force is kept exact by
 //! the dynamic Lagrangian method (`super::dlft`), which takes the force the
 //! rest of the balance asks of it, `-ξ M ẋ` included: the column `∂r/∂ξ` is
 //! then taken by differences, and each amplitude is predicted by a secant
@@ -46,16 +46,18 @@
 use std::f64::consts::PI;
 
 use friction_sim::System;
-use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use super::budget::{self, largest, Estimate, Limits, Phase};
-use super::continuation::{newton_fixed, Equations};
-use super::dense_lu::DenseLu;
+use super::epmc::{advance, polish, Epmc};
 use super::problem::Problem;
 use super::structure::Structure;
-use super::stuck_constraints::StuckConstraints;
+use super::stuck_mode::{stuck_mode, StuckConstraints};
 use friction_analysis::AnalysisError;
+
+/// The linear modes of `(K, M)` (in `super::stuck_mode`, where the stuck mode is found).
+pub use super::stuck_mode::linear_modes;
 
 /// Settings of [`nnm`].
 #[derive(Debug, Clone)]
@@ -138,114 +140,6 @@ pub struct Nnm {
     pub points: Vec<NnmPoint>,
 }
 
-/// The linear modes of `(K, M)` (M symmetric positive definite): angular
-/// frequencies ascending and the mass-normalised shapes as columns. A
-/// diagonal M (bodies only) scales K by `M^-1/2` on both sides; a full one
-/// (a structure's consistent mass) goes through its Cholesky factor
-/// ([`friction_sim::structure::modal::modes`]).
-pub fn linear_modes(k: &DMatrix<f64>, m: &DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
-    let n = k.nrows();
-    let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[(i, j)] == 0.0));
-    if !diagonal {
-        if let Some((lam, phi)) = friction_sim::structure::modal::modes(k, m) {
-            return (lam.iter().map(|l| l.max(0.0).sqrt()).collect(), phi);
-        }
-    }
-    let s: Vec<f64> = (0..n).map(|i| 1.0 / m[(i, i)].sqrt()).collect();
-    let a = DMatrix::from_fn(n, n, |i, j| s[i] * k[(i, j)] * s[j]);
-    let e = SymmetricEigen::new(a);
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&i, &j| e.eigenvalues[i].total_cmp(&e.eigenvalues[j]));
-    let w = order.iter().map(|&i| e.eigenvalues[i].max(0.0).sqrt()).collect();
-    let phi = DMatrix::from_fn(n, n, |i, j| s[i] * e.eigenvectors[(i, order[j])]);
-    (w, phi)
-}
-
-/// The equations of the periodic motion in `y`: the coefficients over `A`
-/// with the fundamental's cosine and sine of body `b` replaced by `ω/ω0`
-/// and `ξ/ω0`, and last the amplitude over `A`.
-struct Epmc<'a> {
-    p: &'a mut Problem,
-    b: usize,
-    a: f64,
-    w0: f64,
-    rs: f64,
-    x: Vec<f64>,
-    full: DMatrix<f64>,
-    col: Vec<f64>,
-}
-
-impl Epmc<'_> {
-    /// Unscale `y` into `self.x`, set the damping `C - ξ M`; returns ω and ξ.
-    fn unscale(&mut self, y: &[f64]) -> (f64, f64) {
-        let l = self.p.grid.len();
-        let n = self.x.len();
-        for i in 0..n {
-            self.x[i] = y[i] * self.a;
-        }
-        let (w, xi) = (y[self.b * l + 1] * self.w0, y[self.b * l + 2] * self.w0);
-        self.x[self.b * l + 1] = y[n] * self.a;
-        self.x[self.b * l + 2] = 0.0;
-        self.p.xi = xi;
-        (w, xi)
-    }
-}
-
-impl Epmc<'_> {
-    /// `y` at amplitude `a` as absolute coefficients (ω/ω0 and ξ/ω0 in
-    /// their places as they are, the amplitude last).
-    fn absolute(&self, y: &[f64], a: f64) -> Vec<f64> {
-        let (l, b) = (self.p.grid.len(), self.b);
-        y.iter()
-            .enumerate()
-            .map(|(i, v)| if i == b * l + 1 || i == b * l + 2 || i == y.len() - 1 { *v } else { v * a })
-            .collect()
-    }
-
-    /// The inverse of [`Epmc::absolute`] at amplitude `a`, into `y`.
-    fn relative(&self, z: &[f64], a: f64, y: &mut [f64]) {
-        let (l, b) = (self.p.grid.len(), self.b);
-        let n = y.len();
-        for (i, (y, v)) in y.iter_mut().zip(z).enumerate() {
-            *y = if i == b * l + 1 || i == b * l + 2 || i == n - 1 { *v } else { v / a };
-        }
-    }
-}
-
-impl Equations for Epmc<'_> {
-    fn n(&self) -> usize {
-        self.x.len()
-    }
-    fn eval(&mut self, y: &[f64], r: &mut [f64]) {
-        let (w, _) = self.unscale(y);
-        self.p.residual(&self.x, w, r);
-        r.iter_mut().for_each(|v| *v /= self.rs);
-    }
-    fn jac(&mut self, y: &[f64], j: &mut DMatrix<f64>) {
-        let (w, _) = self.unscale(y);
-        self.p.jacobian(&self.x, w, &mut self.full);
-        let (n, l, b) = (self.x.len(), self.p.grid.len(), self.b);
-        let (ca, cb) = (b * l + 1, b * l + 2);
-        for r in 0..n {
-            for c in 0..n {
-                j[(r, c)] = self.full[(r, c)] * self.a / self.rs;
-            }
-            // ∂/∂A through the prescribed cosine, ∂/∂ω
-            j[(r, n)] = self.full[(r, ca)] * self.a / self.rs;
-            j[(r, ca)] = self.full[(r, n)] * self.w0 / self.rs;
-        }
-        // ∂/∂ξ
-        self.col.fill(0.0);
-        self.p.add_xi_column(&self.x, w, &mut self.col);
-        for r in 0..n {
-            j[(r, cb)] = self.col[r] * self.w0 / self.rs;
-        }
-    }
-    fn squared_norm_search(&self) -> bool {
-        !self.p.s.gaps.is_empty() || self.p.has_dlft()
-    }
-}
-
 /// What a failed backbone says of its last point: its amplitude and
 /// frequency, and its largest higher harmonic of body `b` against the
 /// fundamental. A harmonic k near another mode (k ω ≈ ω_j: the benchmark's
@@ -266,118 +160,6 @@ fn last_point(p: &NnmPoint, b: usize, l: usize, h: usize) -> String {
         )
     });
     format!("; the last point converged at {:e} m, {:.4} Hz{share}", p.amplitude, p.f)
-}
-
-/// Move the converged `y` at amplitude `from` to amplitude `to` and solve
-/// it there by Newton's method: in one step where it converges, else in
-/// steps halved (in the logarithm of the amplitude) after each failure and
-/// doubled after each success, down to [`MAX_SPLIT`] of the whole. With a
-/// `coulomb` contact each step starts from a secant through the last two
-/// solutions (`last`, updated here), not from the last one scaled: its
-/// force turns at every stick and slip, and Newton's method on the dynamic
-/// Lagrangian balance has a short reach. Measured on
-/// `tests/hb_nnm_coulomb.rs`'s slider at H = 31: from the last solution
-/// scaled, the step from 1.9e-5 to 3.2e-5 m failed even in eighths; with
-/// the secant every amplitude converged in one step.
-fn advance(
-    eq: &mut Epmc,
-    y: &mut [f64],
-    last: &mut Option<(f64, Vec<f64>)>,
-    from: f64,
-    to: f64,
-    kmax: f64,
-) -> Result<(), AnalysisError> {
-    let total = (to / from).ln();
-    let mut step = total;
-    let mut at = from;
-    let mut saved = y.to_vec();
-    let mut first = None;
-    let secant = eq.p.has_dlft();
-    while at != to {
-        let next = if (to / at).ln().abs() <= step.abs() * (1.0 + 1e-12) { to } else { at * step.exp() };
-        saved.copy_from_slice(y);
-        let here = eq.absolute(y, at);
-        match last.as_ref().filter(|_| secant) {
-            Some((a0, z0)) if *a0 != at => {
-                let t = (next / at).ln() / (at / a0).ln();
-                let z: Vec<f64> = here.iter().zip(z0).map(|(h, p)| h + t * (h - p)).collect();
-                eq.relative(&z, next, y);
-                scale_to(eq, y, next, next, kmax);
-            }
-            _ => scale_to(eq, y, at, next, kmax),
-        }
-        match newton_fixed(eq, y, 1e-10, 60) {
-            Ok(_) => {
-                *last = Some((at, here));
-                at = next;
-                step = (2.0 * step).clamp(-total.abs(), total.abs());
-            }
-            Err(e) => {
-                first.get_or_insert(e);
-                y.copy_from_slice(&saved);
-                eq.a = at;
-                step *= 0.5;
-                if step.abs() < total.abs() / MAX_SPLIT {
-                    return Err(
-                        first.unwrap_or_else(|| AnalysisError::Model("harmonic balance: no step".into()))
-                    );
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Rescale `y` from amplitude `from` to `to` (the shape scales with the
-/// amplitude; ω and ξ carry over) and set the equations' scales for `to`.
-fn scale_to(eq: &mut Epmc, y: &mut [f64], from: f64, to: f64, kmax: f64) {
-    let (nn, l, b) = (eq.x.len(), eq.p.grid.len(), eq.b);
-    let ratio = from / to;
-    for (i, v) in y[..nn].iter_mut().enumerate() {
-        if i != b * l + 1 && i != b * l + 2 {
-            *v *= ratio;
-        }
-    }
-    eq.a = to;
-    eq.rs = kmax * to;
-    eq.p.xscale = 1e-3 * to;
-}
-
-/// Up to `steps` more Newton steps from a converged `y`, each kept only
-/// where it lowers the residual: the tolerance of Newton's method is
-/// relative to the structure's largest diagonal stiffness, which on a
-/// finite-element model is far above the mode's, and left ζ with a
-/// relative error of a few 1e-6 on a 149-DOF bar (one more step, from
-/// the quadratic convergence, takes it to about 1e-9).
-fn polish(eq: &mut Epmc, y: &mut [f64], steps: usize) {
-    let n = eq.n();
-    let (mut r, mut rt, mut dx) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let mut j = DMatrix::zeros(n, n + 1);
-    let mut lu = DenseLu::new(n);
-    let max_abs = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    eq.eval(y, &mut r);
-    let mut norm = max_abs(&r);
-    let mut trial = y.to_vec();
-    for _ in 0..steps {
-        eq.jac(y, &mut j);
-        dx.copy_from_slice(&r);
-        if !(lu.factor(&j) && lu.solve(&mut dx)) {
-            return;
-        }
-        for i in 0..n {
-            trial[i] = y[i] - dx[i];
-        }
-        eq.eval(&trial, &mut rt);
-        let nt = max_abs(&rt);
-        if nt.is_nan() || nt >= norm {
-            // the last evaluation set the problem's ξ: back to y's
-            eq.unscale(y);
-            return;
-        }
-        y.copy_from_slice(&trial);
-        std::mem::swap(&mut r, &mut rt);
-        norm = nt;
-    }
 }
 
 fn samples_for(opts: &NnmOptions) -> usize {
@@ -410,9 +192,6 @@ fn check(opts: &NnmOptions, s: &Structure) -> Result<(), AnalysisError> {
 /// How many amplitudes [`default_amplitudes`] chooses.
 pub const DEFAULT_POINTS: usize = 30;
 
-/// The smallest step [`advance`] takes between two amplitudes, as a fraction of the whole (in the logarithm).
-const MAX_SPLIT: f64 = 128.0;
-
 /// The amplitudes of a backbone when none are given: [`DEFAULT_POINTS`]
 /// spaced logarithmically from a tenth to a hundred times the amplitude
 /// `A_s` at which the first contact would start to slip in the stuck linear
@@ -423,7 +202,7 @@ const MAX_SPLIT: f64 = 128.0;
 /// without one: a static map), `A_s` the least. A `coulomb` contact held
 /// at rest does not move in the mode: for it `A_c = N_0 F_c / (|λ_c| + F_c
 /// n k_n |Δφ_g|)`, with `N_0` its load at rest, `λ_c` the force it carries
-/// in the mode (`super::stuck_constraints`, the mode's angular frequency from
+/// in the mode (`super::stuck_mode`, the mode's angular frequency from
 /// `modal_k` and the mode's mass) and, under a gap's load (`n` its
 /// `normal`), the fall of that load with the gap's closure `Δφ_g` in the
 /// mode (0 under a constant load). From well inside the stuck
@@ -523,50 +302,6 @@ pub fn estimate(sys: &System, opts: &NnmOptions) -> Result<Estimate, AnalysisErr
         s
     };
     Ok(largest(&s, &[phase(opts)], &Limits::default()))
-}
-
-/// The stuck linear mode `mode` (1-based) of `s`: its angular frequency
-/// and mass-normalised shape. With `coulomb` contacts loaded at rest, the
-/// constrained mode ([`StuckConstraints`]; refused when `mode` exceeds the
-/// free directions). Otherwise, `fast`: by the flexibility's eigenproblem in
-/// faer ([`super::condensed::flexibility_modes`], about ten times faster at
-/// 1,000 DOFs), falling back to [`linear_modes`] where the stuck stiffness
-/// is not positive definite.
-fn stuck_mode(
-    s: &Structure,
-    ks: &DMatrix<f64>,
-    mode: usize,
-    fast: bool,
-) -> Result<(f64, Vec<f64>), AnalysisError> {
-    let n = s.dofs();
-    if let Some(c) = StuckConstraints::of(s) {
-        if c.free() == 0 {
-            return Err(AnalysisError::Model(format!(
-                "the `coulomb` contacts stuck at rest hold all {n} degrees of freedom: there is no stuck linear \
-                 mode to start a backbone from"
-            )));
-        }
-        if mode > c.free() {
-            return Err(AnalysisError::Model(format!(
-                "--mode = {mode} is out of range; valid range [1, {}]: the `coulomb` contacts stuck at rest hold \
-                 {} of the {n} degrees of freedom",
-                c.free(),
-                n - c.free()
-            )));
-        }
-        let (wl, phi) = c.modes(ks, &s.m);
-        return Ok((wl[mode - 1], phi.column(mode - 1).iter().copied().collect()));
-    }
-    if fast {
-        if let Ok((psi, mu)) = super::condensed::flexibility_modes(&s.m, ks) {
-            // μ ascending: the lowest frequency last; ψ/sqrt(μ) is mass-normalised
-            let j = n - mode;
-            let scale = 1.0 / mu[j].sqrt();
-            return Ok((scale, (0..n).map(|i| psi[(i, j)] * scale).collect()));
-        }
-    }
-    let (wl, phi) = linear_modes(ks, &s.m);
-    Ok((wl[mode - 1], phi.column(mode - 1).iter().copied().collect()))
 }
 
 /// [`nnm`] refused before any work array is allocated when its estimate

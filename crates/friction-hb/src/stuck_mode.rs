@@ -1,5 +1,8 @@
-//! The stuck linear mode of a structure with `coulomb` contacts (true
-//! stick): a loaded `coulomb` contact has no initial stiffness, it holds its
+//! The stuck linear mode a backbone starts from (`super::nnm`): the linear
+//! modes of `(K_s, M)` with every contact at its initial stiffness
+//! ([`linear_modes`], or the flexibility's eigenproblem for a large
+//! structure), and with `coulomb` contacts (true stick) the constrained
+//! modes. A loaded `coulomb` contact has no initial stiffness, it holds its
 //! members together, so the stuck mode is the constrained eigenproblem
 //!
 //! ```text
@@ -18,6 +21,8 @@
 //! (`super::dlft`); this only gives its starting point.
 
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
+
+use friction_analysis::AnalysisError;
 
 use super::dlft::is_dlft;
 use super::structure::Structure;
@@ -79,7 +84,7 @@ impl StuckConstraints {
     /// ascending and mass-normalised shapes `T q` as columns.
     pub(super) fn modes(&self, ks: &DMatrix<f64>, m: &DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
         let tt = self.t.transpose();
-        let (w, q) = super::nnm::linear_modes(&(&tt * ks * &self.t), &(&tt * m * &self.t));
+        let (w, q) = linear_modes(&(&tt * ks * &self.t), &(&tt * m * &self.t));
         (w, &self.t * q)
     }
 
@@ -106,6 +111,73 @@ impl StuckConstraints {
         }
         out
     }
+}
+
+/// The linear modes of `(K, M)` (M symmetric positive definite): angular
+/// frequencies ascending and the mass-normalised shapes as columns. A
+/// diagonal M (bodies only) scales K by `M^-1/2` on both sides; a full one
+/// (a structure's consistent mass) goes through its Cholesky factor
+/// ([`friction_sim::structure::modal::modes`]).
+pub fn linear_modes(k: &DMatrix<f64>, m: &DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
+    let n = k.nrows();
+    let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[(i, j)] == 0.0));
+    if !diagonal {
+        if let Some((lam, phi)) = friction_sim::structure::modal::modes(k, m) {
+            return (lam.iter().map(|l| l.max(0.0).sqrt()).collect(), phi);
+        }
+    }
+    let s: Vec<f64> = (0..n).map(|i| 1.0 / m[(i, i)].sqrt()).collect();
+    let a = DMatrix::from_fn(n, n, |i, j| s[i] * k[(i, j)] * s[j]);
+    let e = SymmetricEigen::new(a);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&i, &j| e.eigenvalues[i].total_cmp(&e.eigenvalues[j]));
+    let w = order.iter().map(|&i| e.eigenvalues[i].max(0.0).sqrt()).collect();
+    let phi = DMatrix::from_fn(n, n, |i, j| s[i] * e.eigenvectors[(i, order[j])]);
+    (w, phi)
+}
+
+/// The stuck linear mode `mode` (1-based) of `s`: its angular frequency
+/// and mass-normalised shape. With `coulomb` contacts loaded at rest, the
+/// constrained mode ([`StuckConstraints`]; refused when `mode` exceeds the
+/// free directions). Otherwise, `fast`: by the flexibility's eigenproblem in
+/// faer ([`super::condensed::flexibility_modes`], about ten times faster at
+/// 1,000 DOFs), falling back to [`linear_modes`] where the stuck stiffness
+/// is not positive definite.
+pub(super) fn stuck_mode(
+    s: &Structure,
+    ks: &DMatrix<f64>,
+    mode: usize,
+    fast: bool,
+) -> Result<(f64, Vec<f64>), AnalysisError> {
+    let n = s.dofs();
+    if let Some(c) = StuckConstraints::of(s) {
+        if c.free() == 0 {
+            return Err(AnalysisError::Model(format!(
+                "the `coulomb` contacts stuck at rest hold all {n} degrees of freedom: there is no stuck linear \
+                 mode to start a backbone from"
+            )));
+        }
+        if mode > c.free() {
+            return Err(AnalysisError::Model(format!(
+                "--mode = {mode} is out of range; valid range [1, {}]: the `coulomb` contacts stuck at rest hold \
+                 {} of the {n} degrees of freedom",
+                c.free(),
+                n - c.free()
+            )));
+        }
+        let (wl, phi) = c.modes(ks, &s.m);
+        return Ok((wl[mode - 1], phi.column(mode - 1).iter().copied().collect()));
+    }
+    if fast {
+        if let Ok((psi, mu)) = super::condensed::flexibility_modes(&s.m, ks) {
+            // μ ascending: the lowest frequency last; ψ/sqrt(μ) is mass-normalised
+            let j = n - mode;
+            let scale = 1.0 / mu[j].sqrt();
+            return Ok((scale, (0..n).map(|i| psi[(i, j)] * scale).collect()));
+        }
+    }
+    let (wl, phi) = linear_modes(ks, &s.m);
+    Ok((wl[mode - 1], phi.column(mode - 1).iter().copied().collect()))
 }
 
 #[cfg(test)]
