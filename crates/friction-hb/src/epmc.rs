@@ -56,20 +56,21 @@ impl Epmc<'_> {
     /// `y` at amplitude `a` as absolute coefficients (ω/ω0 and ξ/ω0 in
     /// their places as they are, the amplitude last).
     fn absolute(&self, y: &[f64], a: f64) -> Vec<f64> {
-        let (l, b) = (self.p.grid.len(), self.b);
-        y.iter()
-            .enumerate()
-            .map(|(i, v)| if i == b * l + 1 || i == b * l + 2 || i == y.len() - 1 { *v } else { v * a })
-            .collect()
+        y.iter().enumerate().map(|(i, v)| if self.scaled(i) { v * a } else { *v }).collect()
     }
 
     /// The inverse of [`Epmc::absolute`] at amplitude `a`, into `y`.
     fn relative(&self, z: &[f64], a: f64, y: &mut [f64]) {
-        let (l, b) = (self.p.grid.len(), self.b);
-        let n = y.len();
         for (i, (y, v)) in y.iter_mut().zip(z).enumerate() {
-            *y = if i == b * l + 1 || i == b * l + 2 || i == n - 1 { *v } else { v / a };
+            *y = if self.scaled(i) { v / a } else { *v };
         }
+    }
+
+    /// Whether unknown `i` of `y` is a coefficient over the amplitude (not
+    /// the prescribed body's ω/ω0 or ξ/ω0, nor the amplitude itself, last).
+    fn scaled(&self, i: usize) -> bool {
+        let c = self.p.grid.len() * self.b;
+        i != c + 1 && i != c + 2 && i != self.x.len()
     }
 }
 
@@ -132,7 +133,8 @@ pub(super) fn advance(
     let mut saved = y.to_vec();
     let mut first = None;
     let secant = eq.p.has_dlft();
-    while at != to {
+    // at least one solve: the first amplitude is solved from the stuck mode (`from == to`)
+    loop {
         let next = if (to / at).ln().abs() <= step.abs() * (1.0 + 1e-12) { to } else { at * step.exp() };
         saved.copy_from_slice(y);
         let here = eq.absolute(y, at);
@@ -149,6 +151,9 @@ pub(super) fn advance(
             Ok(_) => {
                 *last = Some((at, here));
                 at = next;
+                if at == to {
+                    return Ok(());
+                }
                 step = (2.0 * step).clamp(-total.abs(), total.abs());
             }
             Err(e) => {
@@ -156,7 +161,7 @@ pub(super) fn advance(
                 y.copy_from_slice(&saved);
                 eq.a = at;
                 step *= 0.5;
-                if step.abs() < total.abs() / MAX_SPLIT {
+                if total == 0.0 || step.abs() < total.abs() / MAX_SPLIT {
                     return Err(
                         first.unwrap_or_else(|| AnalysisError::Model("harmonic balance: no step".into()))
                     );
@@ -164,7 +169,6 @@ pub(super) fn advance(
             }
         }
     }
-    Ok(())
 }
 
 /// Rescale `y` from amplitude `from` to `to` (the shape scales with the
